@@ -1,0 +1,185 @@
+/// How a send ended. Every send ends in exactly one outcome.
+///
+/// ```swift
+/// switch await lineItem.send(ItemAdded(sku: "A-1")) {
+/// case .handled(let handled):        print(handled.handlers, handled.hops)
+/// case .unhandled(let unhandled):    print("no one handled it; root was", unhandled.root)
+/// case .interrupted(let broken):     print("chain broke after", broken.lastReached)
+/// case .cycleDetected(let cycle):    print("cycle at", cycle.repeated)
+/// case .cancelled(let stop):         print("cancelled at hop", stop.hop)
+/// case .timedOut(let stop):          print("deadline passed at", stop.responder)
+/// case .failed(let failure):         print(failure.responder, "threw", failure.error)
+/// }
+/// ```
+public enum Outcome: Sendable, CustomStringConvertible {
+    /// At least one responder handled the event: it stopped at one, or it was handled and
+    /// continued up to a root.
+    case handled(Handled)
+    /// The event reached a root and nobody handled it.
+    case unhandled(Unhandled)
+    /// The chain ended at a responder that is not a root (a detached view, a closed window, a
+    /// session whose parent is gone).
+    case interrupted(Interruption)
+    /// The chain led back to a responder the event had already visited; no handler ran twice.
+    case cycleDetected(Cycle)
+    /// The sending task, or the ticket of a posted event, was cancelled.
+    case cancelled(Stop)
+    /// The send's deadline passed.
+    case timedOut(Stop)
+    /// A handler threw.
+    case failed(Failure)
+
+    /// The kind of outcome, without its details (handy for counting and comparing).
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case handled, unhandled, interrupted, cycleDetected, cancelled, timedOut, failed
+    }
+
+    /// The kind of this outcome.
+    public var kind: Kind {
+        switch self {
+        case .handled: return .handled
+        case .unhandled: return .unhandled
+        case .interrupted: return .interrupted
+        case .cycleDetected: return .cycleDetected
+        case .cancelled: return .cancelled
+        case .timedOut: return .timedOut
+        case .failed: return .failed
+        }
+    }
+
+    /// What every outcome records about the event's path.
+    public var path: Path {
+        switch self {
+        case .handled(let details): return details.path
+        case .unhandled(let details): return details.path
+        case .interrupted(let details): return details.path
+        case .cycleDetected(let details): return details.path
+        case .cancelled(let details), .timedOut(let details): return details.path
+        case .failed(let details): return details.path
+        }
+    }
+
+    /// Whether at least one responder handled the event and the send completed.
+    public var isHandled: Bool { kind == .handled }
+
+    /// The number of hops that ran.
+    public var hops: Int { path.hops }
+
+    /// The responders that handled the event, in the order they did.
+    public var handlers: [ResponderID] { path.handlers }
+
+    /// The information added by the hops that ran.
+    public var info: EventInfo { path.info }
+
+    /// The correlation identifier of the send.
+    public var eventID: EventID { path.eventID }
+
+    /// A one-line summary, e.g. `handled by Order after 2 hops`.
+    public var description: String {
+        let hops = "\(path.hops) hop\(path.hops == 1 ? "" : "s")"
+        switch self {
+        case .handled(let details):
+            let names = details.handlers.map(\.label).joined(separator: ", ")
+            return "handled by \(names) after \(hops)"
+        case .unhandled(let details):
+            return "unhandled at root \(details.root) after \(hops)"
+        case .interrupted(let details):
+            return "interrupted after \(details.lastReached) (not a root, no next) after \(hops)"
+        case .cycleDetected(let details):
+            return "cycle detected: \(details.repeated) reached again after \(hops)"
+        case .cancelled(let stop):
+            return
+                "cancelled \(stop.whileHandling ? "during" : "before") hop \(stop.hop) at \(stop.responder)"
+        case .timedOut(let stop):
+            return
+                "timed out \(stop.whileHandling ? "during" : "before") hop \(stop.hop) at \(stop.responder)"
+        case .failed(let failure):
+            return "failed at hop \(failure.hop), \(failure.responder) threw \(failure.error)"
+        }
+    }
+}
+
+extension Outcome {
+    /// What a send's outcome records about the way the event went, whatever the outcome.
+    public struct Path: Sendable {
+        /// The correlation identifier of the send.
+        public let eventID: EventID
+        /// The number of hops that ran (a hop is one visit to one responder).
+        public let hops: Int
+        /// The responders that handled the event, in order.
+        public let handlers: [ResponderID]
+        /// The information added by the hops that ran.
+        public let info: EventInfo
+    }
+
+    /// The details of ``Outcome/handled(_:)``.
+    public struct Handled: Sendable {
+        /// The path.
+        public let path: Path
+        /// The responder where the event stopped: the one that returned ``Disposition/handled``,
+        /// or the root, when every handler let it continue.
+        public let stoppedAt: ResponderID
+        /// The responders that handled the event, in order.
+        public var handlers: [ResponderID] { path.handlers }
+        /// The number of hops that ran.
+        public var hops: Int { path.hops }
+        /// The information added on the way, including by the handler that stopped it.
+        public var info: EventInfo { path.info }
+    }
+
+    /// The details of ``Outcome/unhandled(_:)``.
+    public struct Unhandled: Sendable {
+        /// The path.
+        public let path: Path
+        /// The root the event reached.
+        public let root: ResponderID
+        /// The number of hops that ran.
+        public var hops: Int { path.hops }
+    }
+
+    /// The details of ``Outcome/interrupted(_:)``.
+    public struct Interruption: Sendable {
+        /// The path.
+        public let path: Path
+        /// The last responder the event reached: it has no `next` and is not a root.
+        public let lastReached: ResponderID
+        /// The number of hops that ran.
+        public var hops: Int { path.hops }
+    }
+
+    /// The details of ``Outcome/cycleDetected(_:)``.
+    public struct Cycle: Sendable {
+        /// The path.
+        public let path: Path
+        /// The responder reached a second time; its handlers did not run again.
+        public let repeated: ResponderID
+        /// The responder whose `next` led back.
+        public let closedBy: ResponderID
+    }
+
+    /// The details of ``Outcome/cancelled(_:)`` and ``Outcome/timedOut(_:)``.
+    public struct Stop: Sendable {
+        /// The path.
+        public let path: Path
+        /// Where it stopped: the responder whose hop was running (``whileHandling``) or was about
+        /// to run.
+        public let responder: ResponderID
+        /// The number of that hop.
+        public let hop: Int
+        /// Whether the stop came while that responder's handler ran (`true`), or before the hop
+        /// began (`false`, and the responder never saw the event).
+        public let whileHandling: Bool
+    }
+
+    /// The details of ``Outcome/failed(_:)``.
+    public struct Failure: Sendable {
+        /// The path, up to and including the failing hop.
+        public let path: Path
+        /// What the handler threw (a ``PayloadTypeMismatch`` for a named event's wrong payload).
+        public let error: any Error
+        /// The responder whose handler threw.
+        public let responder: ResponderID
+        /// The number of that hop.
+        public let hop: Int
+    }
+}

@@ -1,0 +1,181 @@
+/// The routing loop: carries one event hop by hop up the live chain and turns what happens into
+/// exactly one ``Outcome``.
+///
+/// ```
+///  sender ─▶ check stop ─▶ check cycle ─▶ visit (handle, read next) ─▶ disposition?
+///              │ cancelled/        │ seen              │ threw           ├ handled ─▶ .handled
+///              │ timed out         ▼                   ▼                 ├ continue ┐
+///              ▼            .cycleDetected          .failed              └ pass ────┤
+///        .cancelled/.timedOut                                      next? ◀──────────┘
+///                                                   ├ some: loop  ├ nil, root: .handled/.unhandled
+///                                                   └ nil, not a root: .interrupted
+/// ```
+///
+/// The loop runs where its caller runs (`nonisolated(nonsending)`): a send from an actor, or from
+/// the main actor, visits responders that share that executor without a thread switch.
+enum Router {
+    /// Routes `event` from `sender` and returns its outcome. The outcome has already been given to
+    /// the dead-letter sink and the tracer when this returns.
+    static nonisolated(nonsending) func send(
+        _ event: any Event,
+        from sender: any Responder,
+        source: EventSource,
+        options: SendOptions,
+        signal: CancellationSignal? = nil
+    ) async -> Outcome {
+        let router = sender.router
+        let tracer = options.tracer ?? router.tracer
+        var context = EventContext(
+            key: EventKey(of: event),
+            source: source,
+            tracer: tracer,
+            signal: signal,
+            deadline: options.deadline
+        )
+        tracer?.record(.sent(eventID: context.eventID, event: event.traceName, source: source))
+
+        let outcome: Outcome
+        if let deadline = options.deadline {
+            outcome = await routeRacing(
+                deadline: deadline, event, from: sender, start: options.start, context: context)
+        } else {
+            outcome = await route(event, from: sender, start: options.start, context: &context)
+        }
+
+        tracer?.record(.finished(outcome))
+        if outcome.kind == .unhandled || outcome.kind == .interrupted,
+            let sink = options.deadLetters ?? router.deadLetters
+        {
+            await sink.deliver(DeadLetter(event: event, source: source, outcome: outcome))
+            tracer?.record(.deadLettered(outcome))
+        }
+        return outcome
+    }
+
+    /// A send with a deadline runs its hops in a child task, raced by a timer that cancels it when
+    /// the deadline passes, so that a handler parked mid-flight is woken (it sees
+    /// `Task.isCancelled`) and the send ends ``Outcome/timedOut(_:)`` on time.
+    private static func routeRacing(
+        deadline: ContinuousClock.Instant,
+        _ event: any Event,
+        from sender: any Responder,
+        start: SendOptions.Start,
+        context: EventContext
+    ) async -> Outcome {
+        await withTaskGroup(of: Outcome?.self) { group in
+            group.addTask {
+                var context = context
+                return await route(event, from: sender, start: start, context: &context)
+            }
+            group.addTask {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            var result: Outcome?
+            while let finished = await group.next() {
+                if let outcome = finished {
+                    result = outcome
+                    group.cancelAll()
+                } else if result == nil {
+                    group.cancelAll()  // the deadline passed: stop the route; it reports timedOut
+                }
+            }
+            // The route child always returns an outcome.
+            return result
+                ?? .timedOut(
+                    Outcome.Stop(
+                        path: Outcome.Path(
+                            eventID: context.eventID, hops: 0, handlers: [], info: context.info),
+                        responder: ResponderID(sender), hop: 1, whileHandling: false))
+        }
+    }
+
+    /// The loop itself.
+    static nonisolated(nonsending) func route(
+        _ event: any Event,
+        from sender: any Responder,
+        start: SendOptions.Start,
+        context: inout EventContext
+    ) async -> Outcome {
+        var handlers: [ResponderID] = []
+        var visited = VisitedResponders()
+
+        func path() -> Outcome.Path {
+            Outcome.Path(eventID: context.eventID, hops: context.hop, handlers: handlers, info: context.info)
+        }
+
+        var current = sender
+        if start == .atNext {
+            if let stop = context.stopReason {
+                return stopped(stop, at: sender, hop: 1, whileHandling: false, path: path())
+            }
+            guard let next = await sender.next else {
+                return sender.isRoot
+                    ? .unhandled(Outcome.Unhandled(path: path(), root: ResponderID(sender)))
+                    : .interrupted(Outcome.Interruption(path: path(), lastReached: ResponderID(sender)))
+            }
+            _ = visited.insert(ObjectIdentifier(sender))
+            current = next
+        }
+
+        var previous: (any Responder)?
+        while true {
+            if let stop = context.stopReason {
+                return stopped(stop, at: current, hop: context.hop + 1, whileHandling: false, path: path())
+            }
+            guard visited.insert(ObjectIdentifier(current)) else {
+                context.tracer?.record(.cycle(eventID: context.eventID, repeated: ResponderID(current)))
+                return .cycleDetected(
+                    Outcome.Cycle(
+                        path: path(),
+                        repeated: ResponderID(current),
+                        closedBy: ResponderID(previous ?? sender)))
+            }
+            context.hop += 1
+            let visit = await current.visit(event, context: &context)
+
+            switch visit.result {
+            case .failure(let error):
+                if let stop = context.stopReason, error is CancellationError {
+                    return stopped(stop, at: current, hop: context.hop, whileHandling: true, path: path())
+                }
+                return .failed(
+                    Outcome.Failure(
+                        path: path(), error: error, responder: ResponderID(current), hop: context.hop))
+            case .success(.handled):
+                handlers.append(ResponderID(current))
+                return .handled(Outcome.Handled(path: path(), stoppedAt: ResponderID(current)))
+            case .success(.handledAndContinue):
+                handlers.append(ResponderID(current))
+            case .success(.pass):
+                break
+            }
+
+            guard let next = visit.next else {
+                if current.isRoot {
+                    return handlers.isEmpty
+                        ? .unhandled(Outcome.Unhandled(path: path(), root: ResponderID(current)))
+                        : .handled(Outcome.Handled(path: path(), stoppedAt: ResponderID(current)))
+                }
+                return .interrupted(Outcome.Interruption(path: path(), lastReached: ResponderID(current)))
+            }
+            previous = current
+            current = next
+        }
+    }
+
+    private static func stopped(
+        _ reason: StopReason,
+        at responder: any Responder,
+        hop: Int,
+        whileHandling: Bool,
+        path: Outcome.Path
+    ) -> Outcome {
+        let stop = Outcome.Stop(
+            path: path, responder: ResponderID(responder), hop: hop, whileHandling: whileHandling)
+        switch reason {
+        case .cancellation: return .cancelled(stop)
+        case .deadline: return .timedOut(stop)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+/// What a handler knows about the event it is handling, and where it adds information.
+///
+/// One context travels with each send, hop by hop. Handlers receive it `inout`:
+///
+/// ```swift
+/// $0.on(ItemAdded.self) { order, event, context in
+///     context.info[OrderID.self] = order.id      // seen by every hop above
+///     if context.isCancelled { return .pass }    // the sender gave up
+///     return .handledAndContinue
+/// }
+/// ```
+public struct EventContext: Sendable {
+    /// Information added by the hops so far. Set values here to pass them up the chain.
+    public var info: EventInfo
+    /// Who sent the event.
+    public let source: EventSource
+    /// The correlation identifier of this send.
+    public let eventID: EventID
+    /// The number of the current hop: 1 at the first responder visited.
+    public internal(set) var hop: Int
+
+    /// How handlers are found for the event.
+    let key: EventKey
+    /// The tracer for this send, if any.
+    let tracer: (any Tracer)?
+    /// Set when a ticket cancels a posted event.
+    let signal: CancellationSignal?
+    /// The send's deadline, if any.
+    public let deadline: ContinuousClock.Instant?
+
+    init(
+        key: EventKey,
+        source: EventSource,
+        info: EventInfo = EventInfo(),
+        tracer: (any Tracer)?,
+        signal: CancellationSignal?,
+        deadline: ContinuousClock.Instant?
+    ) {
+        self.info = info
+        self.source = source
+        self.eventID = EventID.next()
+        self.hop = 0
+        self.key = key
+        self.tracer = tracer
+        self.signal = signal
+        self.deadline = deadline
+    }
+
+    /// Whether the send has been cancelled: its task was cancelled, its ticket was cancelled, or
+    /// its deadline has passed. Handlers that do long work should check it and stop early.
+    public var isCancelled: Bool {
+        stopReason != nil
+    }
+
+    /// Throws `CancellationError` if ``isCancelled``. A handler that throws it ends the send
+    /// ``Outcome/cancelled(_:)`` (or ``Outcome/timedOut(_:)``), never ``Outcome/failed(_:)``.
+    public func checkCancellation() throws {
+        if isCancelled { throw CancellationError() }
+    }
+
+    /// Why the send must stop, or `nil` to go on. The deadline is checked first, so that a send
+    /// cancelled because its deadline passed is reported as timed out.
+    var stopReason: StopReason? {
+        if let deadline, ContinuousClock.now >= deadline { return .deadline }
+        if Task.isCancelled || signal?.isCancelled == true { return .cancellation }
+        return nil
+    }
+
+    /// Runs one hop at `responder`: its ``Responder/handle(_:context:)`` (inside the tracer's
+    /// scope, if a tracer is installed), then a read of its ``Responder/next``.
+    ///
+    /// The default ``Responder/visit(_:context:)`` implementations call this on the responder's
+    /// isolation. Call it yourself from a responder isolated to another global actor:
+    ///
+    /// ```swift
+    /// @DatabaseActor
+    /// final class Store: Responder {
+    ///     nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext)
+    ///         async -> Visit { await Self.visitOnDatabaseActor(self, event, &context) }
+    ///
+    ///     @DatabaseActor static func visitOnDatabaseActor(
+    ///         _ store: Store, _ event: any Event, _ context: inout EventContext
+    ///     ) async -> Visit { await context.visit(store, event: event) }
+    /// }
+    /// ```
+    public nonisolated(nonsending) mutating func visit(_ responder: some Responder, event: any Event)
+        async -> Visit
+    {
+        let result: Result<Disposition, any Error>
+        do {
+            if let tracer {
+                let scope = HopScope(
+                    eventID: eventID,
+                    hop: hop,
+                    responder: ResponderID(responder),
+                    eventName: event.traceName
+                )
+                result = .success(
+                    try await tracer.withHop(scope) {
+                        try await responder.handle(event, context: &self)
+                    }
+                )
+            } else {
+                result = .success(try await responder.handle(event, context: &self))
+            }
+        } catch {
+            result = .failure(error)
+        }
+        return Visit(result: result, next: await responder.next)
+    }
+}
+
+/// The result of one hop: the handlers' decision (or the error one threw) and the responder's
+/// ``Responder/next`` as read when the event left it.
+public struct Visit: Sendable {
+    /// What the responder's handlers decided, or the error a handler threw.
+    public let result: Result<Disposition, any Error>
+    /// The next responder, read after the handlers ran.
+    public let next: (any Responder)?
+}
+
+/// How a strategy table finds handlers for an event: by type, or by name for ``NamedEvent``.
+enum EventKey: Hashable, Sendable {
+    case type(ObjectIdentifier)
+    case name(EventName)
+
+    init(of event: any Event) {
+        if let named = event as? NamedEvent {
+            self = .name(named.name)
+        } else {
+            self = .type(ObjectIdentifier(Swift.type(of: event)))
+        }
+    }
+}
+
+/// Why a send stopped before reaching the end of its chain.
+enum StopReason: Sendable {
+    case cancellation
+    case deadline
+}

@@ -1,0 +1,69 @@
+/// Typed information added to an event by the hops it has passed.
+///
+/// Every hop sees what the hops below it added; the value is copied as the event travels, so the
+/// sender's own copy never changes. When two hops set the same key, the later (higher) hop wins.
+///
+/// ```swift
+/// context.info[OrderID.self] = order.id
+/// if let id = context.info[OrderID.self] { … }
+/// ```
+public struct EventInfo: Sendable, CustomStringConvertible {
+    private struct Entry: Sendable {
+        let name: String
+        let value: any Sendable
+    }
+
+    private var storage: [ObjectIdentifier: Entry] = [:]
+
+    /// Empty information.
+    public init() {}
+
+    /// The value stored under `key`, or `nil`. Setting `nil` removes it.
+    public subscript<Key: InfoKey>(key: Key.Type) -> Key.Value? {
+        get { storage[ObjectIdentifier(key)]?.value as? Key.Value }
+        set {
+            if let newValue {
+                storage[ObjectIdentifier(key)] = Entry(name: Key.name, value: newValue)
+            } else {
+                storage[ObjectIdentifier(key)] = nil
+            }
+        }
+    }
+
+    /// Whether `key` has a value.
+    public func contains<Key: InfoKey>(_ key: Key.Type) -> Bool {
+        storage[ObjectIdentifier(key)] != nil
+    }
+
+    /// Whether no information was added.
+    public var isEmpty: Bool { storage.isEmpty }
+
+    /// How many keys have values.
+    public var count: Int { storage.count }
+
+    /// The names of the keys with values, sorted.
+    public var keyNames: [String] { storage.values.map(\.name).sorted() }
+
+    /// Each key's name and its value as text, sorted by name (for traces and logs).
+    public var entries: [(name: String, value: String)] {
+        storage.values
+            .map { (name: $0.name, value: String(describing: $0.value)) }
+            .sorted { $0.name < $1.name }
+    }
+
+    /// The entries present here that are absent or different in `earlier`, by name and printed
+    /// value: what a hop added or replaced.
+    public func added(since earlier: EventInfo) -> [(name: String, value: String)] {
+        storage.compactMap { key, entry in
+            let printed = String(describing: entry.value)
+            if let old = earlier.storage[key], String(describing: old.value) == printed { return nil }
+            return (name: entry.name, value: printed)
+        }
+        .sorted { $0.name < $1.name }
+    }
+
+    /// `[OrderID: 42, Session: "s-1"]`.
+    public var description: String {
+        "[" + entries.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]"
+    }
+}
