@@ -36,6 +36,12 @@ let package = Package(
             name: "ResponderChainTestingTests",
             dependencies: ["ResponderChain", "ResponderChainTesting"]
         ),
+        // Conformers written in a module built with other concurrency defaults must still match
+        // the core's protocols (see the extra setting below the loop).
+        .testTarget(
+            name: "TracerConformanceTests",
+            dependencies: ["ResponderChain", "ResponderChainTesting"]
+        ),
     ]
 )
 
@@ -49,4 +55,13 @@ for target in package.targets {
             .enableUpcomingFeature("InternalImportsByDefault"),
             .enableUpcomingFeature("MemberImportVisibility"),
         ]
+}
+
+// The one deliberate exception: this test module is built with nonisolated async functions
+// running on the caller's actor by default, to prove that the core's public protocols (which
+// spell their isolation) are satisfied from modules built either way.
+if let conformance = package.targets.first(where: { $0.name == "TracerConformanceTests" }) {
+    conformance.swiftSettings = (conformance.swiftSettings ?? []) + [
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault")
+    ]
 }

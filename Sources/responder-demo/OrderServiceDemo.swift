@@ -1,0 +1,6 @@
+/// The order-processing service scenario (core): line items → order → session → service root.
+enum OrderServiceDemo {
+    static func run() async {
+        print("== Order service ==")
+    }
+}
