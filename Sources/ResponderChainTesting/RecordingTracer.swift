@@ -1,4 +1,4 @@
-import ResponderChain
+public import ResponderChain
 import Synchronization
 
 /// A tracer that keeps every point event in memory, in the order they were reported, for tests
