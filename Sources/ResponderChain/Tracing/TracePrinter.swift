@@ -55,7 +55,8 @@ public struct TracePrinter: Sendable {
 
     private func hopLines(_ hops: [HopRecord]) -> [String] {
         let rows = hops.map { record -> [String] in
-            let decision = record.disposition.map(\.description) ?? "threw \(record.error.map { "\($0)" } ?? "")"
+            let decision =
+                record.disposition.map(\.description) ?? "threw \(record.error.map { "\($0)" } ?? "")"
             return [
                 "\(record.hop.number)",
                 record.hop.responder.label,
@@ -68,13 +69,12 @@ public struct TracePrinter: Sendable {
         guard let columns = rows.first?.count else { return [] }
         let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
-            var line = " "
-            for (column, cell) in row.enumerated() {
-                let isLast = row[(column + 1)...].allSatisfy(\.isEmpty)
-                line += " " + (isLast ? cell : cell.padding(to: widths[column]))
-                if isLast { break }
+            // Pad every column but the last non-empty one; two spaces between columns.
+            let used = (row.lastIndex { !$0.isEmpty } ?? 0) + 1
+            let cells = row.prefix(used).enumerated().map { column, cell in
+                column == used - 1 ? cell : cell.padding(to: widths[column])
             }
-            return line
+            return "  " + cells.joined(separator: "  ")
         }
     }
 
