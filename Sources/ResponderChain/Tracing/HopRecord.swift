@@ -34,9 +34,17 @@ public struct HopRecord: Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The decision, or `threw` and the error: `handledAndContinue`, `threw Timeout()`.
+    public var resultDescription: String {
+        switch result {
+        case .success(let disposition): return disposition.description
+        case .failure(let error): return "threw \(error)"
+        }
+    }
+
     /// `#12 hop 2 Order (actor): handledAndContinue +[OrderID=42]`.
     public var description: String {
-        let outcome = disposition.map(\.description) ?? "threw \(error.map { "\($0)" } ?? "")"
+        let outcome = resultDescription
         let info = added.isEmpty ? "" : " +[\(added.map(\.description).joined(separator: ", "))]"
         return "\(hop): \(outcome)\(info)"
     }

@@ -40,6 +40,14 @@ public enum TraceEvent: Sendable, CustomStringConvertible {
         /// For a posted event, the time between posting and the start of delivery; `nil` for an
         /// awaited send.
         public let queued: Duration?
+
+        /// The details of a send (for tests of your own tracers).
+        public init(eventID: EventID, eventName: String, source: EventSource, queued: Duration?) {
+            self.eventID = eventID
+            self.eventName = eventName
+            self.source = source
+            self.queued = queued
+        }
     }
 
     /// The correlation identifier of the send this event belongs to.

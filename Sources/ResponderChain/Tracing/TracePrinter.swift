@@ -55,13 +55,11 @@ public struct TracePrinter: Sendable {
 
     private func hopLines(_ hops: [HopRecord]) -> [String] {
         let rows = hops.map { record -> [String] in
-            let decision =
-                record.disposition.map(\.description) ?? "threw \(record.error.map { "\($0)" } ?? "")"
             return [
                 "\(record.hop.number)",
                 record.hop.responder.label,
                 record.hop.isolation.description,
-                decision,
+                record.resultDescription,
                 record.added.map { "+\($0)" }.joined(separator: " "),
                 showsDurations ? Self.format(record.duration) : "",
             ]

@@ -19,7 +19,7 @@
 /// struct HopLogger: Tracer {
 ///     let sink: @Sendable (String) -> Void
 ///     func record(_ event: TraceEvent) {
-///         if case .hopLeft(let hop) = event { sink("\(hop.hop.responder): \(hop.result)") }
+///         if case .hopLeft(let record) = event { sink(record.description) }
 ///     }
 /// }
 ///
