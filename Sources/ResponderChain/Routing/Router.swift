@@ -16,23 +16,34 @@
 enum Router {
     /// Routes `event` from `sender` and returns its outcome. The outcome has already been given to
     /// the dead-letter sink and the tracer when this returns.
+    ///
+    /// `trace` is the tracing captured when a posted event was posted (see ``TraceCapture``);
+    /// `nil` for an awaited send, which captures here, in the sending task.
     static nonisolated(nonsending) func send(
         _ event: any Event,
         from sender: any Responder,
         source: EventSource,
         options: SendOptions,
-        signal: CancellationSignal? = nil
+        signal: CancellationSignal? = nil,
+        trace captured: TraceCapture? = nil
     ) async -> Outcome {
         let router = sender.router
-        let tracer = options.tracer ?? router.tracer
+        // A posted event brings the capture made at post time; an awaited send captures now.
+        let capture = captured ?? TraceCapture(tracer: options.tracer ?? router.tracer)
+        let trace = capture.trace
         var context = EventContext(
             key: EventKey(of: event),
             source: source,
-            tracer: tracer,
+            trace: trace,
             signal: signal,
-            deadline: options.deadline
+            deadline: options.deadline,
+            eventID: capture.eventID
         )
-        tracer?.record(.sent(eventID: context.eventID, event: event.traceName, source: source))
+        trace?.record(
+            .sent(
+                TraceEvent.Sent(
+                    eventID: capture.eventID, eventName: event.traceName, source: source,
+                    queued: capture.queuedDuration())))
 
         let outcome: Outcome
         if let deadline = options.deadline {
@@ -42,13 +53,13 @@ enum Router {
             outcome = await route(event, from: sender, start: options.start, context: &context)
         }
 
-        tracer?.record(.finished(outcome))
         if outcome.kind == .unhandled || outcome.kind == .interrupted,
             let sink = options.deadLetters ?? router.deadLetters
         {
             await sink.deliver(DeadLetter(event: event, source: source, outcome: outcome))
-            tracer?.record(.deadLettered(outcome))
+            trace?.record(.deadLettered(outcome))
         }
+        trace?.record(.finished(outcome))
         return outcome
     }
 
@@ -124,7 +135,6 @@ enum Router {
                 return stopped(stop, at: current, hop: context.hop + 1, whileHandling: false, path: path())
             }
             guard visited.insert(ObjectIdentifier(current)) else {
-                context.tracer?.record(.cycle(eventID: context.eventID, repeated: ResponderID(current)))
                 return .cycleDetected(
                     Outcome.Cycle(
                         path: path(),

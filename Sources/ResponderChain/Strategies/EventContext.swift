@@ -21,8 +21,8 @@ public struct EventContext: Sendable {
 
     /// How handlers are found for the event.
     let key: EventKey
-    /// The tracer for this send, if any.
-    let tracer: (any Tracer)?
+    /// The tracer for this send, bound to the context it captured, if any.
+    let trace: (any ActiveTrace)?
     /// Set when a ticket cancels a posted event.
     let signal: CancellationSignal?
     /// The send's deadline, if any.
@@ -32,16 +32,17 @@ public struct EventContext: Sendable {
         key: EventKey,
         source: EventSource,
         info: EventInfo = EventInfo(),
-        tracer: (any Tracer)?,
+        trace: (any ActiveTrace)?,
         signal: CancellationSignal?,
-        deadline: ContinuousClock.Instant?
+        deadline: ContinuousClock.Instant?,
+        eventID: EventID = EventID.next()
     ) {
         self.info = info
         self.source = source
-        self.eventID = EventID.next()
+        self.eventID = eventID
         self.hop = 0
         self.key = key
-        self.tracer = tracer
+        self.trace = trace
         self.signal = signal
         self.deadline = deadline
     }
@@ -87,24 +88,14 @@ public struct EventContext: Sendable {
         async -> Visit
     {
         let result: Result<Disposition, any Error>
-        do {
-            if let tracer {
-                let scope = HopScope(
-                    eventID: eventID,
-                    hop: hop,
-                    responder: ResponderID(responder),
-                    eventName: event.traceName
-                )
-                result = .success(
-                    try await tracer.withHop(scope) {
-                        try await responder.handle(event, context: &self)
-                    }
-                )
-            } else {
+        if let trace {
+            result = await handleTraced(responder, event: event, trace: trace, isolation: #isolation)
+        } else {
+            do {
                 result = .success(try await responder.handle(event, context: &self))
+            } catch {
+                result = .failure(error)
             }
-        } catch {
-            result = .failure(error)
         }
         return Visit(result: result, next: await responder.next)
     }

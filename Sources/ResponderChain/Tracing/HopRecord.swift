@@ -1,0 +1,51 @@
+/// What one hop did, reported by ``TraceEvent/hopLeft(_:)``: the handlers' decision or error, the
+/// information they added, and the time they took.
+public struct HopRecord: Sendable, CustomStringConvertible {
+    /// The hop.
+    public let hop: Hop
+    /// What the responder's handlers returned, or the error one threw. A scope that never ran
+    /// the handlers shows here as a ``TracerViolation``.
+    public let result: Result<Disposition, any Error>
+    /// The information this hop added or replaced, sorted by key name.
+    public let added: [AddedInfo]
+    /// The time the handlers took, measured with `ContinuousClock` around them (inside the
+    /// tracer's scope, so the scope's own cost is not counted). Zero when they never ran.
+    public let duration: Duration
+
+    /// A record (for tests of your own tracers).
+    public init(
+        hop: Hop, result: Result<Disposition, any Error>, added: [AddedInfo], duration: Duration
+    ) {
+        self.hop = hop
+        self.result = result
+        self.added = added
+        self.duration = duration
+    }
+
+    /// The handlers' decision, or `nil` if one threw.
+    public var disposition: Disposition? {
+        if case .success(let disposition) = result { return disposition }
+        return nil
+    }
+
+    /// The error a handler threw, or `nil`.
+    public var error: (any Error)? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    /// The decision, or `threw` and the error: `handledAndContinue`, `threw Timeout()`.
+    public var resultDescription: String {
+        switch result {
+        case .success(let disposition): return disposition.description
+        case .failure(let error): return "threw \(error)"
+        }
+    }
+
+    /// `#12 hop 2 Order (actor): handledAndContinue +[OrderID=42]`.
+    public var description: String {
+        let outcome = resultDescription
+        let info = added.isEmpty ? "" : " +[\(added.map(\.description).joined(separator: ", "))]"
+        return "\(hop): \(outcome)\(info)"
+    }
+}

@@ -1,0 +1,33 @@
+/// The hop a tracer's ``Tracer/withHop(_:_:)`` wraps, and what the tracer captured when the event
+/// was sent.
+///
+/// ```swift
+/// nonisolated(nonsending) func withHop(
+///     _ scope: HopScope<ServiceContext>,
+///     _ body: nonisolated(nonsending) () async throws -> Disposition
+/// ) async throws -> Disposition {
+///     try await withSpan(scope.hop.responder.label, context: scope.context ?? .topLevel) { _ in
+///         try await body()
+///     }
+/// }
+/// ```
+public struct HopScope<Context: Sendable>: Sendable {
+    /// The hop: event, number, responder, isolation.
+    public let hop: Hop
+    /// What ``Tracer/captureContext()`` returned in the sender's task when the event was sent or
+    /// posted; `nil` if it captured nothing.
+    public let context: Context?
+
+    /// A scope for `hop` (for tests of your own tracers).
+    public init(hop: Hop, context: Context?) {
+        self.hop = hop
+        self.context = context
+    }
+
+    /// The send's correlation identifier.
+    public var eventID: EventID { hop.eventID }
+    /// The hop's number: 1 at the first responder.
+    public var number: Int { hop.number }
+    /// The responder being visited.
+    public var responder: ResponderID { hop.responder }
+}

@@ -1,0 +1,85 @@
+public import ResponderChain
+import Synchronization
+
+/// A tracer that keeps every point event in memory, in the order they were reported, for tests
+/// to assert on. (Precedent: swift-distributed-tracing's `InMemoryTracer`.)
+///
+/// ```swift
+/// let tracer = RecordingTracer()
+/// let outcome = await leaf.send(ItemAdded(sku: "A-1"), options: SendOptions(tracer: tracer))
+///
+/// let hops = tracer.hops(for: outcome.eventID)
+/// #expect(hops.map(\.hop.responder) == [ResponderID(leaf), ResponderID(order)])
+/// #expect(hops.map(\.disposition) == [.pass, .handled])
+/// #expect(tracer.outcomes.map(\.kind) == [.handled])
+/// print(tracer.lines(for: outcome.eventID).joined(separator: "\n"))
+/// ```
+public final class RecordingTracer: Tracer {
+    private let storage = Mutex<[TraceEvent]>([])
+
+    /// An empty recorder.
+    public init() {}
+
+    /// Appends `event`.
+    public func record(_ event: TraceEvent) {
+        storage.withLock { $0.append(event) }
+    }
+
+    /// Every point event so far, in the order they were reported.
+    public var events: [TraceEvent] { storage.withLock { $0 } }
+
+    /// The point events of one send, in order.
+    public func events(for eventID: EventID) -> [TraceEvent] {
+        events.filter { $0.eventID == eventID }
+    }
+
+    /// The identifiers of the sends recorded so far, in the order they were sent.
+    public var eventIDs: [EventID] {
+        events.compactMap { event in
+            if case .sent(let sent) = event { return sent.eventID }
+            return nil
+        }
+    }
+
+    /// What each hop of one send did, in hop order.
+    public func hops(for eventID: EventID) -> [HopRecord] {
+        events(for: eventID).compactMap { event in
+            if case .hopLeft(let record) = event { return record }
+            return nil
+        }
+    }
+
+    /// The hops one send entered, in order.
+    public func enteredHops(for eventID: EventID) -> [Hop] {
+        events(for: eventID).compactMap { event in
+            if case .hopEntered(let hop) = event { return hop }
+            return nil
+        }
+    }
+
+    /// The outcome of every finished send, in the order they finished.
+    public var outcomes: [Outcome] {
+        events.compactMap { event in
+            if case .finished(let outcome) = event { return outcome }
+            return nil
+        }
+    }
+
+    /// The outcomes given to a dead-letter sink, in order.
+    public var deadLetters: [Outcome] {
+        events.compactMap { event in
+            if case .deadLettered(let outcome) = event { return outcome }
+            return nil
+        }
+    }
+
+    /// The trace of one send, rendered by `printer`.
+    public func lines(for eventID: EventID, printer: TracePrinter = TracePrinter()) -> [String] {
+        printer.lines(for: events(for: eventID))
+    }
+
+    /// Forgets everything recorded so far.
+    public func reset() {
+        storage.withLock { $0.removeAll() }
+    }
+}

@@ -1,0 +1,100 @@
+import ResponderChain
+import ResponderChainTesting
+import Synchronization
+import Testing
+
+private typealias F = TracingFixtures
+
+@Suite("Tracer contract")
+struct TracingContractTests {
+    @Test(
+        "a scope that never runs the handler ends the send failed with a TracerViolation",
+        arguments: [TracingFixtures.MisbehavingTracer.Fault.skipsHandler, .throwsInstead])
+    func handlerNotRun(fault: TracingFixtures.MisbehavingTracer.Fault) async throws {
+        let tracer = F.MisbehavingTracer(fault)
+        let station = F.Station("A", .handle, root: true)
+
+        let outcome = await station.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        guard case .failed(let failure) = outcome else {
+            Issue.record("expected failed, got \(outcome)")
+            return
+        }
+        let violation = try #require(failure.error as? TracerViolation)
+        #expect(violation.kind == .handlerNotRun)
+        #expect(violation.hop.responder == ResponderID(station))
+        #expect(violation.tracer.contains("MisbehavingTracer"))
+        if case .throwsInstead = fault {
+            #expect(violation.underlying is F.Boom)
+        }
+        #expect(await station.sightings.isEmpty)
+        // The event is not lost: the hop is left with the violation and the send finishes.
+        let hops = tracer.recorder.hops(for: outcome.eventID)
+        #expect(hops.count == 1)
+        #expect(hops.first?.error is TracerViolation)
+        #expect(tracer.recorder.outcomes.map(\.kind) == [.failed])
+    }
+
+    @Test("a scope that calls the body twice runs the handler once and is refused the second time")
+    func handlerRunAgain() async {
+        let tracer = F.MisbehavingTracer(.runsHandlerTwice)
+        let top = F.Station("Top", .handle, root: true)
+        let leaf = F.Station("Leaf", .pass, parent: top)
+
+        let outcome = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        #expect(outcome.kind == .handled)
+        #expect(await leaf.sightings.count == 1)
+        #expect(await top.sightings.count == 1)
+        #expect(tracer.secondCallErrors.withLock { $0.map(\.kind) } == [.handlerRunAgain, .handlerRunAgain])
+        #expect(tracer.recorder.hops(for: outcome.eventID).map(\.disposition) == [.pass, .handled])
+    }
+
+    @Test("a scope that swallows a handler's error does not hide it")
+    func swallowedError() async {
+        let tracer = F.MisbehavingTracer(.swallowsErrors)
+        let station = F.Station("A", .fail, root: true)
+
+        let outcome = await station.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        guard case .failed(let failure) = outcome else {
+            Issue.record("expected failed, got \(outcome)")
+            return
+        }
+        #expect(failure.error is F.Boom)
+    }
+
+    @Test("a scope that throws after the handler ran does not change what the hop did")
+    func throwsAfterHandler() async {
+        let tracer = F.MisbehavingTracer(.throwsAfterHandler)
+        let top = F.Station("Top", .handle, root: true)
+        let leaf = F.Station("Leaf", .stamp("x"), parent: top)
+
+        let outcome = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        #expect(outcome.kind == .handled)
+        #expect(outcome.handlers == [ResponderID(leaf), ResponderID(top)])
+        #expect(outcome.info[F.Stamp.self] == "x")
+    }
+
+    @Test("a slow scope is cut off by the send's deadline, and the trace is complete")
+    func slowScope() async throws {
+        let gate = Gate()  // never opened: the scope is as slow as can be
+        let tracer = F.MisbehavingTracer(.parks(gate))
+        let station = F.Station("A", .handle, root: true)
+
+        let outcome = await station.send(
+            F.Ping(), options: SendOptions(timeout: .milliseconds(20), tracer: tracer))
+
+        guard case .timedOut(let stop) = outcome else {
+            Issue.record("expected timedOut, got \(outcome)")
+            return
+        }
+        #expect(stop.whileHandling)
+        #expect(await station.sightings.isEmpty)
+        let events = tracer.recorder.events(for: outcome.eventID)
+        #expect(events.count == 4)  // sent, entered, left, finished
+        #expect(tracer.recorder.hops(for: outcome.eventID).first?.error is CancellationError)
+        #expect(tracer.recorder.outcomes.map(\.kind) == [.timedOut])
+    }
+}

@@ -1,0 +1,200 @@
+import ResponderChain
+import ResponderChainTesting
+import Synchronization
+
+/// Test doubles for the tracing suites, kept in one namespace so they never clash with others.
+enum TracingFixtures {
+    struct Ping: Event {}
+    struct Boom: Error, Equatable {}
+
+    enum Stamp: InfoKey { typealias Value = String }
+    enum Count: InfoKey { typealias Value = Int }
+
+    /// Bound by ``ScopedTracer`` around each hop.
+    @TaskLocal static var hopMarker: String?
+    /// A request identifier in the sender's task, captured by ``ScopedTracer``.
+    @TaskLocal static var requestID: String?
+
+    /// What a station's handler does with a ``Ping``.
+    enum Behavior: Sendable {
+        case pass
+        case handle
+        case handleAndContinue
+        /// Adds `Stamp` and continues.
+        case stamp(String)
+        /// Adds `Count` (one more than below) and passes.
+        case count
+        case fail
+        /// Parks on the gate, then handles.
+        case park(Gate)
+    }
+
+    /// What a handler saw.
+    struct Sighting: Sendable, Equatable {
+        let eventID: EventID
+        let hop: Int
+        let hopMarker: String?
+        let requestID: String?
+    }
+
+    actor Station: Responder {
+        let name: String
+        let root: Bool
+        let behavior: Behavior
+        nonisolated let router: EventRouter
+        private var parent: (any Responder)?
+        private(set) var sightings: [Sighting] = []
+
+        init(
+            _ name: String, _ behavior: Behavior = .pass, parent: (any Responder)? = nil,
+            root: Bool = false, router: EventRouter = .default
+        ) {
+            self.name = name
+            self.behavior = behavior
+            self.parent = parent
+            self.root = root
+            self.router = router
+        }
+
+        var next: (any Responder)? { parent }
+        nonisolated var isRoot: Bool { root }
+        nonisolated var label: String { name }
+
+        func link(to parent: (any Responder)?) { self.parent = parent }
+
+        static let strategies = Strategies<Station> {
+            $0.on(Ping.self) { station, _, context in
+                station.sightings.append(
+                    Sighting(
+                        eventID: context.eventID, hop: context.hop,
+                        hopMarker: TracingFixtures.hopMarker, requestID: TracingFixtures.requestID))
+                return try await TracingFixtures.perform(station.behavior, context: &context)
+            }
+        }
+    }
+
+    @MainActor
+    final class Screen: MainActorResponder {
+        let name: String
+        let behavior: Behavior
+        var parent: (any Responder)?
+        private(set) var sightings: [Sighting] = []
+
+        init(_ name: String, _ behavior: Behavior = .pass, parent: (any Responder)?) {
+            self.name = name
+            self.behavior = behavior
+            self.parent = parent
+        }
+
+        var next: (any Responder)? { parent }
+        nonisolated var label: String { "Screen" }
+
+        nonisolated static let strategies = Strategies<Screen> {
+            $0.on(Ping.self) { screen, _, context in
+                screen.sightings.append(
+                    Sighting(
+                        eventID: context.eventID, hop: context.hop,
+                        hopMarker: TracingFixtures.hopMarker, requestID: TracingFixtures.requestID))
+                return try await TracingFixtures.perform(screen.behavior, context: &context)
+            }
+        }
+    }
+
+    static func perform(_ behavior: Behavior, context: inout EventContext) async throws -> Disposition {
+        switch behavior {
+        case .pass:
+            return .pass
+        case .handle:
+            return .handled
+        case .handleAndContinue:
+            return .handledAndContinue
+        case .stamp(let stamp):
+            context.info[Stamp.self] = stamp
+            return .handledAndContinue
+        case .count:
+            context.info[Count.self] = (context.info[Count.self] ?? 0) + 1
+            return .pass
+        case .fail:
+            throw Boom()
+        case .park(let gate):
+            try await gate.pass()
+            return .handled
+        }
+    }
+
+    /// Binds `hopMarker` to `hop N` around each hop, and restores the `requestID` captured in the
+    /// sender's task; forwards point events to a ``RecordingTracer``.
+    struct ScopedTracer: Tracer {
+        let recorder = RecordingTracer()
+
+        func captureContext() -> String? { TracingFixtures.requestID }
+
+        nonisolated(nonsending) func withHop(
+            _ scope: HopScope<String>,
+            _ body: nonisolated(nonsending) () async throws -> Disposition
+        ) async throws -> Disposition {
+            try await TracingFixtures.$requestID.withValue(scope.context) {
+                try await TracingFixtures.$hopMarker.withValue("hop \(scope.number)") {
+                    try await body()
+                }
+            }
+        }
+
+        func record(_ event: TraceEvent) { recorder.record(event) }
+    }
+
+    /// A scope that misbehaves in one of the ways a tracer can.
+    final class MisbehavingTracer: Tracer {
+        enum Fault: Sendable {
+            /// Returns `.handled` without calling `body`.
+            case skipsHandler
+            /// Throws `Boom` without calling `body`.
+            case throwsInstead
+            /// Calls `body` twice.
+            case runsHandlerTwice
+            /// Catches what `body` throws and returns `.handled`.
+            case swallowsErrors
+            /// Calls `body`, then throws `Boom`.
+            case throwsAfterHandler
+            /// Parks on a gate before calling `body`.
+            case parks(Gate)
+        }
+
+        let fault: Fault
+        let recorder = RecordingTracer()
+
+        init(_ fault: Fault) { self.fault = fault }
+        /// Errors the second `body` call threw at the scope.
+        let secondCallErrors = Mutex<[TracerViolation]>([])
+
+        nonisolated(nonsending) func withHop(
+            _ scope: HopScope<Never>,
+            _ body: nonisolated(nonsending) () async throws -> Disposition
+        ) async throws -> Disposition {
+            switch fault {
+            case .skipsHandler:
+                return .handled
+            case .throwsInstead:
+                throw Boom()
+            case .runsHandlerTwice:
+                let first = try await body()
+                do {
+                    _ = try await body()
+                } catch let violation as TracerViolation {
+                    secondCallErrors.withLock { $0.append(violation) }
+                }
+                return first
+            case .swallowsErrors:
+                do { return try await body() } catch { return .handled }
+            case .throwsAfterHandler:
+                _ = try await body()
+                throw Boom()
+            case .parks(let gate):
+                try await gate.pass()
+                return try await body()
+            }
+        }
+
+        func record(_ event: TraceEvent) { recorder.record(event) }
+    }
+}

@@ -1,0 +1,45 @@
+import ResponderChain
+import ResponderChainTesting
+import Testing
+
+private typealias F = TracingFixtures
+
+@Suite("Hop scope")
+struct TracingHopScopeTests {
+    @Test("a task-local bound by the scope is visible inside each handler, and not after")
+    func scopeWrapsHandlers() async {
+        let tracer = F.ScopedTracer()
+        let top = F.Station("Top", .handle, root: true)
+        let middle = F.Station("Middle", .pass, parent: top)
+        let screen = await F.Screen("Screen", .pass, parent: middle)
+
+        let outcome = await screen.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        #expect(outcome.kind == .handled)
+        #expect(await screen.sightings.map(\.hopMarker) == ["hop 1"])
+        #expect(await middle.sightings.map(\.hopMarker) == ["hop 2"])
+        #expect(await top.sightings.map(\.hopMarker) == ["hop 3"])
+        #expect(F.hopMarker == nil)
+    }
+
+    @Test("without a tracer, handlers run with no scope around them")
+    func noTracerNoScope() async {
+        let top = F.Station("Top", .handle, root: true)
+        _ = await top.send(F.Ping())
+        #expect(await top.sightings.map(\.hopMarker) == [nil])
+    }
+
+    @Test("the scope sees the hop's responder, number and isolation")
+    func scopeSeesHop() async {
+        let tracer = F.ScopedTracer()
+        let top = F.Station("Top", .handle, root: true)
+        let screen = await F.Screen("Screen", .pass, parent: top)
+
+        let outcome = await screen.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        let entered = tracer.recorder.enteredHops(for: outcome.eventID)
+        #expect(entered.map(\.responder) == [ResponderID(screen), ResponderID(top)])
+        #expect(entered.map(\.isolation) == [.mainActor, .responder])
+        #expect(entered.map(\.isolation.description) == ["MainActor", "actor"])
+    }
+}

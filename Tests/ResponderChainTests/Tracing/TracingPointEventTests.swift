@@ -1,0 +1,83 @@
+import ResponderChain
+import ResponderChainTesting
+import Synchronization
+import Testing
+
+private typealias F = TracingFixtures
+
+@Suite("Trace point events")
+struct TracingPointEventTests {
+    /// Sends one `Ping` that ends with `kind`, traced by `tracer`, with a dead-letter sink.
+    private func send(endingWith kind: Outcome.Kind, tracer: RecordingTracer) async -> Outcome {
+        let sink = DeadLetterSink { _ in }
+        let options = SendOptions(tracer: tracer, deadLetters: sink)
+        switch kind {
+        case .handled:
+            return await F.Station("A", .handle).send(F.Ping(), options: options)
+        case .unhandled:
+            return await F.Station("Root", .pass, root: true).send(F.Ping(), options: options)
+        case .interrupted:
+            return await F.Station("Orphan", .pass).send(F.Ping(), options: options)
+        case .cycleDetected:
+            let a = F.Station("A", .pass)
+            let b = F.Station("B", .pass, parent: a)
+            await a.link(to: b)
+            return await a.send(F.Ping(), options: options)
+        case .cancelled:
+            let gate = Gate()
+            let parked = F.Station("Parked", .park(gate))
+            let sending = Task { await parked.send(F.Ping(), options: options) }
+            await gate.waitForArrivals(1)
+            sending.cancel()
+            return await sending.value
+        case .timedOut:
+            let late = SendOptions(
+                deadline: .now.advanced(by: .seconds(-1)), tracer: tracer, deadLetters: sink)
+            return await F.Station("A", .handle).send(F.Ping(), options: late)
+        case .failed:
+            return await F.Station("A", .fail).send(F.Ping(), options: options)
+        }
+    }
+
+    @Test(
+        "each outcome kind produces its terminal point event exactly once, last",
+        arguments: Outcome.Kind.allCases)
+    func oneTerminalEvent(kind: Outcome.Kind) async throws {
+        let tracer = RecordingTracer()
+        let outcome = await send(endingWith: kind, tracer: tracer)
+
+        #expect(outcome.kind == kind)
+        #expect(tracer.outcomes.map(\.kind) == [kind])
+        #expect(tracer.outcomes.map(\.eventID) == [outcome.eventID])
+        #expect(tracer.eventIDs == [outcome.eventID])
+        guard case .finished = try #require(tracer.events.last) else {
+            Issue.record("the last event is not .finished")
+            return
+        }
+        let deadLettered = kind == .unhandled || kind == .interrupted
+        #expect(tracer.deadLetters.map(\.kind) == (deadLettered ? [kind] : []))
+        // Every hop entered is left.
+        #expect(tracer.enteredHops(for: outcome.eventID) == tracer.hops(for: outcome.eventID).map(\.hop))
+    }
+
+    @Test("the dead-lettered event comes after the sink returned and before finished")
+    func deadLetterOrder() async throws {
+        let tracer = RecordingTracer()
+        let seenBySink = Mutex(0)
+        let sink = DeadLetterSink { _ in
+            seenBySink.withLock { $0 = tracer.events.count }
+        }
+        let outcome = await F.Station("Root", .pass, root: true)
+            .send(F.Ping(), options: SendOptions(tracer: tracer, deadLetters: sink))
+
+        let events = tracer.events(for: outcome.eventID)
+        // sent, entered, left were recorded when the sink ran; then deadLettered, finished.
+        #expect(seenBySink.withLock { $0 } == 3)
+        #expect(events.count == 5)
+        guard case .deadLettered(let letter) = events[3], case .finished = events[4] else {
+            Issue.record("expected deadLettered then finished, got \(events)")
+            return
+        }
+        #expect(letter.kind == .unhandled)
+    }
+}

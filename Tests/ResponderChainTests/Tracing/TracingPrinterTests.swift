@@ -1,0 +1,81 @@
+@testable import ResponderChain
+import ResponderChainTesting
+import Synchronization
+import Testing
+
+private typealias F = TracingFixtures
+
+@Suite("Trace printing")
+struct TracingPrinterTests {
+    @Test("one event's trace prints as a header, one aligned line per hop, and the outcome")
+    func printsHops() async {
+        let tracer = RecordingTracer()
+        let top = F.Station("Top", .handle, root: true)
+        let stamper = F.Station("Stamper", .stamp("s-1"), parent: top)
+        let screen = await F.Screen("Screen", .pass, parent: stamper)
+
+        let outcome = await screen.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        let lines = tracer.lines(for: outcome.eventID, printer: TracePrinter(showsDurations: false))
+        #expect(
+            lines == [
+                "\(outcome.eventID) Ping from Screen",
+                "  1  Screen   MainActor  pass",
+                "  2  Stamper  actor      handledAndContinue  +Stamp=s-1",
+                "  3  Top      actor      handled",
+                "  = handled by Stamper, Top after 3 hops",
+            ])
+    }
+
+    @Test("with durations on, each hop line ends with the time its handlers took")
+    func printsDurations() async {
+        let tracer = RecordingTracer()
+        let top = F.Station("Top", .handle, root: true)
+        let leaf = F.Station("Leaf", .pass, parent: top)
+
+        let outcome = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        let hopLines = tracer.lines(for: outcome.eventID).dropFirst().dropLast()
+        #expect(hopLines.count == 2)
+        for line in hopLines {
+            #expect(["ns", "µs", "ms", "s"].contains { line.hasSuffix($0) }, "\(line)")
+        }
+    }
+
+    @Test("a dead-lettered event prints that line after its outcome")
+    func printsDeadLetter() async {
+        let tracer = RecordingTracer()
+        let root = F.Station("Root", .pass, root: true)
+        let outcome = await root.send(
+            F.Ping(), options: SendOptions(tracer: tracer, deadLetters: DeadLetterSink { _ in }))
+        let lines = tracer.lines(for: outcome.eventID, printer: TracePrinter(showsDurations: false))
+        #expect(lines.suffix(2) == ["  = unhandled at root Root after 1 hop", "  = dead-lettered"])
+    }
+
+    @Test(
+        "durations print in the largest unit that keeps them readable",
+        arguments: [
+            (Duration.nanoseconds(850), "850ns"), (.nanoseconds(3_140), "3.1µs"),
+            (.microseconds(12_050), "12.0ms"), (.milliseconds(2_500), "2.5s"),
+        ])
+    func formatsDurations(duration: Duration, printed: String) {
+        #expect(TracePrinter.format(duration) == printed)
+    }
+
+    @Test("the printing tracer hands each finished event's block to its sink, one block per event")
+    func printingTracer() async {
+        let blocks = Mutex<[String]>([])
+        let tracer = PrintingTracer(printer: TracePrinter(showsDurations: false)) { block in
+            blocks.withLock { $0.append(block) }
+        }
+        let top = F.Station("Top", .handle, root: true)
+        let first = await top.send(F.Ping(), options: SendOptions(tracer: tracer))
+        let second = await top.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        #expect(
+            blocks.withLock { $0 } == [
+                "\(first.eventID) Ping from Top\n  1  Top  actor  handled\n  = handled by Top after 1 hop",
+                "\(second.eventID) Ping from Top\n  1  Top  actor  handled\n  = handled by Top after 1 hop",
+            ])
+    }
+}
