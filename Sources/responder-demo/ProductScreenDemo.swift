@@ -37,7 +37,9 @@ enum ProductScreenDemo {
         print("   \(add?.label ?? "?") is told: highlighted \((add as? Control)?.isHighlighted ?? false)")
         print("   active pointers after removal: \(screen.window.activePointers.count)")
         let later = await screen.window.dispatch(.ended, at: Point(x: 150, y: 160))
-        print("   a later 'ended' delivers \(later == nil ? "nothing: the sequence was cancelled" : "something")")
+        print(
+            "   a later 'ended' delivers \(later == nil ? "nothing: the sequence was cancelled" : "something")"
+        )
 
         print("\n-- scroll the table by 44 pt, then tap the point of 'Add' on cell 1 again")
         screen.table.boundsOrigin = Point(x: 0, y: 44)
@@ -181,7 +183,8 @@ private final class ProductScreen {
         controller.view.addSubview(table)
         for row in 0..<3 {
             let cell = ProductCell(
-                row: row, sku: "SKU-\(100 + row)", frame: Rect(x: 0, y: Double(row) * 44, width: 390, height: 44))
+                row: row, sku: "SKU-\(100 + row)",
+                frame: Rect(x: 0, y: Double(row) * 44, width: 390, height: 44))
             cells.append(cell)
             table.addSubview(cell)
         }

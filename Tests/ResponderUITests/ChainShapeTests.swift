@@ -16,7 +16,10 @@ struct ChainShapeTests {
 
         let outcome = await button.send(Ping(), options: scene.options)
 
-        #expect(scene.recorder.labels == ["button", "cell", "rootView", "controller", "window", "app", "AppDelegate"])
+        #expect(
+            scene.recorder.labels == [
+                "button", "cell", "rootView", "controller", "window", "app", "AppDelegate",
+            ])
         guard case .unhandled(let unhandled) = outcome else {
             Issue.record("expected unhandled, got \(outcome)")
             return
@@ -54,7 +57,8 @@ struct ChainShapeTests {
         await leaf.send(Ping(), options: scene.options)
         #expect(
             scene.recorder.labels == [
-                "leaf", "childView", "child", "container", "rootView", "controller", "window", "app", "AppDelegate",
+                "leaf", "childView", "child", "container", "rootView", "controller", "window", "app",
+                "AppDelegate",
             ])
     }
 

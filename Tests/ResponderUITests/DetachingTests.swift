@@ -62,11 +62,14 @@ struct DetachingTests {
         #expect(interruption.hops == 2)
     }
 
-    @Test("a pointer event in flight when the window is detached ends interrupted; the dead-letter sink gets it")
+    @Test(
+        "a pointer event in flight when the window is detached ends interrupted; the dead-letter sink gets it"
+    )
     func pointerInFlight() async throws {
         let letters = LetterBox()
         let app = Application(
-            router: EventRouter(deadLetters: DeadLetterSink { letter in await letters.add(letter.outcome.kind) }))
+            router: EventRouter(
+                deadLetters: DeadLetterSink { letter in await letters.add(letter.outcome.kind) }))
         let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "window")
         let target = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "target")
         window.addSubview(target)

@@ -18,7 +18,9 @@ struct GeometryTests {
     func insets() {
         let rect = Rect(x: 0, y: 0, width: 20, height: 20)
         #expect(rect.inset(by: EdgeInsets(all: -10)) == Rect(x: -10, y: -10, width: 40, height: 40))
-        #expect(rect.inset(by: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4)) == Rect(x: 2, y: 1, width: 14, height: 16))
+        #expect(
+            rect.inset(by: EdgeInsets(top: 1, left: 2, bottom: 3, right: 4))
+                == Rect(x: 2, y: 1, width: 14, height: 16))
         #expect(Rect(x: 0, y: 0, width: 0, height: 5).isEmpty)
         #expect(!Rect(x: 0, y: 0, width: 0, height: 5).contains(.zero))
     }
@@ -41,7 +43,9 @@ struct GeometryTests {
         #expect(row.convert(Point(x: 16, y: 71), from: nil) == Point(x: 1, y: 1))
         #expect(row.convert(Point(x: 1, y: 1), to: other) == Point(x: -184, y: -129))
         #expect(other.convert(Point(x: -184, y: -129), to: row) == Point(x: 1, y: 1))
-        #expect(row.convert(Rect(x: 0, y: 0, width: 5, height: 5), to: nil) == Rect(x: 15, y: 70, width: 5, height: 5))
+        #expect(
+            row.convert(Rect(x: 0, y: 0, width: 5, height: 5), to: nil)
+                == Rect(x: 15, y: 70, width: 5, height: 5))
         // Hit testing agrees with conversion.
         #expect(root.hitTest(Point(x: 16, y: 71)) === row)
         // Scrolling further moves the row up out of the point.

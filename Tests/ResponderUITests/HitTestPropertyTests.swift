@@ -29,7 +29,8 @@ private enum RandomTrees {
                     height: Double(isRoot ? random.int(in: 120...200) : random.int(in: 5...100))
                 ),
                 boundsOrigin: random.chance(20)
-                    ? (x: Double(random.int(in: -15...15)), y: Double(random.int(in: -15...15))) : (x: 0, y: 0),
+                    ? (x: Double(random.int(in: -15...15)), y: Double(random.int(in: -15...15)))
+                    : (x: 0, y: 0),
                 hidden: !isRoot && random.chance(8),
                 alpha: isRoot ? 1 : random.pick([1, 1, 1, 1, 1, 0.5, 0.011, 0.01, 0.005, 0]),
                 interactive: isRoot || !random.chance(8),
@@ -51,14 +52,16 @@ private enum RandomTrees {
     static func build(_ nodes: [NodeSpec], using random: inout SplitMix64) -> [View] {
         let views = nodes.enumerated().map { index, node in
             let view = View(
-                frame: Rect(x: node.frame.x, y: node.frame.y, width: node.frame.width, height: node.frame.height),
+                frame: Rect(
+                    x: node.frame.x, y: node.frame.y, width: node.frame.width, height: node.frame.height),
                 label: "v\(index)")
             view.boundsOrigin = Point(x: node.boundsOrigin.x, y: node.boundsOrigin.y)
             view.isHidden = node.hidden
             view.alpha = node.alpha
             view.isUserInteractionEnabled = node.interactive
             view.hitAreaInsets = EdgeInsets(
-                top: node.insets.top, left: node.insets.left, bottom: node.insets.bottom, right: node.insets.right)
+                top: node.insets.top, left: node.insets.left, bottom: node.insets.bottom,
+                right: node.insets.right)
             return view
         }
         for (index, node) in nodes.enumerated() {
@@ -120,12 +123,17 @@ struct HitTestPropertyTests {
         for tree in 0..<1_000 {
             let nodes = RandomTrees.make(using: &random)
             let views = RandomTrees.build(nodes, using: &random)
-            let indexOf = Dictionary(uniqueKeysWithValues: views.enumerated().map { (ObjectIdentifier($1), $0) })
+            let indexOf = Dictionary(
+                uniqueKeysWithValues: views.enumerated().map { (ObjectIdentifier($1), $0) })
             for _ in 0..<20 {
-                let point = (x: Double(random.int(in: -10...190)) + (random.chance(30) ? 0.5 : 0),
-                             y: Double(random.int(in: -10...190)) + (random.chance(30) ? 0.5 : 0))
+                let point = (
+                    x: Double(random.int(in: -10...190)) + (random.chance(30) ? 0.5 : 0),
+                    y: Double(random.int(in: -10...190)) + (random.chance(30) ? 0.5 : 0)
+                )
                 let expected = HitOracle.hit(nodes, at: point)
-                let actual = views[0].hitTest(Point(x: point.x, y: point.y)).flatMap { indexOf[ObjectIdentifier($0)] }
+                let actual = views[0].hitTest(Point(x: point.x, y: point.y)).flatMap {
+                    indexOf[ObjectIdentifier($0)]
+                }
                 #expect(actual == expected, "tree \(tree), point \(point)")
                 checked += 1
                 if expected != nil { hits += 1 }

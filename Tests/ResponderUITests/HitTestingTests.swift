@@ -97,7 +97,8 @@ private let hitCases: [HitCase] = [
         "alpha is per view, not multiplied (0.1 × 0.1 = 0.01 would be skipped)",
         .leafAndParentAlpha(0.1), at: 25, 25, hits: "leaf"),
     HitCase("interaction off on the leaf", .leafInteractionOff, at: 25, 25, hits: "parent"),
-    HitCase("interaction off on the parent skips its subtree", .parentInteractionOff, at: 25, 25, hits: "root"),
+    HitCase(
+        "interaction off on the parent skips its subtree", .parentInteractionOff, at: 25, 25, hits: "root"),
     HitCase("overlapping siblings: the last added wins", at: 180, 40, hits: "front"),
     HitCase("overlapping siblings: only back is there", at: 155, 15, hits: "back"),
     HitCase("bring to front reorders", .bringBackToFront, at: 180, 40, hits: "back"),
@@ -107,8 +108,11 @@ private let hitCases: [HitCase] = [
     HitCase("…nor with clipping on", .clipParent(true), at: 130, 130, hits: "root"),
     HitCase("…and clipping off explicitly", .clipParent(false), at: 130, 130, hits: "root"),
     HitCase("unscrolled, the point is above the leaf", at: 25, 15, hits: "parent"),
-    HitCase("a scrolled parent moves its content under the point", .scrollParent(x: 0, y: 10), at: 25, 15, hits: "leaf"),
-    HitCase("a scrolled parent moves its content away", .scrollParent(x: 0, y: 30), at: 25, 25, hits: "parent"),
+    HitCase(
+        "a scrolled parent moves its content under the point", .scrollParent(x: 0, y: 10), at: 25, 15,
+        hits: "leaf"),
+    HitCase(
+        "a scrolled parent moves its content away", .scrollParent(x: 0, y: 30), at: 25, 25, hits: "parent"),
     HitCase("enlarged area: the left/top edge is inside", at: 190, 190, hits: "small"),
     HitCase("enlarged area: just inside the right/bottom edge", at: 229.99, 229.99, hits: "small"),
     HitCase("enlarged area: the right edge is outside", at: 230, 200, hits: "root"),
