@@ -88,4 +88,27 @@ struct ActionTests {
         #expect(outcome.handlers == [ResponderID(ui.scene.controller)])
         #expect(await proxy.shared == 1)
     }
+
+    @Test("without a sender the action starts at the key window's first responder")
+    func keyWindow() async {
+        let ui = EditorScene()
+        let other = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "other")
+        let field = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "field")
+        field.acceptsFocus = true
+        other.addSubview(field)
+        ui.scene.app.addWindow(other)
+        #expect(ui.scene.app.keyWindow === ui.scene.window)
+        #expect(field.becomeFirstResponder())
+        #expect(ui.editor.becomeFirstResponder())
+
+        other.makeKey()
+        #expect(other.isKeyWindow)
+        #expect(!ui.scene.window.isKeyWindow)
+        let outcome = await ui.scene.app.sendAction(Copy())
+        #expect(ui.scene.recorder.labels == ["field", "other", "app", "AppDelegate"])
+        #expect(outcome.kind == .unhandled)
+
+        ui.scene.app.removeWindow(other)
+        #expect(ui.scene.app.keyWindow === ui.scene.window)
+    }
 }

@@ -148,4 +148,50 @@ struct ChainShapeTests {
         cell.handlers.remove(Ping.self)
         #expect(!cell.handlerTable.handles(Ping.self))
     }
+
+    @Test(
+        "hops between main-actor responders run back to back: the main actor never runs other work between them"
+    )
+    func noBounceBetweenMainActorHops() async {
+        let scene = UIFixtures.Scene()
+        let leaf = View(label: "leaf")
+        scene.controller.view.addSubview(leaf)
+        let probe = Probe()
+        leaf.handlers.on(Ping.self) { _, _, _ in
+            // Queued behind the current main-actor job: it can only run if the send gives up
+            // the main actor before it reaches the application.
+            Task { @MainActor in probe.interleaved = true }
+            return .pass
+        }
+        scene.app.handlers.on(Ping.self) { _, _, _ in
+            probe.sawInterleaving = probe.interleaved
+            return .pass
+        }
+
+        let outcome = await leaf.send(Ping(), options: scene.options)
+
+        #expect(outcome.hops == 6)
+        #expect(probe.sawInterleaving == false)
+    }
+
+    @Test("an event sent from a background task reaches the main-actor responders and the delegate")
+    func sentFromBackground() async {
+        let scene = UIFixtures.Scene()
+        let leaf = View(label: "leaf")
+        scene.controller.view.addSubview(leaf)
+        leaf.handlers.on(Ping.self) { _, ping, context in
+            MainActor.assertIsolated()
+            return .pass
+        }
+        let options = scene.options
+        let outcome = await Task.detached { await leaf.send(Ping(), options: options) }.value
+        #expect(outcome.kind == .unhandled)
+        #expect(scene.recorder.labels == ["leaf", "rootView", "controller", "window", "app", "AppDelegate"])
+    }
+}
+
+@MainActor
+private final class Probe {
+    var interleaved = false
+    var sawInterleaving: Bool?
 }
