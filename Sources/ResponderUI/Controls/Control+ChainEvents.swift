@@ -12,13 +12,8 @@ extension EventHandling where Self: Control {
         _ make: @escaping @MainActor (Self) -> any Event
     ) {
         register(controlEvent) { control in
-            // Registered on this control, and only ever called with it.
-            guard let typed = control as? Self else { return ControlEventMismatch() }
-            return make(typed)
+            // Registered on this control, and only ever called with it: the cast cannot fail.
+            (control as? Self).map(make)
         }
     }
 }
-
-/// Stands in for an event if a control's registration were ever called with another control
-/// (it cannot be): nobody handles it, so it is reported, never silently dropped.
-struct ControlEventMismatch: Event {}

@@ -16,7 +16,7 @@
 @MainActor
 open class Control: View {
     /// The chain events to send for each control event, in registration order.
-    private var chainEvents: [ControlEvent: [@MainActor (Control) -> any Event]] = [:]
+    private var chainEvents: [ControlEvent: [@MainActor (Control) -> (any Event)?]] = [:]
 
     /// Whether the control reacts to pointers; a disabled control lets them pass.
     public final var isEnabled = true
@@ -26,7 +26,7 @@ open class Control: View {
     public private(set) final var lastOutcomes: [Outcome] = []
 
     /// Registers a chain event for `controlEvent`; `make` builds it from the control each time.
-    func register(_ controlEvent: ControlEvent, _ make: @escaping @MainActor (Control) -> any Event) {
+    func register(_ controlEvent: ControlEvent, _ make: @escaping @MainActor (Control) -> (any Event)?) {
         chainEvents[controlEvent, default: []].append(make)
     }
 
@@ -41,7 +41,8 @@ open class Control: View {
     public final func sendChainEvents(for controlEvent: ControlEvent) async -> [Outcome] {
         var outcomes: [Outcome] = []
         for make in chainEvents[controlEvent] ?? [] {
-            outcomes.append(await send(make(self), options: window?.sendOptions ?? .default))
+            guard let event = make(self) else { continue }
+            outcomes.append(await send(event, options: window?.sendOptions ?? .default))
         }
         lastOutcomes = outcomes
         return outcomes
