@@ -12,7 +12,7 @@
 /// app.addWindow(window)
 ///
 /// let delivery = await window.tap(at: Point(x: 300, y: 120))
-/// print(delivery?.target.label, delivery?.outcome)
+/// // delivery?.target: the view hit; delivery?.outcome: how the event ended
 /// ```
 @MainActor
 open class Window: View {
