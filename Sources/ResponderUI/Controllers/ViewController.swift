@@ -67,6 +67,7 @@ open class ViewController: InterfaceResponder {
     open override func canPerform<Action: Event>(_ action: Action.Type) -> Bool {
         if super.canPerform(action) { return true }
         guard let eventProxy else { return false }
+        if let interface = eventProxy as? InterfaceResponder { return interface.canPerform(action) }
         return ActionLookup.hasStaticHandler(eventProxy, for: action)
     }
 
