@@ -1,0 +1,85 @@
+/// A view that tracks pointers and, on its control events, sends chain events of the app's
+/// choosing up the chain from itself — the successor of
+/// `transferEasyEventWithIdentifier(_:for:)`.
+///
+/// ```swift
+/// struct AddToCart: Event { let sku: String }
+///
+/// let buy = Button(frame: Rect(x: 0, y: 0, width: 44, height: 44), title: "Buy")
+/// buy.addChainEvent(for: .tap) { button in AddToCart(sku: "A-1") }
+/// ```
+///
+/// A pointer that goes down on the control (or on a subview of it, and bubbles up) highlights
+/// it; lifting it inside the control's hit area triggers the control (``controlTriggered()``),
+/// which sends the events registered for ``ControlEvent/tap``. The pointer events themselves
+/// stop at the control.
+@MainActor
+open class Control: View {
+    /// The chain events to send for each control event, in registration order.
+    private var chainEvents: [ControlEvent: [@MainActor (Control) -> (any Event)?]] = [:]
+
+    /// Whether the control reacts to pointers; a disabled control lets them pass.
+    public final var isEnabled = true
+    /// Whether a pointer is down on the control and inside it.
+    public private(set) final var isHighlighted = false
+    /// The outcomes of the chain events the control sent the last time it was triggered.
+    public private(set) final var lastOutcomes: [Outcome] = []
+
+    /// Registers a chain event for `controlEvent`; `make` builds it from the control each time.
+    func register(_ controlEvent: ControlEvent, _ make: @escaping @MainActor (Control) -> (any Event)?) {
+        chainEvents[controlEvent, default: []].append(make)
+    }
+
+    /// Removes every chain event registered for `controlEvent`.
+    public final func removeChainEvents(for controlEvent: ControlEvent) {
+        chainEvents[controlEvent] = nil
+    }
+
+    /// Sends the chain events registered for `controlEvent` up the chain from this control, one
+    /// after the other, and returns their outcomes (also kept in ``lastOutcomes``).
+    @discardableResult
+    public final func sendChainEvents(for controlEvent: ControlEvent) async -> [Outcome] {
+        var outcomes: [Outcome] = []
+        for make in chainEvents[controlEvent] ?? [] {
+            guard let event = make(self) else { continue }
+            outcomes.append(await send(event, options: window?.sendOptions ?? .default))
+        }
+        lastOutcomes = outcomes
+        return outcomes
+    }
+
+    /// A pointer went up inside the control. Sends the ``ControlEvent/tap`` chain events;
+    /// subclasses change what triggering means (a switch flips and sends
+    /// ``ControlEvent/valueChanged``).
+    open func controlTriggered() async {
+        await sendChainEvents(for: .tap)
+    }
+
+    /// Runs the control's own handlers, then tracks pointer events: they highlight the control,
+    /// and an `ended` inside it triggers it. Pointer events stop here.
+    open override func respond(to event: any Event, context: inout EventContext) async throws
+        -> Disposition
+    {
+        let own = try await super.respond(to: event, context: &context)
+        if own.isHandled { return own }
+        guard isEnabled, let pointer = event as? PointerEvent else { return .pass }
+        let inside = point(inside: pointer.location(in: self))
+        switch pointer.phase {
+        case .began, .moved:
+            isHighlighted = inside
+        case .ended:
+            isHighlighted = false
+            if inside { await controlTriggered() }
+        case .cancelled:
+            isHighlighted = false
+        }
+        return .handled
+    }
+
+    /// A sequence bound to the control was cancelled (for example the control left its
+    /// window): the highlight goes.
+    open override func pointerCancelled(_ pointer: PointerEvent) -> Disposition {
+        isHighlighted = false
+        return .pass
+    }
+}

@@ -1,0 +1,19 @@
+/// A width and a height, in points.
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+    /// The horizontal extent.
+    public var width: Double
+    /// The vertical extent.
+    public var height: Double
+
+    /// A size of `width` × `height`.
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    /// No extent.
+    public static let zero = Size(width: 0, height: 0)
+
+    /// `320.0×44.0`.
+    public var description: String { "\(width)×\(height)" }
+}

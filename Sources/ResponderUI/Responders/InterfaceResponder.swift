@@ -1,0 +1,136 @@
+/// The main-actor base of everything in the window layer: ``View``, ``ViewController``,
+/// ``Window`` and ``Application``.
+///
+/// It plays the part of `UIResponder`. Every instance has:
+/// - a live ``next`` link (subclasses say what it is: superview, controller, window, application);
+/// - a per-instance, typed handler table, filled through ``EventHandling/handlers``:
+///   ```swift
+///   cell.handlers.on(AddToCart.self) { cell, event, context in
+///       context.info[CellIndex.self] = cell.index
+///       return .handledAndContinue
+///   }
+///   ```
+/// - overridable methods for the window layer's own events (``pointerBegan(_:)``,
+///   ``keyDown(_:)``, …) that pass by default, so an event nobody claims bubbles up;
+/// - first-responder state (``canBecomeFirstResponder``, ``becomeFirstResponder()``, …).
+///
+/// A hop to an interface responder runs ``respond(to:context:)`` on the main actor. An event
+/// sent from the main actor visits every main-actor responder of the chain without leaving it;
+/// only a hop to a responder on another actor (such as the application's delegate) switches.
+@MainActor
+open class InterfaceResponder: MainActorResponder, EventHandling {
+    /// Subclasses share this class's (empty) static table; per-instance handlers live in
+    /// ``handlerTable``.
+    public typealias StrategyOwner = InterfaceResponder
+
+    /// Empty: the window layer keeps its handlers per instance (see ``EventHandling/handlers``).
+    public nonisolated static var strategies: Strategies<InterfaceResponder> { Strategies() }
+
+    /// This responder's own handlers, by event type.
+    public let handlerTable = HandlerTable()
+
+    private nonisolated let customLabel: String?
+
+    /// A responder named `label` in traces and outcomes (the type's name if `nil`).
+    public init(label: String? = nil) {
+        self.customLabel = label
+    }
+
+    /// The label given at creation, or the type's name.
+    public nonisolated var label: String {
+        customLabel ?? String(describing: type(of: self))
+    }
+
+    /// The next responder, read live at every hop. `nil` here: subclasses link it.
+    open var next: (any Responder)? { nil }
+
+    /// Whether this responder properly ends a chain. `false`: only an ``Application`` without a
+    /// delegate is a root.
+    open nonisolated var isRoot: Bool { false }
+
+    /// The router for events this responder sends itself. The default router; the
+    /// ``Application`` overrides it with the one it was created with.
+    open nonisolated var router: EventRouter { .default }
+
+    /// The window this responder belongs to, if any (the first responder lives there).
+    open var window: Window? { nil }
+
+    // MARK: Handling
+
+    /// Runs ``respond(to:context:)`` on the main actor: a plain call when the event is already
+    /// routed from the main actor.
+    public final nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
+        async throws -> Disposition
+    {
+        try await respond(to: event, context: &context)
+    }
+
+    /// Decides what to do with one event at this hop.
+    ///
+    /// The default runs the handler registered for the event's type in ``handlerTable``; if
+    /// there is none, or it passes, it calls the method for the window layer's own events
+    /// (``pointerBegan(_:)``…, ``keyDown(_:)``, ``keyUp(_:)``). Override it to decide otherwise;
+    /// call `super` for the default.
+    open func respond(to event: any Event, context: inout EventContext) async throws -> Disposition {
+        if let handler = handlerTable.handler(for: type(of: event)) {
+            let disposition = try await handler(self, event, &context)
+            if disposition.isHandled { return disposition }
+        }
+        if let pointer = event as? PointerEvent {
+            switch pointer.phase {
+            case .began: return pointerBegan(pointer)
+            case .moved: return pointerMoved(pointer)
+            case .ended: return pointerEnded(pointer)
+            case .cancelled: return pointerCancelled(pointer)
+            }
+        }
+        if let key = event as? KeyEvent {
+            switch key.phase {
+            case .down: return keyDown(key)
+            case .up: return keyUp(key)
+            }
+        }
+        return .pass
+    }
+
+    // MARK: Pointer and key methods
+
+    /// A pointer went down on this responder (or bubbled up to it). Passes by default.
+    open func pointerBegan(_ pointer: PointerEvent) -> Disposition { .pass }
+
+    /// A pointer bound to this responder's sequence moved. Passes by default.
+    open func pointerMoved(_ pointer: PointerEvent) -> Disposition { .pass }
+
+    /// A pointer bound to this responder's sequence lifted. Passes by default.
+    open func pointerEnded(_ pointer: PointerEvent) -> Disposition { .pass }
+
+    /// A pointer sequence was cancelled: by the system, or because the view it was bound to left
+    /// its window (then the view is told by a direct call, see ``PointerEvent/cancellation``).
+    /// Passes by default.
+    open func pointerCancelled(_ pointer: PointerEvent) -> Disposition { .pass }
+
+    /// A key went down while this responder was the first responder (or an ancestor of it in
+    /// the chain). Passes by default.
+    open func keyDown(_ key: KeyEvent) -> Disposition { .pass }
+
+    /// A key went up. Passes by default.
+    open func keyUp(_ key: KeyEvent) -> Disposition { .pass }
+
+    // MARK: Actions
+
+    /// Whether this responder would handle an action of type `action` (without running
+    /// anything). The default answers whether ``handlerTable`` has a handler for it.
+    open func canPerform<Action: Event>(_ action: Action.Type) -> Bool {
+        handlerTable.handles(action)
+    }
+
+    // MARK: First responder
+
+    /// Whether this responder accepts to become its window's first responder. `false` by
+    /// default; text fields and custom focusable views return `true`.
+    open var canBecomeFirstResponder: Bool { false }
+
+    /// Whether this responder lets another take its place as first responder. `true` by
+    /// default; a field holding an invalid entry can refuse.
+    open var canResignFirstResponder: Bool { true }
+}

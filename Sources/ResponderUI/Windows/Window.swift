@@ -1,0 +1,159 @@
+/// The top of a view tree, attached to an ``Application``: it turns raw pointer and key input
+/// into chain events, tracks pointer sequences, and holds the first responder.
+///
+/// A window is a ``View``: controllers' root views and views added straight to it (popups,
+/// toasts) are its subviews. Its next responder is its application; once the window is removed
+/// from the application (``Application/removeWindow(_:)``) it has none, and events still in
+/// flight below it end ``Outcome/interrupted(_:)`` at the window.
+///
+/// ```swift
+/// let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
+/// window.rootController = ProductController()
+/// app.addWindow(window)
+///
+/// let delivery = await window.tap(at: Point(x: 300, y: 120))
+/// // delivery?.target: the view hit; delivery?.outcome: how the event ended
+/// ```
+@MainActor
+open class Window: View {
+    /// One pointer sequence in progress: the view it is bound to and where it was last.
+    private struct PointerSequence {
+        let view: View
+        var location: Point
+    }
+
+    /// The application this window is attached to.
+    public internal(set) weak var application: Application?
+    /// The responder key events start at, and nil-target actions with it.
+    public internal(set) weak var firstResponder: InterfaceResponder?
+
+    private var sequences: [PointerID: PointerSequence] = [:]
+
+    /// The controller whose view fills the window. Setting it replaces the previous one's view.
+    public var rootController: ViewController? {
+        didSet {
+            guard oldValue !== rootController else { return }
+            oldValue?.view.removeFromSuperview()
+            if let rootController {
+                rootController.view.frame = bounds
+                insertSubview(rootController.view, at: 0)
+            }
+        }
+    }
+
+    /// The application, while the window is attached to one.
+    open override var next: (any Responder)? { application }
+
+    /// The window itself.
+    open override var window: Window? { self }
+
+    /// Whether this is its application's key window.
+    public var isKeyWindow: Bool { application?.keyWindow === self }
+
+    /// Makes this window its application's key window (nil-target actions go to its first
+    /// responder). Does nothing while the window is not attached.
+    public func makeKey() {
+        application?.keyWindow = self
+    }
+
+    // MARK: Pointer input
+
+    /// The pointers whose sequences are in progress in this window.
+    public var activePointers: [PointerID] {
+        sequences.keys.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    /// The view `pointer`'s sequence is bound to, while it is in progress.
+    public func boundView(for pointer: PointerID) -> View? {
+        sequences[pointer]?.view
+    }
+
+    /// Delivers one phase of one pointer: at ``PointerPhase/began`` the window hit-tests
+    /// `location` (window coordinates) and binds the pointer's sequence to the view it finds;
+    /// every later phase goes to that view, wherever the pointer is. The event is sent up the
+    /// chain from that view, in one send from the main actor.
+    ///
+    /// - Returns: what was sent where, and its outcome; `nil` when nothing was sent (a
+    ///   `began` outside every view, or a later phase of a pointer that has no sequence).
+    @discardableResult
+    public func dispatch(
+        _ phase: PointerPhase,
+        at location: Point,
+        pointer: PointerID = .primary
+    ) async -> PointerDelivery? {
+        let target: View
+        switch phase {
+        case .began:
+            if sequences[pointer] != nil {
+                cancelSequences(reason: .system) { $0 == pointer }
+            }
+            guard let hit = hitTest(location) else { return nil }
+            sequences[pointer] = PointerSequence(view: hit, location: location)
+            target = hit
+        case .moved:
+            guard let sequence = sequences[pointer] else { return nil }
+            sequences[pointer]?.location = location
+            target = sequence.view
+        case .ended, .cancelled:
+            guard let sequence = sequences.removeValue(forKey: pointer) else { return nil }
+            target = sequence.view
+        }
+        let event = PointerEvent(
+            pointer: pointer, phase: phase, location: location,
+            cancellation: phase == .cancelled ? .system : nil)
+        let outcome = await target.send(event, options: sendOptions)
+        return PointerDelivery(target: target, event: event, outcome: outcome)
+    }
+
+    /// A tap: `began` then `ended` at `location`. Returns the delivery of `ended` (`nil` if
+    /// nothing was hit, or the sequence was cancelled in between).
+    @discardableResult
+    public func tap(at location: Point, pointer: PointerID = .primary) async -> PointerDelivery? {
+        guard await dispatch(.began, at: location, pointer: pointer) != nil else { return nil }
+        return await dispatch(.ended, at: location, pointer: pointer)
+    }
+
+    // MARK: Key input
+
+    /// Sends a key event up the chain from the first responder (from the window itself when
+    /// there is none).
+    @discardableResult
+    public func dispatch(_ key: KeyEvent) async -> Outcome {
+        let start: InterfaceResponder = firstResponder ?? self
+        return await start.send(key, options: sendOptions)
+    }
+
+    // MARK: Detaching
+
+    /// The options for the window layer's sends: the application's tracer and dead-letter sink.
+    var sendOptions: SendOptions {
+        application?.sendOptions ?? .default
+    }
+
+    /// Called when `root` and its subtree left this window: cancels the pointer sequences bound
+    /// there (each bound view is told) and drops a first responder that is no longer here.
+    func subtreeDidLeave(_ root: View, reason: PointerCancellation) {
+        cancelSequences(reason: reason) { [sequences] pointer in
+            sequences[pointer]?.view.isDescendant(of: root) == true
+        }
+        if let firstResponder, firstResponder.window !== self {
+            self.firstResponder = nil
+        }
+    }
+
+    /// Cancels every pointer sequence in progress, telling each bound view.
+    func cancelAllSequences(reason: PointerCancellation) {
+        cancelSequences(reason: reason) { _ in true }
+    }
+
+    private func cancelSequences(reason: PointerCancellation, where matches: (PointerID) -> Bool) {
+        let cancelled = sequences.filter { matches($0.key) }.sorted { $0.key.rawValue < $1.key.rawValue }
+        for (pointer, sequence) in cancelled {
+            sequences[pointer] = nil
+            _ = sequence.view.pointerCancelled(
+                PointerEvent(
+                    pointer: pointer, phase: .cancelled, location: sequence.location,
+                    cancellation: reason))
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ResponderUI
+import Testing
+
+private typealias Copy = UIFixtures.Copy
+private typealias Paste = UIFixtures.Paste
+private typealias Share = UIFixtures.Share
+
+@MainActor
+private final class Counter {
+    var copies = 0
+}
+
+@MainActor
+private struct EditorScene {
+    let scene = UIFixtures.Scene()
+    let editor = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 400, height: 300), label: "editor")
+    let menu = View(frame: Rect(x: 0, y: 300, width: 400, height: 100), label: "menu")
+    let counter = Counter()
+
+    init() {
+        scene.controller.view.addSubview(editor)
+        scene.controller.view.addSubview(menu)
+        editor.acceptsFocus = true
+        let counter = counter
+        scene.controller.handlers.on(Copy.self) { _, _, _ in
+            counter.copies += 1
+            return .handled
+        }
+    }
+}
+
+@Suite("Nil-target actions")
+@MainActor
+struct ActionTests {
+    @Test("an action with no target starts at the first responder and stops at the first that can perform it")
+    func fromFirstResponder() async {
+        let ui = EditorScene()
+        #expect(ui.editor.becomeFirstResponder())
+
+        let outcome = await ui.scene.app.sendAction(Copy(), from: ui.menu)
+
+        #expect(outcome.handlers == [ResponderID(ui.scene.controller)])
+        #expect(ui.scene.recorder.labels == ["editor", "rootView", "controller"])
+        #expect(ui.counter.copies == 1)
+    }
+
+    @Test("with no first responder the action starts at the sender")
+    func fromSender() async {
+        let ui = EditorScene()
+        let outcome = await ui.scene.app.sendAction(Copy(), from: ui.menu)
+        #expect(ui.scene.recorder.labels == ["menu", "rootView", "controller"])
+        #expect(outcome.isHandled)
+    }
+
+    @Test("the can-perform query finds the target without running anything")
+    func canPerformQuery() async {
+        let ui = EditorScene()
+        #expect(ui.editor.becomeFirstResponder())
+
+        let target = await ui.scene.app.target(forAction: Copy.self)
+
+        #expect(target === ui.scene.controller)
+        #expect(ui.counter.copies == 0)
+        #expect(ui.scene.recorder.labels.isEmpty)
+        #expect(ui.scene.controller.canPerform(Copy.self))
+        #expect(!ui.editor.canPerform(Copy.self))
+    }
+
+    @Test("the query reaches the delegate's static table, and answers nil when nobody can perform")
+    func queryToTheDelegate() async {
+        let ui = EditorScene()
+        let pasteTarget = await ui.scene.app.target(forAction: Paste.self, from: ui.menu)
+        #expect(pasteTarget === ui.scene.delegate)
+        #expect(await ui.scene.app.target(forAction: UIFixtures.Ping.self, from: ui.menu) == nil)
+        let outcome = await ui.scene.app.sendAction(Paste(), from: ui.menu)
+        #expect(outcome.handlers == [ResponderID(ui.scene.delegate)])
+        #expect(await ui.scene.delegate.seen == ["Paste"])
+    }
+
+    @Test("an action only the controller's event proxy handles is performed through the controller")
+    func eventProxy() async {
+        let ui = EditorScene()
+        let proxy = UIFixtures.ShareProxy()
+        ui.scene.controller.eventProxy = proxy
+        #expect(await ui.scene.app.target(forAction: Share.self, from: ui.menu) === ui.scene.controller)
+        #expect(await proxy.shared == 0)
+        let outcome = await ui.scene.app.sendAction(Share(), from: ui.menu)
+        #expect(outcome.handlers == [ResponderID(ui.scene.controller)])
+        #expect(await proxy.shared == 1)
+    }
+
+    @Test("without a sender the action starts at the key window's first responder")
+    func keyWindow() async {
+        let ui = EditorScene()
+        let other = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "other")
+        let field = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "field")
+        field.acceptsFocus = true
+        other.addSubview(field)
+        ui.scene.app.addWindow(other)
+        #expect(ui.scene.app.keyWindow === ui.scene.window)
+        #expect(field.becomeFirstResponder())
+        #expect(ui.editor.becomeFirstResponder())
+
+        other.makeKey()
+        #expect(other.isKeyWindow)
+        #expect(!ui.scene.window.isKeyWindow)
+        let outcome = await ui.scene.app.sendAction(Copy())
+        #expect(ui.scene.recorder.labels == ["field", "other", "app", "AppDelegate"])
+        #expect(outcome.kind == .unhandled)
+
+        ui.scene.app.removeWindow(other)
+        #expect(ui.scene.app.keyWindow === ui.scene.window)
+    }
+}

@@ -1,0 +1,124 @@
+import ResponderChainTesting
+import ResponderUI
+import Testing
+
+private typealias Ping = UIFixtures.Ping
+
+@Suite("Detaching while events are in flight")
+@MainActor
+struct DetachingTests {
+    @Test("an event in flight when its window is detached ends interrupted at the window")
+    func windowDetached() async throws {
+        let scene = UIFixtures.Scene()
+        let leaf = View(label: "leaf")
+        scene.controller.view.addSubview(leaf)
+        let gate = Gate()
+        leaf.handlers.on(Ping.self) { _, _, _ in
+            try await gate.pass()
+            return .pass
+        }
+        let options = scene.options
+        let sending = Task { @MainActor in await leaf.send(Ping(), options: options) }
+        await gate.waitForArrivals(1)
+
+        scene.app.removeWindow(scene.window)
+        gate.open()
+        let outcome = await sending.value
+
+        guard case .interrupted(let interruption) = outcome else {
+            Issue.record("expected interrupted, got \(outcome)")
+            return
+        }
+        #expect(interruption.lastReached == ResponderID(scene.window))
+        #expect(scene.recorder.labels == ["leaf", "rootView", "controller", "window"])
+        #expect(await scene.delegate.seen.isEmpty)
+    }
+
+    @Test("an event in flight when its view leaves the window ends interrupted at the removed subtree's root")
+    func viewRemoved() async throws {
+        let scene = UIFixtures.Scene()
+        let cell = View(label: "cell")
+        let leaf = View(label: "leaf")
+        scene.controller.view.addSubview(cell)
+        cell.addSubview(leaf)
+        let gate = Gate()
+        leaf.handlers.on(Ping.self) { _, _, _ in
+            try await gate.pass()
+            return .pass
+        }
+        let options = scene.options
+        let sending = Task { @MainActor in await leaf.send(Ping(), options: options) }
+        await gate.waitForArrivals(1)
+
+        cell.removeFromSuperview()
+        gate.open()
+        let outcome = await sending.value
+
+        guard case .interrupted(let interruption) = outcome else {
+            Issue.record("expected interrupted, got \(outcome)")
+            return
+        }
+        #expect(interruption.lastReached == ResponderID(cell))
+        #expect(interruption.hops == 2)
+    }
+
+    @Test(
+        "a pointer event in flight when the window is detached ends interrupted; the dead-letter sink gets it"
+    )
+    func pointerInFlight() async throws {
+        let letters = LetterBox()
+        let app = Application(
+            router: EventRouter(
+                deadLetters: DeadLetterSink { letter in await letters.add(letter.outcome.kind) }))
+        let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "window")
+        let target = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "target")
+        window.addSubview(target)
+        app.addWindow(window)
+        let gate = Gate()
+        target.handlers.on(PointerEvent.self) { _, _, _ in
+            try await gate.pass()
+            return .pass
+        }
+        let dispatching = Task { @MainActor in await window.dispatch(.began, at: Point(x: 10, y: 10)) }
+        await gate.waitForArrivals(1)
+
+        app.removeWindow(window)
+        gate.open()
+        let delivery = await dispatching.value
+
+        #expect(delivery?.outcome.kind == .interrupted)
+        #expect(delivery.map { ResponderID($0.target) } == ResponderID(target))
+        #expect(target.cancellations == [.windowDetached])
+        #expect(await letters.kinds == [.interrupted])
+    }
+
+    @Test("a dismissed presented controller breaks the chain of events in flight under it")
+    func dismissedInFlight() async throws {
+        let scene = UIFixtures.Scene()
+        let sheet = ViewController(view: View(label: "sheetView"), label: "sheet")
+        scene.controller.present(sheet)
+        let gate = Gate()
+        sheet.view.handlers.on(Ping.self) { _, _, _ in
+            try await gate.pass()
+            return .pass
+        }
+        let options = scene.options
+        let sending = Task { @MainActor in await sheet.view.send(Ping(), options: options) }
+        await gate.waitForArrivals(1)
+
+        sheet.dismiss()
+        gate.open()
+        let outcome = await sending.value
+
+        guard case .interrupted(let interruption) = outcome else {
+            Issue.record("expected interrupted, got \(outcome)")
+            return
+        }
+        #expect(interruption.lastReached == ResponderID(sheet))
+    }
+}
+
+private actor LetterBox {
+    private(set) var kinds: [Outcome.Kind] = []
+    func add(_ kind: Outcome.Kind) { kinds.append(kind) }
+}

@@ -1,0 +1,141 @@
+import ResponderChain
+import ResponderUI
+import Synchronization
+
+/// Test doubles for the window-layer suites, namespaced to avoid clashes with other modules'.
+enum UIFixtures {
+    /// An event nobody in the fixtures handles unless a test registers a handler.
+    struct Ping: Event { var tag = "" }
+    /// A nil-target action.
+    struct Copy: Event {}
+    /// An action only the delegate's static table handles.
+    struct Paste: Event {}
+    /// An action only a controller's event proxy handles.
+    struct Share: Event {}
+    /// A chain event sent by a button.
+    struct AddToCart: Event { let sku: String }
+    /// A chain event sent by a switch.
+    struct FavouriteChanged: Event { let isOn: Bool }
+
+    /// A view that records what the window layer tells it, and whose first-responder answers a
+    /// test sets.
+    @MainActor
+    final class RecordingView: View {
+        var log: [String] = []
+        var cancellations: [PointerCancellation] = []
+        var pointerDisposition: Disposition = .pass
+        var keyDisposition: Disposition = .pass
+        var acceptsFocus = false
+        var releasesFocus = true
+
+        override func pointerBegan(_ pointer: PointerEvent) -> Disposition {
+            log.append("began \(pointer.pointer.rawValue)")
+            return pointerDisposition
+        }
+        override func pointerMoved(_ pointer: PointerEvent) -> Disposition {
+            log.append("moved \(pointer.pointer.rawValue)")
+            return pointerDisposition
+        }
+        override func pointerEnded(_ pointer: PointerEvent) -> Disposition {
+            log.append("ended \(pointer.pointer.rawValue)")
+            return pointerDisposition
+        }
+        override func pointerCancelled(_ pointer: PointerEvent) -> Disposition {
+            log.append("cancelled \(pointer.pointer.rawValue)")
+            if let reason = pointer.cancellation { cancellations.append(reason) }
+            return pointerDisposition
+        }
+        override func keyDown(_ key: KeyEvent) -> Disposition {
+            log.append("keyDown \(key.key)")
+            return keyDisposition
+        }
+        override var canBecomeFirstResponder: Bool { acceptsFocus }
+        override var canResignFirstResponder: Bool { releasesFocus }
+    }
+
+    /// A view that lets hits through itself (but not through its subviews), by overriding the
+    /// whole hit test.
+    @MainActor
+    final class PassThroughView: View {
+        override func hitTest(_ point: Point) -> View? {
+            let hit = super.hitTest(point)
+            return hit === self ? nil : hit
+        }
+    }
+
+    /// The app delegate: an actor, the root, that records every event reaching it and passes
+    /// (so an unclaimed event ends `.unhandled` there). It handles `Paste` from its static table.
+    actor AppDelegate: Responder {
+        private(set) var seen: [String] = []
+        var next: (any Responder)? { nil }
+        nonisolated var isRoot: Bool { true }
+        nonisolated var label: String { "AppDelegate" }
+
+        static let strategies = Strategies<AppDelegate> {
+            $0.on(Paste.self) { delegate, _, _ in
+                delegate.seen.append("Paste")
+                return .handled
+            }
+            $0.onAnyEvent { delegate, event, _ in
+                delegate.seen.append(event.traceName)
+                return .pass
+            }
+        }
+    }
+
+    /// An event proxy beside a controller, with its own static table.
+    actor ShareProxy: Responder {
+        private(set) var shared = 0
+        var next: (any Responder)? { nil }
+        static let strategies = Strategies<ShareProxy> {
+            $0.on(Share.self) { proxy, _, _ in
+                proxy.shared += 1
+                return .handled
+            }
+        }
+    }
+
+    /// A tracer that records the label of every responder visited, in order.
+    final class HopRecorder: Tracer {
+        private let hops = Mutex<[String]>([])
+
+        var labels: [String] { hops.withLock { $0 } }
+
+        func reset() { hops.withLock { $0.removeAll() } }
+
+        nonisolated(nonsending) func withHop(
+            _ hop: HopScope,
+            _ body: nonisolated(nonsending) () async throws -> Disposition
+        ) async throws -> Disposition {
+            hops.withLock { $0.append(hop.responder.label) }
+            return try await body()
+        }
+
+        func record(_ event: TraceEvent) {}
+    }
+
+    /// An application with a delegate and a hop recorder, one window (0, 0, 400, 400) and a
+    /// root controller whose view fills it.
+    @MainActor
+    struct Scene {
+        let recorder = HopRecorder()
+        let delegate = AppDelegate()
+        let app: Application
+        let window: Window
+        let controller: ViewController
+
+        init(withDelegate: Bool = true) {
+            app = Application(
+                delegate: withDelegate ? delegate : nil,
+                router: EventRouter(tracer: recorder),
+                label: "app")
+            window = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "window")
+            controller = ViewController(view: View(label: "rootView"), label: "controller")
+            window.rootController = controller
+            app.addWindow(window)
+        }
+
+        /// The options that give a test's own send the scene's tracer.
+        var options: SendOptions { SendOptions(tracer: recorder) }
+    }
+}
