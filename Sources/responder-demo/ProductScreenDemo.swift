@@ -143,24 +143,6 @@ private final class ProductCell: View {
     }
 }
 
-/// Prints every hop of every event as it happens.
-private struct HopPrinter: Tracer {
-    nonisolated(nonsending) func withHop(
-        _ hop: HopScope,
-        _ body: nonisolated(nonsending) () async throws -> Disposition
-    ) async throws -> Disposition {
-        let disposition = try await body()
-        print("     \(hop.eventID) \(hop.eventName) hop \(hop.hop): \(hop.responder) → \(disposition)")
-        return disposition
-    }
-
-    func record(_ event: TraceEvent) {
-        if case .finished(let outcome) = event {
-            print("     \(outcome.eventID) ⇒ \(outcome)\(outcome.info.isEmpty ? "" : " \(outcome.info)")")
-        }
-    }
-}
-
 @MainActor
 private final class ProductScreen {
     let delegate = AppDelegate()
@@ -172,7 +154,7 @@ private final class ProductScreen {
     var cells: [ProductCell] = []
 
     init() {
-        app = Application(delegate: delegate, router: EventRouter(tracer: HopPrinter()), label: "app")
+        app = Application(delegate: delegate, router: EventRouter(tracer: PrintingTracer { print(indented($0)) }), label: "app")
         controller.eventProxy = events
         window.rootController = controller
         app.addWindow(window)
@@ -212,4 +194,9 @@ private final class ProductScreen {
         print("   hit: " + path.joined(separator: " ▸ "))
         await window.tap(at: point)
     }
+}
+
+/// The trace block of one event, indented under the step that caused it.
+private func indented(_ block: String) -> String {
+    block.split(separator: "\n").map { "     " + $0 }.joined(separator: "\n")
 }

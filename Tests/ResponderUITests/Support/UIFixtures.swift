@@ -103,15 +103,11 @@ enum UIFixtures {
 
         func reset() { hops.withLock { $0.removeAll() } }
 
-        nonisolated(nonsending) func withHop(
-            _ hop: HopScope,
-            _ body: nonisolated(nonsending) () async throws -> Disposition
-        ) async throws -> Disposition {
-            hops.withLock { $0.append(hop.responder.label) }
-            return try await body()
+        func record(_ event: TraceEvent) {
+            if case .hopEntered(let hop) = event {
+                hops.withLock { $0.append(hop.responder.label) }
+            }
         }
-
-        func record(_ event: TraceEvent) {}
     }
 
     /// An application with a delegate and a hop recorder, one window (0, 0, 400, 400) and a
