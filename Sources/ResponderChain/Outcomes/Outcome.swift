@@ -9,6 +9,7 @@
 /// case .cancelled(let stop):         print("cancelled at hop", stop.hop)
 /// case .timedOut(let stop):          print("deadline passed at", stop.responder)
 /// case .failed(let failure):         print(failure.responder, "threw", failure.error)
+/// case .rejected(let rejection):     print("not accepted:", rejection.reason)
 /// }
 /// ```
 public enum Outcome: Sendable, CustomStringConvertible {
@@ -28,10 +29,14 @@ public enum Outcome: Sendable, CustomStringConvertible {
     case timedOut(Stop)
     /// A handler threw.
     case failed(Failure)
+    /// A posted event was not accepted: its router's ``PostingLimit`` was reached with the
+    /// ``PostingLimit/Policy/reject`` policy, or the poster was cancelled while it waited for
+    /// room. No responder saw the event.
+    case rejected(Rejection)
 
     /// The kind of outcome, without its details (handy for counting and comparing).
     public enum Kind: String, Hashable, Sendable, CaseIterable {
-        case handled, unhandled, interrupted, cycleDetected, cancelled, timedOut, failed
+        case handled, unhandled, interrupted, cycleDetected, cancelled, timedOut, failed, rejected
     }
 
     /// The kind of this outcome.
@@ -44,6 +49,7 @@ public enum Outcome: Sendable, CustomStringConvertible {
         case .cancelled: return .cancelled
         case .timedOut: return .timedOut
         case .failed: return .failed
+        case .rejected: return .rejected
         }
     }
 
@@ -56,6 +62,7 @@ public enum Outcome: Sendable, CustomStringConvertible {
         case .cycleDetected(let details): return details.path
         case .cancelled(let details), .timedOut(let details): return details.path
         case .failed(let details): return details.path
+        case .rejected(let details): return details.path
         }
     }
 
@@ -95,6 +102,8 @@ public enum Outcome: Sendable, CustomStringConvertible {
                 "timed out \(stop.whileHandling ? "during" : "before") hop \(stop.hop) at \(stop.responder)"
         case .failed(let failure):
             return "failed at hop \(failure.hop), \(failure.responder) threw \(failure.error)"
+        case .rejected(let rejection):
+            return "rejected before hop 1 at \(rejection.sender): \(rejection.reason)"
         }
     }
 }
@@ -181,5 +190,33 @@ extension Outcome {
         public let responder: ResponderID
         /// The number of that hop.
         public let hop: Int
+    }
+
+    /// The details of ``Outcome/rejected(_:)``.
+    public struct Rejection: Sendable {
+        /// Why a posted event was not accepted.
+        public enum Reason: Hashable, Sendable, CustomStringConvertible {
+            /// The router already held ``PostingLimit/maxOutstanding`` posted events and its
+            /// policy is ``PostingLimit/Policy/reject``.
+            case limitReached(maxOutstanding: Int)
+            /// The posting task was cancelled while it waited for room (policy
+            /// ``PostingLimit/Policy/suspend``).
+            case posterCancelled
+
+            /// `posting limit of 1024 reached`, `poster cancelled while waiting for room`.
+            public var description: String {
+                switch self {
+                case .limitReached(let limit): return "posting limit of \(limit) reached"
+                case .posterCancelled: return "poster cancelled while waiting for room"
+                }
+            }
+        }
+
+        /// The path: no hops ran.
+        public let path: Path
+        /// The responder the event would have started at.
+        public let sender: ResponderID
+        /// Why it was not accepted.
+        public let reason: Reason
     }
 }

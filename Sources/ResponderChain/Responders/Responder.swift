@@ -63,6 +63,21 @@ public protocol Responder: AnyObject, Sendable {
     /// Defaults to ``EventRouter/default``.
     nonisolated var router: EventRouter { get }
 
+    /// Whether this responder handles one event at a time. Defaults to `false`.
+    ///
+    /// Actors are reentrant: while a handler awaits, another event's handler may run on the same
+    /// responder. Return `true` to make an event that arrives meanwhile wait until the running
+    /// handler has finished; waiting events are handled in the order they arrived. A nested send
+    /// made by the running handler itself passes straight through.
+    ///
+    /// ```swift
+    /// actor Ledger: Responder {
+    ///     nonisolated var handlesOneEventAtATime: Bool { true }
+    ///     …
+    /// }
+    /// ```
+    nonisolated var handlesOneEventAtATime: Bool { get }
+
     /// A short name for traces and printed outcomes. Defaults to the type's name.
     nonisolated var label: String { get }
 
@@ -89,6 +104,9 @@ extension Responder {
 
     /// The default router.
     public nonisolated var router: EventRouter { .default }
+
+    /// Reentrant: events are not made to wait for each other.
+    public nonisolated var handlesOneEventAtATime: Bool { false }
 
     /// The type's name.
     public nonisolated var label: String { String(describing: Self.self) }

@@ -1,5 +1,5 @@
-/// The routing configuration shared by the responders of a chain: its tracer and its dead-letter
-/// sink.
+/// The routing configuration shared by the responders of a chain: its tracer, its dead-letter
+/// sink and its posting limit, and the queues of the events posted through it.
 ///
 /// Each responder names its router (``Responder/router``, by default ``EventRouter/default``);
 /// a send uses the sender's router unless ``SendOptions`` overrides a part of it. To configure a
@@ -16,17 +16,39 @@
 /// }
 /// ```
 public final class EventRouter: Sendable {
-    /// The router of responders that name none: no tracer, no dead-letter sink.
+    /// The router of responders that name none: no tracer, no dead-letter sink, the default
+    /// ``PostingLimit``.
     public static let `default` = EventRouter()
 
     /// The tracer every send through this router reports to, unless the send names its own.
     public let tracer: (any Tracer)?
-    /// Where unhandled and interrupted events go, unless the send names its own sink.
+    /// Where unhandled, interrupted and rejected events go, unless the send names its own sink.
     public let deadLetters: DeadLetterSink?
+    /// How many posted events this router holds at once, and what `post` does when it is full.
+    public let postingLimit: PostingLimit
 
-    /// A router with an optional tracer and dead-letter sink.
-    public init(tracer: (any Tracer)? = nil, deadLetters: DeadLetterSink? = nil) {
+    /// The per-sender queues of the events posted through this router.
+    let postOffice: PostOffice
+
+    /// A router with an optional tracer and dead-letter sink, and a posting limit.
+    public init(
+        tracer: (any Tracer)? = nil,
+        deadLetters: DeadLetterSink? = nil,
+        postingLimit: PostingLimit = .default
+    ) {
         self.tracer = tracer
         self.deadLetters = deadLetters
+        self.postingLimit = postingLimit
+        self.postOffice = PostOffice(limit: postingLimit)
     }
+
+    /// The number of posted events accepted and not yet finished (queued or being delivered).
+    public var outstandingPosts: Int { postOffice.statistics.outstanding }
+
+    /// The largest ``outstandingPosts`` seen since the router was created: never more than
+    /// ``PostingLimit/maxOutstanding``, plus the posts made by handlers during delivery.
+    public var peakOutstandingPosts: Int { postOffice.statistics.peak }
+
+    /// The number of posters waiting for room right now (policy ``PostingLimit/Policy/suspend``).
+    public var suspendedPosters: Int { postOffice.statistics.suspended }
 }

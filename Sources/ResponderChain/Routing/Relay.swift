@@ -39,8 +39,38 @@ public final class Relay: Sendable, CustomStringConvertible {
         return await Router.send(event, from: entry, source: .relay(label: label), options: options)
     }
 
+    /// Posts `event` at the entry responder without waiting, and returns its ticket. The relay is
+    /// one sender: its posts are delivered in post order (see ``Responder/post(_:options:)``).
+    /// Once the entry is gone, the ticket's outcome is ``Outcome/interrupted(_:)``, naming the
+    /// relay.
+    @discardableResult
+    public nonisolated(nonsending) func post(_ event: some Event, options: SendOptions = .default) async
+        -> Ticket
+    {
+        var options = options
+        options.start = .atSender
+        return await PostOffice.post(
+            event, entry: entry ?? RelayStandIn(relay: self), source: .relay(label: label),
+            lane: ObjectIdentifier(self), options: options, isolation: #isolation)
+    }
+
     /// `relay(PaymentWebhook)`.
     public var description: String { "relay(\(label))" }
+}
+
+/// Where a relay's posts start once its entry is gone: a responder that is not a root and has no
+/// `next`, labelled like the relay, so that the post ends ``Outcome/interrupted(_:)`` naming it.
+private final class RelayStandIn: Responder {
+    let relayLabel: String
+    init(relay: Relay) { self.relayLabel = relay.description }
+    var next: (any Responder)? { nil }
+    nonisolated var label: String { relayLabel }
+    nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext) async throws
+        -> Disposition
+    { .pass }
+    nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async -> Visit {
+        Visit(result: .success(.pass), next: nil)
+    }
 }
 
 /// A weak reference to a responder that can be shared between tasks.

@@ -84,7 +84,29 @@ public struct EventContext: Sendable {
     ///     ) async -> Visit { await context.visit(store, event: event) }
     /// }
     /// ```
+    ///
+    /// For a responder that ``Responder/handlesOneEventAtATime``, the hop first waits until no
+    /// other event is being handled there (see Docs/Semantics.md, "Reentrancy").
     public nonisolated(nonsending) mutating func visit(_ responder: some Responder, event: any Event)
+        async -> Visit
+    {
+        guard responder.handlesOneEventAtATime else {
+            return await visitNow(responder, event: event)
+        }
+        var context = self
+        do {
+            let visit = try await ExclusiveHandling.shared.withLock(of: ObjectIdentifier(responder)) {
+                await context.visitNow(responder, event: event)
+            }
+            self = context
+            return visit
+        } catch {
+            // Cancelled (or timed out) while waiting for the responder: its handlers never ran.
+            return Visit(result: .failure(error), next: await responder.next)
+        }
+    }
+
+    private nonisolated(nonsending) mutating func visitNow(_ responder: some Responder, event: any Event)
         async -> Visit
     {
         let result: Result<Disposition, any Error>

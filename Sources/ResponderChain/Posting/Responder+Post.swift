@@ -1,0 +1,63 @@
+extension Responder {
+    /// Posts `event` up the chain from this responder without waiting for it, and returns its
+    /// ticket.
+    ///
+    /// The events one sender posts are delivered one after the other, in post order, by a task
+    /// that runs on the poster's isolation: every responder sees them in that order, even when
+    /// handlers suspend. Posts of different senders are not ordered against each other. Each
+    /// post ends in exactly one outcome, which the ticket gives, and which reaches the tracer and
+    /// the dead-letter sink like an awaited send's.
+    ///
+    /// Cancelling the posting task does not cancel an accepted post: cancel its ``Ticket``. A
+    /// deadline in `options` counts from when the options were made, time in the queue included.
+    /// When the router's ``PostingLimit`` is reached, this waits for room or returns a rejected
+    /// ticket, as the limit's policy says.
+    ///
+    /// ```swift
+    /// for sku in skus {
+    ///     await lineItem.post(ItemAdded(sku: sku))       // delivered in this order
+    /// }
+    /// let last = await lineItem.post(Checkout())
+    /// print(await last.outcome)
+    /// ```
+    @discardableResult
+    public nonisolated(nonsending) func post(_ event: some Event, options: SendOptions = .default) async
+        -> Ticket
+    {
+        await PostOffice.post(
+            event, entry: self, source: .responder(self), lane: ObjectIdentifier(self), options: options,
+            isolation: #isolation)
+    }
+
+    /// Posts a ``NamedEvent`` called `name` with `payload` up the chain from this responder.
+    @discardableResult
+    public nonisolated(nonsending) func post(
+        _ name: EventName,
+        payload: some Sendable = (),
+        options: SendOptions = .default
+    ) async -> Ticket {
+        await post(NamedEvent(name, payload: payload), options: options)
+    }
+}
+
+extension PostOffice {
+    /// Builds the pending post (capturing tracing in the poster's task), queues it on `lane` of
+    /// `entry`'s router, and returns its ticket.
+    static nonisolated(nonsending) func post(
+        _ event: any Event,
+        entry: any Responder,
+        source: EventSource,
+        lane: ObjectIdentifier,
+        options: SendOptions,
+        isolation: (any Actor)?
+    ) async -> Ticket {
+        let router = entry.router
+        let capture = TraceCapture.posting(from: entry, options: options)
+        let ticket = TicketState(eventID: capture.eventID, office: router.postOffice, lane: lane)
+        let post = PendingPost(
+            event: event, entry: entry, source: source, options: options, capture: capture,
+            ticket: ticket, isolation: isolation)
+        await router.postOffice.accept(post, lane: lane, router: router)
+        return Ticket(state: ticket)
+    }
+}
