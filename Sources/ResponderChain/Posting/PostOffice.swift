@@ -44,7 +44,8 @@ final class PostOffice: Sendable {
         case .accepted:
             return
         case .rejected:
-            let reason = Outcome.Rejection.Reason.limitReached(maxOutstanding: router.postingLimit.maxOutstanding)
+            let reason = Outcome.Rejection.Reason.limitReached(
+                maxOutstanding: router.postingLimit.maxOutstanding)
             await Router.reject(post, reason: reason, router: router)
         case .mustWait:
             if await waitForRoom(post, lane: lane) == .cancelled {
@@ -94,23 +95,24 @@ final class PostOffice: Sendable {
     /// The delivery loop of one lane, on the isolation of the poster that started it.
     private func deliver(lane: ObjectIdentifier, isolation: isolated (any Actor)?) async {
         await Self.$delivering.withValue(ObjectIdentifier(self)) {
-            var finished: TicketState?
+            var finished: (ticket: TicketState, outcome: Outcome)?
             while true {
                 let (step, admitted) = state.withLock { state in
-                    let next = state.nextStep(lane: lane, after: finished)
+                    let next = state.nextStep(lane: lane, after: finished?.ticket)
                     startLanes(next.admitted, in: &state)
                     if case .retire(successor: true) = next.step {
                         startDelivery(of: lane, isolation: isolation, in: &state)
                     }
                     return next
                 }
+                // The post no longer counts as outstanding by the time its outcome is seen.
+                finished.map { $0.ticket.finish($0.outcome) }
                 resume(admitted)
                 guard case .deliver(let post) = step else { return }
                 let outcome = await Router.send(
                     post.event, from: post.entry, source: post.source, options: post.options,
                     signal: post.ticket.signal, trace: post.capture)
-                post.ticket.finish(outcome)
-                finished = post.ticket
+                finished = (post.ticket, outcome)
             }
         }
     }

@@ -25,7 +25,6 @@ final class ExclusiveHandling: Sendable {
     private struct State {
         var entries: [ObjectIdentifier: Entry] = [:]
         var nextID: UInt64 = 0
-        var arrivalObservers: [(ObjectIdentifier, Int, CheckedContinuation<Void, Never>)] = []
     }
 
     /// The locks of every responder in the process.
@@ -62,20 +61,20 @@ final class ExclusiveHandling: Sendable {
 
         let waiterID = Mutex<UInt64?>(nil)
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (result, observers) = state.withLock {
-                    state -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
-                    if Task.isCancelled { return (.failure(CancellationError()), []) }
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Void, any Error>) in
+                let result = state.withLock { state -> Result<Void, any Error>? in
+                    if Task.isCancelled { return .failure(CancellationError()) }
                     guard state.entries[responder] != nil else {
                         state.entries[responder] = Entry()  // released meanwhile: take it
-                        return (.success(()), [])
+                        return .success(())
                     }
                     state.nextID += 1
                     waiterID.withLock { $0 = state.nextID }
-                    state.entries[responder]?.waiters.append(Waiter(id: state.nextID, continuation: continuation))
-                    return (nil, Self.takeObservers(for: responder, in: &state))
+                    state.entries[responder]?.waiters.append(
+                        Waiter(id: state.nextID, continuation: continuation))
+                    return nil
                 }
-                for observer in observers { observer.resume() }
                 if let result { continuation.resume(with: result) }
             }
         } onCancel: {
@@ -99,37 +98,8 @@ final class ExclusiveHandling: Sendable {
         next?.continuation.resume()
     }
 
-    // MARK: Observation, for tests
-
-    /// The number of events waiting for `responder`'s lock.
+    /// The number of events waiting for `responder`'s lock (for tests and diagnostics).
     func waitingCount(for responder: ObjectIdentifier) -> Int {
         state.withLock { $0.entries[responder]?.waiters.count ?? 0 }
-    }
-
-    /// Returns once at least `count` events wait for `responder`'s lock: a real signal that an
-    /// event has reached a busy one-at-a-time responder.
-    func waitUntilWaiting(for responder: ObjectIdentifier, count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if (state.entries[responder]?.waiters.count ?? 0) >= count { return true }
-                state.arrivalObservers.append((responder, count, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-    }
-
-    private static func takeObservers(
-        for responder: ObjectIdentifier,
-        in state: inout State
-    ) -> [CheckedContinuation<Void, Never>] {
-        let waiting = state.entries[responder]?.waiters.count ?? 0
-        var ready: [CheckedContinuation<Void, Never>] = []
-        state.arrivalObservers.removeAll { observer in
-            guard observer.0 == responder, observer.1 <= waiting else { return false }
-            ready.append(observer.2)
-            return true
-        }
-        return ready
     }
 }

@@ -29,16 +29,8 @@ extension MainActorResponder where StrategyOwner == Self {
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        try await Self.runStrategies(on: self, event: event, context: &context)
-    }
-
-    @MainActor
-    private static func runStrategies(
-        on responder: Self,
-        event: any Event,
-        context: inout EventContext
-    ) async throws -> Disposition {
-        try await strategies.run(on: responder, event: event, context: &context)
+        // No switch here: the handlers are `@MainActor` closures.
+        try await Self.strategies.run(on: self, event: event, context: &context)
     }
 }
 

@@ -1,16 +1,18 @@
 // The default hop for responders that are actors.
 //
 // A method in a protocol extension is not isolated to `self`, even when `Self: Actor`. So the
-// defaults are `nonisolated(nonsending)` shims (they run where the router runs, with no executor
-// switch) that call a static function with an `isolated Self` parameter: one switch onto the
-// responder's executor per hop, for the handler and the read of `next` together.
+// default `visit` is a `nonisolated(nonsending)` shim (it runs where the router runs, with no
+// executor switch) that calls a static function with an `isolated Self` parameter: one switch onto
+// the responder's executor per hop, for the handlers and the read of `next` together. The default
+// `handle` needs no switch of its own: it runs where `visit` put it, and every handler declares
+// its isolation (`isolated Owner`), so a handler called from anywhere else still runs on its actor.
 
 extension Responder where Self: Actor, StrategyOwner == Self {
     /// Runs ``Responder/strategies`` on the actor.
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        try await Self.runStrategies(on: self, event: event, context: &context)
+        try await Self.strategies.run(on: self, event: event, context: &context)
     }
 
     /// Runs ``Responder/handle(_:context:)`` and reads ``Responder/next`` in one visit to the actor.
@@ -18,14 +20,6 @@ extension Responder where Self: Actor, StrategyOwner == Self {
         -> Visit
     {
         await Self.visitIsolated(self, event: event, context: &context)
-    }
-
-    private static func runStrategies(
-        on responder: isolated Self,
-        event: any Event,
-        context: inout EventContext
-    ) async throws -> Disposition {
-        try await strategies.run(on: responder, event: event, context: &context)
     }
 
     private static func visitIsolated(

@@ -108,8 +108,12 @@ extension Responder {
     /// Reentrant: events are not made to wait for each other.
     public nonisolated var handlesOneEventAtATime: Bool { false }
 
-    /// The type's name.
-    public nonisolated var label: String { String(describing: Self.self) }
+    /// The type's name (without its module).
+    public nonisolated var label: String {
+        // `_typeName` reads the runtime's cache of type names; `String(describing:)` would also
+        // look for conformances first, which is many times slower on this per-outcome path.
+        _typeName(Self.self, qualified: false)
+    }
 }
 
 extension Responder where StrategyOwner == Self {

@@ -125,7 +125,7 @@ enum Router {
                     ? .unhandled(Outcome.Unhandled(path: path(), root: ResponderID(sender)))
                     : .interrupted(Outcome.Interruption(path: path(), lastReached: ResponderID(sender)))
             }
-            _ = visited.insert(ObjectIdentifier(sender))
+            _ = visited.insert(sender)
             current = next
         }
 
@@ -134,7 +134,7 @@ enum Router {
             if let stop = context.stopReason {
                 return stopped(stop, at: current, hop: context.hop + 1, whileHandling: false, path: path())
             }
-            guard visited.insert(ObjectIdentifier(current)) else {
+            guard visited.insert(current) else {
                 return .cycleDetected(
                     Outcome.Cycle(
                         path: path(),

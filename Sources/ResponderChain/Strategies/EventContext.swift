@@ -106,6 +106,7 @@ public struct EventContext: Sendable {
         }
     }
 
+    @inline(__always)
     private nonisolated(nonsending) mutating func visitNow(_ responder: some Responder, event: any Event)
         async -> Visit
     {
@@ -138,7 +139,8 @@ enum EventKey: Hashable, Sendable {
     case name(EventName)
 
     init(of event: any Event) {
-        if let named = event as? NamedEvent {
+        // Compare metatypes first: most events are typed, and a dynamic cast costs far more.
+        if Swift.type(of: event) == NamedEvent.self, let named = event as? NamedEvent {
             self = .name(named.name)
         } else {
             self = .type(ObjectIdentifier(Swift.type(of: event)))

@@ -7,7 +7,11 @@ extension Strategies where Owner: MainActorResponder {
             @escaping @MainActor @Sendable (Owner, E, inout EventContext) async throws
             -> Disposition
     ) {
-        register(.type(ObjectIdentifier(type)), Self.typed { try await handler($0, $1, &$2) })
+        // The table finds this entry by `E`'s identity, so the cast always succeeds.
+        register(.type(ObjectIdentifier(type))) { owner, event, context in
+            guard let typed = event as? E else { return .pass }
+            return try await handler(Self.owner(owner), typed, &context)
+        }
     }
 
     /// Handles named events called `name` whose payload is a `Payload`, on the main actor.
@@ -18,7 +22,10 @@ extension Strategies where Owner: MainActorResponder {
             @escaping @MainActor @Sendable (Owner, Payload, inout EventContext) async throws
             -> Disposition
     ) {
-        register(.name(name), Self.named(name) { try await handler($0, $1, &$2) })
+        register(.name(name)) { owner, event, context in
+            try await handler(
+                Self.owner(owner), try Self.payload(of: event, named: name, as: Payload.self), &context)
+        }
     }
 
     /// Handles every event no other entry of this table (nor the proxy) handles.
@@ -27,13 +34,13 @@ extension Strategies where Owner: MainActorResponder {
             @escaping @MainActor @Sendable (Owner, any Event, inout EventContext)
             async throws -> Disposition
     ) {
-        setFallback { try await handler($0, $1, &$2) }
+        setFallback { try await handler(Self.owner($0), $1, &$2) }
     }
 
     /// Hands events this table has no entry for to a separate object's handlers.
     public mutating func delegate(
         to proxy: @escaping @MainActor @Sendable (Owner) -> (any Responder)?
     ) {
-        setProxy { await proxy($0) }
+        setProxy { await proxy(Self.owner($0)) }
     }
 }

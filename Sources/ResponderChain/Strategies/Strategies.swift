@@ -26,24 +26,9 @@
 /// ``MainActorResponder``'s handler runs on the main actor. Registering a second handler for the
 /// same type or name replaces the first.
 public struct Strategies<Owner: Responder>: Sendable {
-    /// A handler after type erasure: it runs where its caller runs (the owner's isolation) and
-    /// hops into the typed handler, which is isolated to the same owner, without a switch.
-    typealias Handler =
-        nonisolated(nonsending) @Sendable (Owner, any Event, inout EventContext) async throws ->
-        Disposition
-    typealias TypedHandler<Value> =
-        nonisolated(nonsending) @Sendable (Owner, Value, inout EventContext) async throws ->
-        Disposition
-    typealias ProxyProvider = nonisolated(nonsending) @Sendable (Owner) async -> (any Responder)?
-
-    private var keys: [EventKey] = []
-    private var handlers: [Handler] = []
-    /// Built once the table outgrows a linear scan.
-    private var index: [EventKey: Int]?
-    private var proxy: ProxyProvider?
-    private var fallback: Handler?
-
-    private static var linearScanLimit: Int { 8 }
+    /// The entries, with the owner erased: a table of a generic type would make the runtime look
+    /// up the metadata of its handler type at every hop.
+    private var table = HandlerTable()
 
     /// An empty table: every event passes.
     public init() {}
@@ -58,91 +43,62 @@ public struct Strategies<Owner: Responder>: Sendable {
     }
 
     /// The number of handlers registered by type or name.
-    public var count: Int { keys.count }
+    public var count: Int { table.count }
 
     /// Whether a handler is registered for events of type `type`.
     public func handles<E: Event>(_ type: E.Type) -> Bool {
-        slot(for: .type(ObjectIdentifier(type))) != nil
+        table.contains(.type(ObjectIdentifier(type)))
     }
 
     /// Whether a handler is registered for named events called `name`.
     public func handles(_ name: EventName) -> Bool {
-        slot(for: .name(name)) != nil
+        table.contains(.name(name))
     }
 
-    mutating func register(_ key: EventKey, _ handler: @escaping Handler) {
-        if let existing = slot(for: key) {
-            handlers[existing] = handler
-            return
-        }
-        keys.append(key)
-        handlers.append(handler)
-        if keys.count > Self.linearScanLimit {
-            index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
-        }
+    mutating func register(_ key: EventKey, _ handler: @escaping HandlerTable.Handler) {
+        table.register(key, handler)
     }
 
-    mutating func setProxy(_ provider: @escaping ProxyProvider) {
-        proxy = provider
+    mutating func setProxy(_ provider: @escaping HandlerTable.ProxyProvider) {
+        table.proxy = provider
     }
 
-    mutating func setFallback(_ handler: @escaping Handler) {
-        fallback = handler
+    mutating func setFallback(_ handler: @escaping HandlerTable.Handler) {
+        table.fallback = handler
     }
 
-    private func slot(for key: EventKey) -> Int? {
-        if let index { return index[key] }
-        for position in keys.indices where keys[position] == key {
-            return position
-        }
-        return nil
+    /// The owner a handler was registered for, from the erased object the table passes. The table
+    /// of `Owner` is only ever run on an `Owner` (``Responder/strategies`` is
+    /// `Strategies<StrategyOwner>` and the defaults run it on `self`), so the unchecked downcast
+    /// is sound.
+    @inline(__always)
+    static func owner(_ object: AnyObject) -> Owner {
+        unsafeDowncast(object, to: Owner.self)
     }
 
-    /// Runs the handler this table has for `event` on `owner`, which must be isolated by the
-    /// caller; returns ``Disposition/pass`` when there is none.
+    /// Runs the handler this table has for `event` on `owner`; returns ``Disposition/pass``
+    /// when there is none.
     nonisolated(nonsending) func run(on owner: Owner, event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        if let position = slot(for: context.key) {
-            return try await handlers[position](owner, event, &context)
-        }
-        if let proxy, let delegate = await proxy(owner) {
-            let disposition = try await delegate.handle(event, context: &context)
-            if disposition.isHandled { return disposition }
-        }
-        if let fallback {
-            return try await fallback(owner, event, &context)
-        }
-        return .pass
+        try await table.run(on: owner, event: event, context: &context)
     }
 }
 
-/// Type erasure shared by the actor and main-actor registration methods.
 extension Strategies {
-    static func typed<E: Event>(
-        _ handler: @escaping TypedHandler<E>
-    ) -> Handler {
-        { owner, event, context in
-            // The table found this handler by `E`'s identity, so the cast cannot fail.
-            guard let typed = event as? E else { return .pass }
-            return try await handler(owner, typed, &context)
+    /// The payload of the named event `event`, as the `Payload` its handler expects.
+    /// - Throws: ``PayloadTypeMismatch`` when it carries something else.
+    static func payload<Payload>(of event: any Event, named name: EventName, as _: Payload.Type) throws
+        -> Payload
+    {
+        let payload = (event as? NamedEvent)?.payload
+        guard let typed = payload as? Payload else {
+            throw PayloadTypeMismatch(
+                name: name,
+                expected: String(describing: Payload.self),
+                actual: payload.map { String(describing: type(of: $0)) } ?? "nil"
+            )
         }
-    }
-
-    static func named<Payload: Sendable>(
-        _ name: EventName,
-        _ handler: @escaping TypedHandler<Payload>
-    ) -> Handler {
-        { owner, event, context in
-            let payload = (event as? NamedEvent)?.payload
-            guard let typed = payload as? Payload else {
-                throw PayloadTypeMismatch(
-                    name: name,
-                    expected: String(describing: Payload.self),
-                    actual: payload.map { String(describing: type(of: $0)) } ?? "nil"
-                )
-            }
-            return try await handler(owner, typed, &context)
-        }
+        return typed
     }
 }

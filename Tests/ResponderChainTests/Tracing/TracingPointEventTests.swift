@@ -36,6 +36,15 @@ struct TracingPointEventTests {
             return await F.Station("A", .handle).send(F.Ping(), options: late)
         case .failed:
             return await F.Station("A", .fail).send(F.Ping(), options: options)
+        case .rejected:
+            let gate = Gate()
+            let full = EventRouter(postingLimit: PostingLimit(maxOutstanding: 1, whenFull: .reject))
+            let parked = F.Station("Parked", .park(gate), router: full)
+            let first = await parked.post(F.Ping())  // untraced: fills the router
+            let rejected = await parked.post(F.Ping(), options: options).outcome
+            gate.open()
+            _ = await first.outcome
+            return rejected
         }
     }
 
@@ -54,7 +63,7 @@ struct TracingPointEventTests {
             Issue.record("the last event is not .finished")
             return
         }
-        let deadLettered = kind == .unhandled || kind == .interrupted
+        let deadLettered = kind == .unhandled || kind == .interrupted || kind == .rejected
         #expect(tracer.deadLetters.map(\.kind) == (deadLettered ? [kind] : []))
         // Every hop entered is left.
         #expect(tracer.enteredHops(for: outcome.eventID) == tracer.hops(for: outcome.eventID).map(\.hop))

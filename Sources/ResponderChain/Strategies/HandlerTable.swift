@@ -1,0 +1,68 @@
+/// The storage of a ``Strategies`` table, with its owner type erased: keys in registration order,
+/// their handlers, an optional proxy and an optional catch-all.
+///
+/// Small tables (the common case) are searched linearly, which beats hashing for a handful of
+/// keys; a table with more than eight keys also keeps a dictionary from key to slot.
+struct HandlerTable: Sendable {
+    /// A handler with its owner erased to `AnyObject`. It runs where its caller runs (the owner's
+    /// isolation, during a hop) and calls the typed handler, isolated to the same owner.
+    typealias Handler =
+        nonisolated(nonsending) @Sendable (AnyObject, any Event, inout EventContext) async throws ->
+        Disposition
+    /// Gives the proxy object of an owner.
+    typealias ProxyProvider = nonisolated(nonsending) @Sendable (AnyObject) async -> (any Responder)?
+
+    private var keys: [EventKey] = []
+    private var handlers: [Handler] = []
+    /// Built once the table outgrows a linear scan.
+    private var index: [EventKey: Int]?
+    var proxy: ProxyProvider?
+    var fallback: Handler?
+
+    private static var linearScanLimit: Int { 8 }
+
+    var count: Int { keys.count }
+
+    func contains(_ key: EventKey) -> Bool {
+        slot(for: key) != nil
+    }
+
+    /// Adds `handler` for `key`, replacing an earlier one.
+    mutating func register(_ key: EventKey, _ handler: @escaping Handler) {
+        if let existing = slot(for: key) {
+            handlers[existing] = handler
+            return
+        }
+        keys.append(key)
+        handlers.append(handler)
+        if keys.count > Self.linearScanLimit {
+            index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
+        }
+    }
+
+    private func slot(for key: EventKey) -> Int? {
+        if let index { return index[key] }
+        for position in keys.indices where keys[position] == key {
+            return position
+        }
+        return nil
+    }
+
+    /// Runs, on `owner`, the handler for the context's event key; then the proxy's handlers;
+    /// then the catch-all; else passes.
+    nonisolated(nonsending) func run(on owner: AnyObject, event: any Event, context: inout EventContext)
+        async throws -> Disposition
+    {
+        if let position = slot(for: context.key) {
+            return try await handlers[position](owner, event, &context)
+        }
+        if let proxy, let delegate = await proxy(owner) {
+            let disposition = try await delegate.handle(event, context: &context)
+            if disposition.isHandled { return disposition }
+        }
+        if let fallback {
+            return try await fallback(owner, event, &context)
+        }
+        return .pass
+    }
+}

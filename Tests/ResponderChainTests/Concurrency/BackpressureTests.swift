@@ -1,0 +1,139 @@
+import Foundation
+@testable import ResponderChain
+import ResponderChainTesting
+import Testing
+
+private typealias F = ConcurrencyFixtures
+
+@Suite("Backpressure")
+struct BackpressureTests {
+    @Test("a full router with the reject policy rejects a post at once; it is traced and dead-lettered")
+    func rejectWhenFull() async throws {
+        let gate = Gate()
+        let tracer = RecordingTracer()
+        let letters = F.DeadLetterBox()
+        let router = EventRouter(
+            tracer: tracer, deadLetters: letters.sink,
+            postingLimit: PostingLimit(maxOutstanding: 2, whenFull: .reject))
+        let node = F.Node("node", .park(gate), root: true, router: router)
+
+        let first = await node.post(F.Numbered(sender: 0, number: 0))
+        let second = await node.post(F.Numbered(sender: 0, number: 1))
+        let third = await node.post(F.Numbered(sender: 0, number: 2))
+
+        let rejection = try #require(F.rejection(await third.outcome))
+        #expect(rejection.reason == .limitReached(maxOutstanding: 2))
+        #expect(rejection.sender == ResponderID(node))
+        #expect(rejection.path.hops == 0)
+        #expect(letters.outcomes.map(\.kind) == [.rejected])
+        #expect(tracer.outcomes.map(\.kind) == [.rejected])
+        #expect(router.outstandingPosts == 2)
+
+        gate.open()
+        #expect(await first.outcome.kind == .handled)
+        #expect(await second.outcome.kind == .handled)
+        #expect(await node.seen.map(\.number) == [0, 1])
+        #expect(router.outstandingPosts == 0)
+        #expect(router.peakOutstandingPosts == 2)
+    }
+
+    @Test("a full router with the suspend policy makes the poster wait until there is room")
+    func suspendWhenFull() async {
+        let gate = Gate()
+        let router = EventRouter(postingLimit: PostingLimit(maxOutstanding: 2, whenFull: .suspend))
+        let node = F.Node("node", .park(gate), root: true, router: router)
+
+        _ = await node.post(F.Numbered(sender: 0, number: 0))
+        _ = await node.post(F.Numbered(sender: 0, number: 1))
+        let third = Task { await node.post(F.Numbered(sender: 0, number: 2)) }
+        await F.yield { router.suspendedPosters == 1 }
+        #expect(router.outstandingPosts == 2)
+
+        gate.open()
+        let ticket = await third.value
+        #expect(await ticket.outcome.kind == .handled)
+        #expect(await node.seen.map(\.number) == [0, 1, 2])
+        #expect(router.peakOutstandingPosts == 2)
+        #expect(router.suspendedPosters == 0)
+    }
+
+    @Test("posters waiting for room are admitted first come, first served")
+    func waitingPostersInOrder() async {
+        let gate = Gate()
+        let router = EventRouter(postingLimit: PostingLimit(maxOutstanding: 1))
+        let node = F.Node("node", .park(gate), root: true, router: router)
+
+        _ = await node.post(F.Numbered(sender: 0, number: 0))
+        var waiting: [Task<Ticket, Never>] = []
+        for number in 1...4 {
+            waiting.append(Task { await node.post(F.Numbered(sender: 0, number: number)) })
+            await F.yield { router.suspendedPosters == number }
+        }
+        gate.open()
+        for task in waiting { #expect(await task.value.outcome.kind == .handled) }
+        #expect(await node.seen.map(\.number) == Array(0...4))
+    }
+
+    @Test("a poster cancelled while it waits for room gets a rejected ticket; the event is never delivered")
+    func cancelWaitingPoster() async throws {
+        let gate = Gate()
+        let router = EventRouter(postingLimit: PostingLimit(maxOutstanding: 1))
+        let node = F.Node("node", .park(gate), root: true, router: router)
+
+        let first = await node.post(F.Numbered(sender: 0, number: 0))
+        let waiting = Task { await node.post(F.Numbered(sender: 0, number: 1)) }
+        await F.yield { router.suspendedPosters == 1 }
+        waiting.cancel()
+
+        let rejection = try #require(F.rejection(await waiting.value.outcome))
+        #expect(rejection.reason == .posterCancelled)
+        #expect(router.suspendedPosters == 0)
+        gate.open()
+        #expect(await first.outcome.kind == .handled)
+        #expect(await node.seen.map(\.number) == [0])
+    }
+
+    @Test("a handler that posts while the router is full is not suspended: no deadlock")
+    func handlerPostsOverTheLimit() async throws {
+        let router = EventRouter(postingLimit: PostingLimit(maxOutstanding: 1))
+        let node = F.Node("node", .repost, root: true, router: router)
+
+        let first = await node.post(F.Numbered(sender: 0, number: 0))
+        #expect(await first.outcome.kind == .handled)
+        let inner = try #require(await node.innerTickets.first)
+        #expect(await inner.outcome.kind == .handled)
+        #expect(await node.seen.map(\.number) == [0, 1])
+        #expect(router.peakOutstandingPosts == 2)
+    }
+
+    /// How many posts the flood makes: a million by default; fewer where the environment says
+    /// (the thread-sanitizer run in `.ci/run` sets 100,000).
+    static var floodSize: Int {
+        ProcessInfo.processInfo.environment["RESPONDERCHAIN_FLOOD_POSTS"].flatMap(Int.init) ?? 1_000_000
+    }
+
+    @Test(
+        "a flood of posts against a slow top responder stays within the limit, and every post gets one outcome",
+        .timeLimit(.minutes(5)))
+    func flood() async {
+        let posts = Self.floodSize
+        let counter = F.OutcomeCounter()
+        let limit = 1_024
+        let router = EventRouter(tracer: counter, postingLimit: PostingLimit(maxOutstanding: limit))
+        let top = F.Node("top", .suspendRandomly(seed: 11), root: true, router: router)
+        let leaf = F.Node("leaf", .pass, parent: top, router: router)
+
+        var last: Ticket?
+        for number in 0..<posts {
+            last = await leaf.post(F.Numbered(sender: 0, number: number))
+        }
+        _ = await last?.outcome
+
+        #expect(counter.total == posts)
+        #expect(counter.count(.unhandled) == posts)
+        #expect(router.peakOutstandingPosts <= limit)
+        #expect(router.outstandingPosts == 0)
+        #expect(await top.seen.count == posts)
+        #expect(await top.duplicates == 0)
+    }
+}

@@ -1,0 +1,143 @@
+@testable import ResponderChain
+import ResponderChainTesting
+import Testing
+
+private typealias F = ConcurrencyFixtures
+
+@Suite("Cancellation")
+struct CancellationTests {
+    @Test("cancelling an awaited send while a handler is parked stops it there; responders above never run")
+    func cancelAwaitedSendWhileParked() async throws {
+        let gate = Gate()
+        let top = F.Node("top", .handle, root: true)
+        let parked = F.Node("parked", .park(gate), parent: top)
+        let leaf = F.Node("leaf", .pass, parent: parked)
+
+        let sending = Task { await leaf.send(F.Numbered(sender: 0, number: 0)) }
+        await gate.waitForArrivals(1)
+        sending.cancel()
+        let outcome = await sending.value
+
+        let stop = try #require(F.cancelled(outcome))
+        #expect(stop.responder == ResponderID(parked))
+        #expect(stop.hop == 2)
+        #expect(stop.whileHandling)
+        #expect(await parked.sawTaskCancelled)
+        #expect(await parked.sawContextCancelled)
+        #expect(await top.seen.isEmpty)
+    }
+
+    @Test("a handler that ignores cancellation finishes, and the event stops before the next hop")
+    func cancelledSendStopsBeforeNextHop() async throws {
+        let gate = Gate()
+        let top = F.Node("top", .handle, root: true)
+        let parked = F.Node("parked", .parkIgnoringCancellation(gate), parent: top)
+
+        let sending = Task { await parked.send(F.Numbered(sender: 0, number: 0)) }
+        await gate.waitForArrivals(1)
+        sending.cancel()
+        let outcome = await sending.value
+
+        let stop = try #require(F.cancelled(outcome))
+        #expect(stop.responder == ResponderID(top))
+        #expect(stop.hop == 2)
+        #expect(!stop.whileHandling)
+        #expect(outcome.handlers == [ResponderID(parked)])
+        #expect(await parked.sawTaskCancelled)
+        #expect(await top.seen.isEmpty)
+    }
+
+    @Test("a send whose task is cancelled before it starts never reaches its first responder")
+    func cancelBeforeFirstHop() async throws {
+        let ready = Gate()
+        let leaf = F.Node("leaf", .handle, root: true)
+        let sending = Task {
+            try? await ready.pass()  // the test cancels the task while it waits here
+            return await leaf.send(F.Numbered(sender: 0, number: 0))
+        }
+        await ready.waitForArrivals(1)
+        sending.cancel()
+
+        let stop = try #require(F.cancelled(await sending.value))
+        #expect(stop.responder == ResponderID(leaf))
+        #expect(stop.hop == 1)
+        #expect(!stop.whileHandling)
+        #expect(await leaf.seen.isEmpty)
+    }
+
+    @Test(
+        "cancelling a ticket while its handler is parked stops it there; the sender's next post still arrives"
+    )
+    func cancelTicketWhileParked() async throws {
+        let gate = Gate()
+        let top = F.Node("top", .handle, root: true)
+        let parked = F.Node("parked", .park(gate), parent: top)
+        let leaf = F.Node("leaf", .pass, parent: parked)
+
+        let first = await leaf.post(F.Numbered(sender: 0, number: 0))
+        let second = await leaf.post(F.Numbered(sender: 0, number: 1))
+        await gate.waitForArrivals(1)
+        first.cancel()
+
+        let stop = try #require(F.cancelled(await first.outcome))
+        #expect(first.isCancelled)
+        #expect(stop.responder == ResponderID(parked))
+        #expect(stop.hop == 2)
+        #expect(stop.whileHandling)
+        #expect(await parked.sawTaskCancelled)
+        #expect(await parked.sawContextCancelled)
+
+        gate.open()
+        #expect(await second.outcome.kind == .handled)
+        #expect(await parked.seen.map(\.number) == [0, 1])
+        #expect(await top.seen.isEmpty)
+    }
+
+    @Test("cancelling a queued ticket ends it at once, before hop 1, and nobody sees the event")
+    func cancelQueuedTicket() async throws {
+        let gate = Gate()
+        let tracer = RecordingTracer()
+        let parked = F.Node("parked", .park(gate), root: true, router: EventRouter())
+        let options = SendOptions(tracer: tracer)
+
+        let first = await parked.post(F.Numbered(sender: 0, number: 0), options: options)
+        let queued = await parked.post(F.Numbered(sender: 0, number: 1), options: options)
+        await gate.waitForArrivals(1)
+        queued.cancel()
+
+        // The first post is still parked: the queued one's outcome does not wait for it.
+        let stop = try #require(F.cancelled(await queued.outcome))
+        #expect(stop.hop == 1)
+        #expect(!stop.whileHandling)
+        #expect(stop.responder == ResponderID(parked))
+        #expect(first.finishedOutcome == nil)
+
+        gate.open()
+        #expect(await first.outcome.kind == .handled)
+        #expect(await parked.seen.map(\.number) == [0])
+        #expect(tracer.outcomes.map(\.kind) == [.cancelled, .handled])
+        #expect(parked.router.outstandingPosts == 0)
+    }
+
+    @Test("cancelling a ticket after its outcome is known changes nothing")
+    func cancelFinishedTicket() async {
+        let leaf = F.Node("leaf", .handle)
+        let ticket = await leaf.post(F.Numbered(sender: 0, number: 0))
+        #expect(await ticket.outcome.kind == .handled)
+        ticket.cancel()
+        #expect(!ticket.isCancelled)
+        #expect(ticket.finishedOutcome?.kind == .handled)
+    }
+
+    @Test("cancelling the posting task does not cancel what it already posted")
+    func posterCancellationDoesNotCancelPosts() async {
+        let gate = Gate()
+        let parked = F.Node("parked", .park(gate), root: true)
+        let posting = Task { await parked.post(F.Numbered(sender: 0, number: 0)) }
+        let ticket = await posting.value
+        await gate.waitForArrivals(1)
+        posting.cancel()
+        gate.open()
+        #expect(await ticket.outcome.kind == .handled)
+    }
+}
