@@ -3,7 +3,9 @@
 ///
 /// The relay names the on-chain responder where such events begin; they then travel up the
 /// chain like any other, with the relay's label as their ``EventSource``. The relay holds its
-/// entry weakly: once the entry is gone, sends end ``Outcome/interrupted(_:)``, naming the relay.
+/// entry weakly: once the entry is gone, sends end ``Outcome/interrupted(_:)``, naming the relay,
+/// and still reach the dead-letter sink and tracer (the send's own, or those of the router the
+/// entry had when the relay was made).
 ///
 /// ```swift
 /// let relay = Relay(entry: session, label: "PaymentWebhook")
@@ -16,11 +18,14 @@ public final class Relay: Sendable, CustomStringConvertible {
     public var entry: (any Responder)? { reference.responder }
 
     private let reference: WeakResponder
+    /// The entry's router, kept to report sends made after the entry is gone.
+    private let router: EventRouter
 
     /// A relay that injects events at `entry`.
     public init(entry: any Responder, label: String) {
         self.label = label
         self.reference = WeakResponder(entry)
+        self.router = entry.router
     }
 
     /// Sends `event` up the chain, starting at the entry responder.
@@ -29,14 +34,36 @@ public final class Relay: Sendable, CustomStringConvertible {
         async -> Outcome
     {
         guard let entry else {
-            return .interrupted(
-                Outcome.Interruption(
-                    path: Outcome.Path(eventID: EventID.next(), hops: 0, handlers: [], info: EventInfo()),
-                    lastReached: ResponderID(objectID: ObjectIdentifier(self), label: description)))
+            return await reportMissingEntry(event, options: options)
         }
         var options = options
         options.start = .atSender
         return await Router.send(event, from: entry, source: .relay(label: label), options: options)
+    }
+
+    /// Ends a send made after the entry was deallocated: interrupted at the relay, given to the
+    /// dead-letter sink and the tracer like any other interrupted send.
+    private nonisolated(nonsending) func reportMissingEntry(_ event: some Event, options: SendOptions)
+        async -> Outcome
+    {
+        let source = EventSource.relay(label: label)
+        let capture = TraceCapture(tracer: options.tracer ?? router.tracer)
+        let trace = capture.trace
+        trace?.record(
+            .sent(
+                TraceEvent.Sent(
+                    eventID: capture.eventID, eventName: event.traceName, source: source,
+                    queued: nil)))
+        let outcome = Outcome.interrupted(
+            Outcome.Interruption(
+                path: Outcome.Path(eventID: capture.eventID, hops: 0, handlers: [], info: EventInfo()),
+                lastReached: ResponderID(objectID: ObjectIdentifier(self), label: description)))
+        if let sink = options.deadLetters ?? router.deadLetters {
+            await sink.deliver(DeadLetter(event: event, source: source, outcome: outcome))
+            trace?.record(.deadLettered(outcome))
+        }
+        trace?.record(.finished(outcome))
+        return outcome
     }
 
     /// `relay(PaymentWebhook)`.
