@@ -59,4 +59,37 @@ struct LiveLinkTests {
         #expect(outcome.interruptedDetails?.lastReached == ResponderID(leaf))
         #expect(await root.sightings.isEmpty)
     }
+
+    @Test(
+        "a responder linked in mid-flight is visited even if it took the memory of one the event already left"
+    )
+    func newResponderAtAReusedAddress() async throws {
+        let gate = Gate()
+        let top = Station("top", .park(gate, then: .pass))
+        let middle = Station("middle", .pass, parent: top)
+        var passed: Station? = Station("passed", .pass, parent: middle)
+        let sender = Station("sender", .pass, parent: passed)
+
+        let sending = Task { await sender.send(Ping()) }
+        await gate.waitForArrivals(1)
+        await sender.link(to: nil)
+        // Release the responder the event has already left, and make a new one at once: the
+        // allocator usually hands it the same memory, so it has the same ObjectIdentifier.
+        passed = nil
+        let newcomer = Station("newcomer", .handle, root: true)
+        await top.link(to: newcomer)
+        gate.open()
+        let outcome = await sending.value
+
+        // Router.route (Sources/ResponderChain/Routing/Router.swift) remembers visited responders
+        // by ObjectIdentifier without keeping them alive; a new responder at a freed address is
+        // taken for the one that lived there and reported as a cycle, and its handler never runs.
+        withKnownIssue(
+            "visited responders are not retained, so a reused address looks like a cycle",
+            isIntermittent: true
+        ) {
+            #expect(outcome.handledDetails?.stoppedAt == ResponderID(newcomer))
+            #expect(outcome.hops == 5)
+        }
+    }
 }
