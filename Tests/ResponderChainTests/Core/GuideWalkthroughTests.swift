@@ -2,33 +2,36 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-/// The chain Docs/Guide.md grows step by step; if this suite breaks, the Guide is wrong.
-@Suite("Guide walkthrough")
-struct GuideWalkthroughTests {
-    @Test("step 1: with no handlers, a send walks the whole chain and ends unhandled at the root")
-    func stepOne() async throws {
-        let service = GuideService()
-        let lineItem = GuideLineItem(order: GuideBareOrder(id: 42, session: GuideSession(service: service)))
+extension CoreSuites {
+    /// The chain Docs/Guide.md grows step by step; if this suite breaks, the Guide is wrong.
+    @Suite("Guide walkthrough")
+    struct GuideWalkthroughTests {
+        @Test("step 1: with no handlers, a send walks the whole chain and ends unhandled at the root")
+        func stepOne() async throws {
+            let service = GuideService()
+            let lineItem = GuideLineItem(
+                order: GuideBareOrder(id: 42, session: GuideSession(service: service)))
 
-        let outcome = await lineItem.send(ItemAdded(sku: "A-1"))
+            let outcome = await lineItem.send(ItemAdded(sku: "A-1"))
 
-        #expect(outcome.description == "unhandled at root GuideService after 4 hops")
-    }
+            #expect(outcome.description == "unhandled at root GuideService after 4 hops")
+        }
 
-    @Test("steps 2–4: the order handles, decorates and continues; the outcome reports it")
-    func stepsTwoToFour() async throws {
-        let service = GuideService()
-        let order = GuideOrder(id: 42, session: GuideSession(service: service))
-        let lineItem = GuideLineItem(order: order)
+        @Test("steps 2–4: the order handles, decorates and continues; the outcome reports it")
+        func stepsTwoToFour() async throws {
+            let service = GuideService()
+            let order = GuideOrder(id: 42, session: GuideSession(service: service))
+            let lineItem = GuideLineItem(order: order)
 
-        let outcome = await lineItem.send(ItemAdded(sku: "A-1"))
+            let outcome = await lineItem.send(ItemAdded(sku: "A-1"))
 
-        #expect(outcome.description == "handled by GuideOrder after 4 hops")
-        let handled = try #require(outcome.handledDetails)
-        #expect(handled.handlers == [ResponderID(order)])
-        #expect(handled.stoppedAt == ResponderID(service))
-        #expect(handled.info[GuideOrderID.self] == 42)
-        #expect(await order.items == ["A-1"])
+            #expect(outcome.description == "handled by GuideOrder after 4 hops")
+            let handled = try #require(outcome.handledDetails)
+            #expect(handled.handlers == [ResponderID(order)])
+            #expect(handled.stoppedAt == ResponderID(service))
+            #expect(handled.info[GuideOrderID.self] == 42)
+            #expect(await order.items == ["A-1"])
+        }
     }
 }
 

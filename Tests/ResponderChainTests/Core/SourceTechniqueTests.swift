@@ -2,161 +2,165 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-/// The flows of the iOS techniques ResponderChain grew from (MISSION.md, M1–M8, M15, M16), each
-/// rebuilt with the library's types.
-@Suite("Source techniques")
-struct SourceTechniqueTests {
-    @Test("M1: an event sent from a nested view bubbles up to the controller that handles it")
-    func bubblesToTheController() async throws {
-        let journal = Journal()
-        let delegate = Station("AppDelegate", .handle, root: true, journal: journal)
-        let controller = Station("Controller", .handle, parent: delegate, journal: journal)
-        let tableView = Station("TableView", .pass, parent: controller, journal: journal)
-        let cell = Station("Cell", .pass, parent: tableView, journal: journal)
-        let button = Station("Button", .pass, parent: cell, journal: journal)
+extension CoreSuites {
+    /// The flows of the iOS techniques ResponderChain grew from (MISSION.md, M1–M8, M15, M16), each
+    /// rebuilt with the library's types.
+    @Suite("Source techniques")
+    struct SourceTechniqueTests {
+        @Test("M1: an event sent from a nested view bubbles up to the controller that handles it")
+        func bubblesToTheController() async throws {
+            let journal = Journal()
+            let delegate = Station("AppDelegate", .handle, root: true, journal: journal)
+            let controller = Station("Controller", .handle, parent: delegate, journal: journal)
+            let tableView = Station("TableView", .pass, parent: controller, journal: journal)
+            let cell = Station("Cell", .pass, parent: tableView, journal: journal)
+            let button = Station("Button", .pass, parent: cell, journal: journal)
 
-        let outcome = await button.send(Ping())
+            let outcome = await button.send(Ping())
 
-        let handled = try #require(outcome.handledDetails)
-        #expect(handled.stoppedAt == ResponderID(controller))
-        #expect(handled.hops == 4)
-        #expect(journal.names == ["Button", "Cell", "TableView", "Controller"])
-    }
-
-    @Test("M2: a strategy table replaces an if/else chain over four event types")
-    func strategyTable() async throws {
-        let feed = FeedController()
-        let cell = Station("Cell", .pass, parent: feed)
-
-        for event in [Like(post: 1), Share(post: 2), Comment(post: 3, text: "hi"), Follow(user: "ann")]
-            as [any Event]
-        {
-            #expect(await cell.send(event).kind == .handled)
+            let handled = try #require(outcome.handledDetails)
+            #expect(handled.stoppedAt == ResponderID(controller))
+            #expect(handled.hops == 4)
+            #expect(journal.names == ["Button", "Cell", "TableView", "Controller"])
         }
 
-        #expect(await feed.log == ["like 1", "share 2", "comment 3: hi", "follow ann"])
-        #expect(FeedController.strategies.count == 4)
-        #expect(FeedController.strategies.handles(Comment.self))
-        #expect(!FeedController.strategies.handles(Ping.self))
-    }
+        @Test("M2: a strategy table replaces an if/else chain over four event types")
+        func strategyTable() async throws {
+            let feed = FeedController()
+            let cell = Station("Cell", .pass, parent: feed)
 
-    @Test("M3: an event proxy beside the controller handles the controller's events")
-    func eventProxyBesideTheController() async throws {
-        let proxy = EventProxy(.handled)
-        let controller = Controller(proxy: proxy, parent: RootSink())
-        let view = Station("View", .pass, parent: controller)
+            for event in [Like(post: 1), Share(post: 2), Comment(post: 3, text: "hi"), Follow(user: "ann")]
+                as [any Event]
+            {
+                #expect(await cell.send(event).kind == .handled)
+            }
 
-        let outcome = await view.send(Knock())
+            #expect(await feed.log == ["like 1", "share 2", "comment 3: hi", "follow ann"])
+            #expect(FeedController.strategies.count == 4)
+            #expect(FeedController.strategies.handles(Comment.self))
+            #expect(!FeedController.strategies.handles(Ping.self))
+        }
 
-        #expect(outcome.handledDetails?.stoppedAt == ResponderID(controller))
-        #expect(await proxy.seen == ["Knock"])
-    }
+        @Test("M3: an event proxy beside the controller handles the controller's events")
+        func eventProxyBesideTheController() async throws {
+            let proxy = EventProxy(.handled)
+            let controller = Controller(proxy: proxy, parent: RootSink())
+            let view = Station("View", .pass, parent: controller)
 
-    @Test("M4: stopTransferIfEventHandled — a handler decides whether a handled event goes on")
-    func stopOrContinue() async throws {
-        let delegate = RootSink(.handled)
-        let controller = Gatekeeper(parent: delegate)
-        let view = Station("View", .pass, parent: controller)
+            let outcome = await view.send(Knock())
 
-        let stopped = await view.send(Purchase(stopTransferIfHandled: true))
-        let continued = await view.send(Purchase(stopTransferIfHandled: false))
+            #expect(outcome.handledDetails?.stoppedAt == ResponderID(controller))
+            #expect(await proxy.seen == ["Knock"])
+        }
 
-        #expect(stopped.handlers == [ResponderID(controller)])
-        #expect(stopped.handledDetails?.stoppedAt == ResponderID(controller))
-        #expect(continued.handlers == [ResponderID(controller), ResponderID(delegate)])
-        #expect(await delegate.seen == ["Purchase"])
-    }
+        @Test("M4: stopTransferIfEventHandled — a handler decides whether a handled event goes on")
+        func stopOrContinue() async throws {
+            let delegate = RootSink(.handled)
+            let controller = Gatekeeper(parent: delegate)
+            let view = Station("View", .pass, parent: controller)
 
-    @Test("M5: insertInfo — several hops add typed parameters the controller reads")
-    func insertInfo() async throws {
-        let controller = Inbox()
-        let section = Decorator<SectionNumber>(value: 2, parent: controller)
-        let cell = Decorator<RowNumber>(value: 7, parent: section)
+            let stopped = await view.send(Purchase(stopTransferIfHandled: true))
+            let continued = await view.send(Purchase(stopTransferIfHandled: false))
 
-        let outcome = await cell.send(Ping())
+            #expect(stopped.handlers == [ResponderID(controller)])
+            #expect(stopped.handledDetails?.stoppedAt == ResponderID(controller))
+            #expect(continued.handlers == [ResponderID(controller), ResponderID(delegate)])
+            #expect(await delegate.seen == ["Purchase"])
+        }
 
-        #expect(await controller.received == ["section 2, row 7"])
-        #expect(outcome.info[RowNumber.self] == 7)
-        #expect(outcome.info[SectionNumber.self] == 2)
-    }
+        @Test("M5: insertInfo — several hops add typed parameters the controller reads")
+        func insertInfo() async throws {
+            let controller = Inbox()
+            let section = Decorator<SectionNumber>(value: 2, parent: controller)
+            let cell = Decorator<RowNumber>(value: 7, parent: section)
 
-    @Test("M6: a handler knows the event's sender and, for a dynamic event, its name")
-    func senderAndName() async throws {
-        let controller = Inbox()
-        let cell = Station("Cell", .pass, parent: controller)
+            let outcome = await cell.send(Ping())
 
-        await cell.send(.openProfile, payload: "ann")
+            #expect(await controller.received == ["section 2, row 7"])
+            #expect(outcome.info[RowNumber.self] == 7)
+            #expect(outcome.info[SectionNumber.self] == 2)
+        }
 
-        #expect(await controller.senders == [ResponderID(cell)])
-        #expect(await controller.received == ["openProfile ann from Cell"])
-    }
+        @Test("M6: a handler knows the event's sender and, for a dynamic event, its name")
+        func senderAndName() async throws {
+            let controller = Inbox()
+            let cell = Station("Cell", .pass, parent: controller)
 
-    @Test("M7: the app delegate at the root sees every event that is not stopped below it")
-    func appDelegateSeesEverything() async throws {
-        let deadLetters = DeadLetterRecorder()
-        let delegate = RootSink(.handled)
-        let controller = Controller(proxy: EventProxy(.handledAndContinue), parent: delegate)
-        let view = Station("View", .pass, parent: controller)
+            await cell.send(.openProfile, payload: "ann")
 
-        await view.send(Knock())  // the proxy handles it and lets it continue
-        await view.send(Ping())  // the controller stops it
-        await view.send(.openProfile, payload: "ann")  // nobody below handles it
-        let silentRoot = Station("Quiet", .pass, root: true)
-        let unreported = await silentRoot.send(Ping(), options: SendOptions(deadLetters: deadLetters.sink))
+            #expect(await controller.senders == [ResponderID(cell)])
+            #expect(await controller.received == ["openProfile ann from Cell"])
+        }
 
-        #expect(await delegate.seen == ["Knock", "openProfile"])
-        #expect(unreported.kind == .unhandled)
-        #expect(deadLetters.outcomes.map(\.kind) == [.unhandled])
-    }
+        @Test("M7: the app delegate at the root sees every event that is not stopped below it")
+        func appDelegateSeesEverything() async throws {
+            let deadLetters = DeadLetterRecorder()
+            let delegate = RootSink(.handled)
+            let controller = Controller(proxy: EventProxy(.handledAndContinue), parent: delegate)
+            let view = Station("View", .pass, parent: controller)
 
-    @Test("M8: a missing handler fails clearly — a typed event passes, a dynamic one reports a typed error")
-    func missingHandler() async throws {
-        let deadLetters = DeadLetterRecorder()
-        let cart = Cart(parent: Station("App", .pass, root: true))
+            await view.send(Knock())  // the proxy handles it and lets it continue
+            await view.send(Ping())  // the controller stops it
+            await view.send(.openProfile, payload: "ann")  // nobody below handles it
+            let silentRoot = Station("Quiet", .pass, root: true)
+            let unreported = await silentRoot.send(
+                Ping(), options: SendOptions(deadLetters: deadLetters.sink))
 
-        let typed = await cart.send(Knock(), options: SendOptions(deadLetters: deadLetters.sink))
-        let dynamic = await cart.send(.addToCart, payload: 3.5)
+            #expect(await delegate.seen == ["Knock", "openProfile"])
+            #expect(unreported.kind == .unhandled)
+            #expect(deadLetters.outcomes.map(\.kind) == [.unhandled])
+        }
 
-        #expect(typed.kind == .unhandled)
-        #expect(deadLetters.count == 1)
-        let mismatch = try #require(dynamic.failedError(as: PayloadTypeMismatch.self))
-        #expect((mismatch.expected, mismatch.actual) == ("String", "Double"))
-        #expect(dynamic.failedDetails?.responder == ResponderID(cart))
-    }
+        @Test(
+            "M8: a missing handler fails clearly — a typed event passes, a dynamic one reports a typed error")
+        func missingHandler() async throws {
+            let deadLetters = DeadLetterRecorder()
+            let cart = Cart(parent: Station("App", .pass, root: true))
 
-    @Test(
-        "M15: a view added straight to a detached window skips the controller and is interrupted where it broke"
-    )
-    func viewAddedStraightToTheWindow() async throws {
-        let deadLetters = DeadLetterRecorder()
-        let app = Station("Application", .pass, root: true)
-        let window = Station("Window", .pass, parent: app)
-        let controller = Station("Controller", .handle, parent: window)
-        let popup = Station("Popup", .pass, parent: window)  // added to the window, not the controller
-        let button = Station("Button", .pass, parent: popup, router: deadLetters.router)
+            let typed = await cart.send(Knock(), options: SendOptions(deadLetters: deadLetters.sink))
+            let dynamic = await cart.send(.addToCart, payload: 3.5)
 
-        let attached = await button.send(Ping())
-        await window.link(to: nil)  // the window is closed
-        let detached = await button.send(Ping())
+            #expect(typed.kind == .unhandled)
+            #expect(deadLetters.count == 1)
+            let mismatch = try #require(dynamic.failedError(as: PayloadTypeMismatch.self))
+            #expect((mismatch.expected, mismatch.actual) == ("String", "Double"))
+            #expect(dynamic.failedDetails?.responder == ResponderID(cart))
+        }
 
-        #expect(attached.kind == .unhandled)
-        let interrupted = try #require(detached.interruptedDetails)
-        #expect(interrupted.lastReached == ResponderID(window))
-        #expect(interrupted.hops == 3)
-        #expect(await controller.sightings.isEmpty)
-        #expect(deadLetters.outcomes.map(\.kind) == [.unhandled, .interrupted])
-    }
+        @Test(
+            "M15: a view added straight to a detached window skips the controller and is interrupted where it broke"
+        )
+        func viewAddedStraightToTheWindow() async throws {
+            let deadLetters = DeadLetterRecorder()
+            let app = Station("Application", .pass, root: true)
+            let window = Station("Window", .pass, parent: app)
+            let controller = Station("Controller", .handle, parent: window)
+            let popup = Station("Popup", .pass, parent: window)  // added to the window, not the controller
+            let button = Station("Button", .pass, parent: popup, router: deadLetters.router)
 
-    @Test("M16: an off-chain producer injects its events through a relay at a chosen responder")
-    func offChainProducer() async throws {
-        let session = Inbox()
-        let monitor = NetworkMonitor(relay: Relay(entry: session, label: "NetworkMonitor"))
+            let attached = await button.send(Ping())
+            await window.link(to: nil)  // the window is closed
+            let detached = await button.send(Ping())
 
-        let outcome = await monitor.connectionDropped()
+            #expect(attached.kind == .unhandled)
+            let interrupted = try #require(detached.interruptedDetails)
+            #expect(interrupted.lastReached == ResponderID(window))
+            #expect(interrupted.hops == 3)
+            #expect(await controller.sightings.isEmpty)
+            #expect(deadLetters.outcomes.map(\.kind) == [.unhandled, .interrupted])
+        }
 
-        #expect(outcome.handledDetails?.stoppedAt == ResponderID(session))
-        #expect(await session.received == ["connection lost from relay(NetworkMonitor)"])
-        #expect(await session.senders.isEmpty)
+        @Test("M16: an off-chain producer injects its events through a relay at a chosen responder")
+        func offChainProducer() async throws {
+            let session = Inbox()
+            let monitor = NetworkMonitor(relay: Relay(entry: session, label: "NetworkMonitor"))
+
+            let outcome = await monitor.connectionDropped()
+
+            #expect(outcome.handledDetails?.stoppedAt == ResponderID(session))
+            #expect(await session.received == ["connection lost from relay(NetworkMonitor)"])
+            #expect(await session.senders.isEmpty)
+        }
     }
 }
 
