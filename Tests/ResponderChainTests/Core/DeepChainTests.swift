@@ -22,6 +22,24 @@ extension CoreSuites {
             // Release leaf-first, so that freeing the chain does not recurse 10,000 deinits deep.
             while chain.popLast() != nil {}
         }
+
+        @Test("a 10,000-deep chain of actors completes too, one executor switch per hop")
+        func tenThousandActorHops() async throws {
+            let depth = 10_000
+            var reactions = Array(repeating: Reaction.pass, count: depth)
+            reactions[depth - 1] = .handle
+            var chain = makeChain(reactions)
+
+            let outcome = await chain[0].send(Ping())
+
+            #expect(outcome.hops == depth)
+            #expect(outcome.handledDetails?.stoppedAt == ResponderID(chain[depth - 1]))
+            #expect(await chain[depth - 1].sightings.map(\.hop) == [depth])
+
+            // Release leaf-first (the chain is leaf-first), so that no deinit recursion happens.
+            chain.reverse()
+            while chain.popLast() != nil {}
+        }
     }
 }
 
