@@ -74,5 +74,22 @@ extension CoreSuites {
             #expect(sendLetters.count == 1)
             #expect(chainLetters.count == 1)
         }
+
+        @Test("a relayed send whose entry is gone is traced like any other send")
+        func relayWithoutEntryIsTraced() async throws {
+            let tracer = RecordingTracer()
+            let sendLetters = DeadLetterRecorder()
+            var entry: Station? = Station("entry", .handle, root: true)
+            let relay = Relay(entry: try #require(entry), label: "Webhook")
+            entry = nil
+
+            let outcome = await relay.send(
+                Ping(), options: SendOptions(tracer: tracer, deadLetters: sendLetters.sink))
+
+            #expect(tracer.eventIDs == [outcome.eventID])
+            #expect(tracer.outcomes.map(\.kind) == [.interrupted])
+            #expect(tracer.deadLetters.map(\.kind) == [.interrupted])
+            #expect(tracer.lines(for: outcome.eventID).first == "\(outcome.eventID) Ping from relay(Webhook)")
+        }
     }
 }
