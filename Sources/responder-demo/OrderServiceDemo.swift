@@ -1,6 +1,60 @@
-/// The order-processing service scenario (core): line items → order → session → service root.
+import ResponderChain
+
+/// The order-processing service scenario (core only): async actors, no UI.
+///
+/// ```
+///   LineItem(A-1) ─┐
+///   LineItem(B-7) ─┼─next─▶ Order #1042 ──next──▶ CustomerSession(ann) ──next──▶ OrderService (root)
+///   LineItem(C-3) ─┘          │ decorates OrderNumber     decorates CustomerID        audits, bills
+///                             └─ OrderEvents (the event proxy beside the order)
+///
+///   PaymentGateway (not a responder) ──Relay──▶ CustomerSession
+/// ```
+///
+/// Every responder shares one router: it prints each event's path hop by hop (`PrintingTracer`)
+/// and reports dead letters. Each step then prints the outcome the sender got back.
 enum OrderServiceDemo {
     static func run() async {
         print("== Order service ==")
+        let service = OrderService()
+        let session = CustomerSession(customer: "ann", service: service)
+        let order = Order(number: 1042, session: session)
+        let apples = LineItem(sku: "A-1", unitPrice: 120, order: order)
+        let bread = LineItem(sku: "B-7", unitPrice: 350, order: order)
+        let coffee = LineItem(sku: "C-3", unitPrice: 899, order: order)
+        for item in [apples, bread, coffee] { await order.add(item) }
+
+        await step(
+            "a line item changes its quantity: the order updates its total, decorates, continues to the audit"
+        ) {
+            await apples.changeQuantity(to: 3)
+        }
+        await step("a coupon is applied: the order's event proxy handles it and stops it") {
+            await bread.send(CouponApplied(code: "SPRING10"))
+        }
+        await step("the customer asks for gift wrap: nobody handles it, it reaches the root → dead letter") {
+            await coffee.send(GiftWrapRequested(note: "Happy birthday"))
+        }
+        await step("removing an item the order does not hold: the proxy's handler throws") {
+            await bread.send(ItemRemoved(sku: "Z-9"))
+        }
+        await step("the payment gateway (off the chain) confirms payment through a relay at the session") {
+            await PaymentGateway(relay: Relay(entry: session, label: "PaymentGateway"))
+                .confirm(order: 1042, amount: await order.total)
+        }
+        await order.remove(coffee)
+        await step("a line item removed from the order still sends: its chain is broken → interrupted") {
+            await coffee.changeQuantity(to: 2)
+        }
+
+        print("\n-- the service audited: \(await service.audit.joined(separator: "; "))")
+        print("-- dead letters: \(await OrderServiceRouting.deadLetters.count)")
+    }
+
+    /// Prints a title, runs one send (its trace prints as it finishes), then the outcome.
+    private static func step(_ title: String, _ send: () async -> Outcome) async {
+        print("\n-- \(title)")
+        let outcome = await send()
+        print("   → \(outcome)")
     }
 }

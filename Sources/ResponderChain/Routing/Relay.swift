@@ -3,7 +3,9 @@
 ///
 /// The relay names the on-chain responder where such events begin; they then travel up the
 /// chain like any other, with the relay's label as their ``EventSource``. The relay holds its
-/// entry weakly: once the entry is gone, sends end ``Outcome/interrupted(_:)``, naming the relay.
+/// entry weakly: once the entry is gone, sends end ``Outcome/interrupted(_:)``, naming the relay,
+/// and still reach the dead-letter sink and tracer (the send's own, or those of the router the
+/// entry had when the relay was made).
 ///
 /// ```swift
 /// let relay = Relay(entry: session, label: "PaymentWebhook")
@@ -16,11 +18,14 @@ public final class Relay: Sendable, CustomStringConvertible {
     public var entry: (any Responder)? { reference.responder }
 
     private let reference: WeakResponder
+    /// The entry's router, kept to report sends made after the entry is gone.
+    private let router: EventRouter
 
     /// A relay that injects events at `entry`.
     public init(entry: any Responder, label: String) {
         self.label = label
         self.reference = WeakResponder(entry)
+        self.router = entry.router
     }
 
     /// Sends `event` up the chain, starting at the entry responder.
@@ -29,10 +34,7 @@ public final class Relay: Sendable, CustomStringConvertible {
         async -> Outcome
     {
         guard let entry else {
-            return .interrupted(
-                Outcome.Interruption(
-                    path: Outcome.Path(eventID: EventID.next(), hops: 0, handlers: [], info: EventInfo()),
-                    lastReached: ResponderID(objectID: ObjectIdentifier(self), label: description)))
+            return await reportMissingEntry(event, options: options)
         }
         var options = options
         options.start = .atSender
@@ -42,35 +44,52 @@ public final class Relay: Sendable, CustomStringConvertible {
     /// Posts `event` at the entry responder without waiting, and returns its ticket. The relay is
     /// one sender: its posts are delivered in post order (see ``Responder/post(_:options:)``).
     /// Once the entry is gone, the ticket's outcome is ``Outcome/interrupted(_:)``, naming the
-    /// relay.
+    /// relay, exactly as for ``send(_:options:)``.
     @discardableResult
     public nonisolated(nonsending) func post(_ event: some Event, options: SendOptions = .default) async
         -> Ticket
     {
+        let lane = ObjectIdentifier(self)
+        guard let entry else {
+            let outcome = await reportMissingEntry(event, options: options)
+            let ticket = TicketState(eventID: outcome.eventID, office: router.postOffice, lane: lane)
+            ticket.finish(outcome)
+            return Ticket(state: ticket)
+        }
         var options = options
         options.start = .atSender
         return await PostOffice.post(
-            event, entry: entry ?? RelayStandIn(relay: self), source: .relay(label: label),
-            lane: ObjectIdentifier(self), options: options, isolation: #isolation)
+            event, entry: entry, source: .relay(label: label), lane: lane, options: options,
+            isolation: #isolation)
+    }
+
+    /// Ends a send made after the entry was deallocated: interrupted at the relay, given to the
+    /// dead-letter sink and the tracer like any other interrupted send.
+    private nonisolated(nonsending) func reportMissingEntry(_ event: some Event, options: SendOptions)
+        async -> Outcome
+    {
+        let source = EventSource.relay(label: label)
+        let capture = TraceCapture(tracer: options.tracer ?? router.tracer)
+        let trace = capture.trace
+        trace?.record(
+            .sent(
+                TraceEvent.Sent(
+                    eventID: capture.eventID, eventName: event.traceName, source: source,
+                    queued: nil)))
+        let outcome = Outcome.interrupted(
+            Outcome.Interruption(
+                path: Outcome.Path(eventID: capture.eventID, hops: 0, handlers: [], info: EventInfo()),
+                lastReached: ResponderID(objectID: ObjectIdentifier(self), label: description)))
+        if let sink = options.deadLetters ?? router.deadLetters {
+            await sink.deliver(DeadLetter(event: event, source: source, outcome: outcome))
+            trace?.record(.deadLettered(outcome))
+        }
+        trace?.record(.finished(outcome))
+        return outcome
     }
 
     /// `relay(PaymentWebhook)`.
     public var description: String { "relay(\(label))" }
-}
-
-/// Where a relay's posts start once its entry is gone: a responder that is not a root and has no
-/// `next`, labelled like the relay, so that the post ends ``Outcome/interrupted(_:)`` naming it.
-private final class RelayStandIn: Responder {
-    let relayLabel: String
-    init(relay: Relay) { self.relayLabel = relay.description }
-    var next: (any Responder)? { nil }
-    nonisolated var label: String { relayLabel }
-    nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext) async throws
-        -> Disposition
-    { .pass }
-    nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async -> Visit {
-        Visit(result: .success(.pass), next: nil)
-    }
 }
 
 /// A weak reference to a responder that can be shared between tasks.

@@ -1,0 +1,25 @@
+import ResponderChain
+
+/// The one router every responder of the order service names: it prints each event's trace and
+/// keeps the dead letters.
+enum OrderServiceRouting {
+    static let deadLetters = DeadLetterBox()
+
+    static let router = EventRouter(
+        tracer: PrintingTracer(printer: TracePrinter(showsDurations: false)) { block in
+            print(block.split(separator: "\n").map { "     " + $0 }.joined(separator: "\n"))
+        },
+        deadLetters: DeadLetterSink { letter in
+            await deadLetters.keep(letter)
+            print(
+                "   ✉︎ dead letter: \(letter.event.traceName) from \(letter.source) — \(letter.outcome.kind)")
+        }
+    )
+}
+
+/// Where the demo keeps its dead letters (a real service would log them or retry).
+actor DeadLetterBox {
+    private(set) var letters: [DeadLetter] = []
+    var count: Int { letters.count }
+    func keep(_ letter: DeadLetter) { letters.append(letter) }
+}

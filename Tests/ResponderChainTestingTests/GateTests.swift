@@ -1,0 +1,83 @@
+import ResponderChainTesting
+import Testing
+
+@Suite("Gate", .timeLimit(.minutes(1)))
+struct GateTests {
+    @Test("a task that passes a closed gate parks until the gate opens")
+    func parksUntilOpen() async throws {
+        let gate = Gate()
+        let timeline = Timeline()
+
+        let parked = Task {
+            try await gate.pass()
+            timeline.append("passed")
+        }
+        await gate.waitForArrivals(1)
+        timeline.append("opening")
+        #expect(!gate.isOpen)
+        gate.open()
+        try await parked.value
+
+        #expect(timeline.entriesSoFar == ["opening", "passed"])
+        #expect(gate.isOpen)
+    }
+
+    @Test("waitForArrivals returns once that many tasks have reached the gate")
+    func waitsForArrivals() async throws {
+        let gate = Gate()
+
+        let tasks = (0..<3).map { _ in Task { try await gate.pass() } }
+        await gate.waitForArrivals(3)
+
+        #expect(gate.arrivals == 3)
+        gate.open()
+        for task in tasks { try await task.value }
+    }
+
+    @Test("waitForArrivals returns at once when enough tasks have already arrived")
+    func waitForPastArrivals() async throws {
+        let gate = Gate()
+        gate.open()
+        try await gate.pass()
+        try await gate.pass()
+
+        await gate.waitForArrivals(2)
+
+        #expect(gate.arrivals == 2)
+    }
+
+    @Test("cancelling a parked task wakes it with CancellationError, and the gate stays closed")
+    func cancellationWakesAParkedTask() async throws {
+        let gate = Gate()
+
+        let parked = Task { try await gate.pass() }
+        await gate.waitForArrivals(1)
+        parked.cancel()
+
+        await #expect(throws: CancellationError.self) { try await parked.value }
+        #expect(!gate.isOpen)
+    }
+
+    @Test("a task already cancelled when it reaches the gate does not park")
+    func cancelledBeforeArriving() async throws {
+        let gate = Gate()
+
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await gate.pass()
+        }
+
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(gate.arrivals == 1)
+    }
+
+    @Test("a pass after the gate opened returns at once")
+    func passAfterOpen() async throws {
+        let gate = Gate()
+        gate.open()
+
+        try await gate.pass()
+
+        #expect(gate.arrivals == 1)
+    }
+}

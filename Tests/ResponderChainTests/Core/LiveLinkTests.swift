@@ -1,0 +1,99 @@
+import ResponderChain
+import ResponderChainTesting
+import Testing
+
+extension CoreSuites {
+    @Suite("Live links")
+    struct LiveLinkTests {
+        @Test("a re-link made while a handler is parked takes effect at the next hop")
+        func relinkOfTheParkedResponder() async throws {
+            let gate = Gate()
+            let oldRoot = Station("oldRoot", .handle, root: true)
+            let newRoot = Station("newRoot", .handle, root: true)
+            let mid = Station("mid", .pass, parent: oldRoot)
+            let leaf = Station("leaf", .park(gate, then: .pass), parent: mid)
+
+            let sending = Task { await leaf.send(Ping()) }
+            await gate.waitForArrivals(1)
+            await leaf.link(to: newRoot)
+            gate.open()
+            let outcome = await sending.value
+
+            let handled = try #require(outcome.handledDetails)
+            #expect(handled.stoppedAt == ResponderID(newRoot))
+            #expect(handled.hops == 2)
+            #expect(await mid.sightings.isEmpty)
+            #expect(await oldRoot.sightings.isEmpty)
+        }
+
+        @Test(
+            "a re-link higher up, made while a lower handler is parked, is followed when the event gets there"
+        )
+        func relinkAboveTheParkedResponder() async throws {
+            let gate = Gate()
+            let oldRoot = Station("oldRoot", .handle, root: true)
+            let newRoot = Station("newRoot", .handle, root: true)
+            let mid = Station("mid", .pass, parent: oldRoot)
+            let leaf = Station("leaf", .park(gate, then: .pass), parent: mid)
+
+            let sending = Task { await leaf.send(Ping()) }
+            await gate.waitForArrivals(1)
+            await mid.link(to: newRoot)
+            gate.open()
+            let outcome = await sending.value
+
+            #expect(try #require(outcome.handledDetails).stoppedAt == ResponderID(newRoot))
+            #expect(outcome.hops == 3)
+            #expect(await oldRoot.sightings.isEmpty)
+        }
+
+        @Test("unlinking while a handler is parked interrupts the event at that responder")
+        func unlinkWhileParked() async throws {
+            let gate = Gate()
+            let root = Station("root", .handle, root: true)
+            let leaf = Station("leaf", .park(gate, then: .pass), parent: root)
+
+            let sending = Task { await leaf.send(Ping()) }
+            await gate.waitForArrivals(1)
+            await leaf.link(to: nil)
+            gate.open()
+            let outcome = await sending.value
+
+            #expect(outcome.interruptedDetails?.lastReached == ResponderID(leaf))
+            #expect(await root.sightings.isEmpty)
+        }
+
+        @Test(
+            "a responder linked in mid-flight is visited even if it took the memory of one the event already left"
+        )
+        func newResponderAtAReusedAddress() async throws {
+            let gate = Gate()
+            let top = Station("top", .park(gate, then: .pass))
+            let middle = Station("middle", .pass, parent: top)
+            var passed: Station? = Station("passed", .pass, parent: middle)
+            let sender = Station("sender", .pass, parent: passed)
+
+            let sending = Task { await sender.send(Ping()) }
+            await gate.waitForArrivals(1)
+            await sender.link(to: nil)
+            // Release the responder the event has already left, and make a new one at once: the
+            // allocator usually hands it the same memory, so it has the same ObjectIdentifier.
+            passed = nil
+            let newcomer = Station("newcomer", .handle, root: true)
+            await top.link(to: newcomer)
+            gate.open()
+            let outcome = await sending.value
+
+            // Router.route (Sources/ResponderChain/Routing/Router.swift) remembers visited responders
+            // by ObjectIdentifier without keeping them alive; a new responder at a freed address is
+            // taken for the one that lived there and reported as a cycle, and its handler never runs.
+            withKnownIssue(
+                "visited responders are not retained, so a reused address looks like a cycle",
+                isIntermittent: true
+            ) {
+                #expect(outcome.handledDetails?.stoppedAt == ResponderID(newcomer))
+                #expect(outcome.hops == 5)
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import ResponderChain
+import ResponderChainTesting
+import Testing
+
+extension CoreSuites {
+    @Suite("Proxies and catch-all sinks")
+    struct ProxyTests {
+        @Test("a proxy beside a responder handles the events the responder's own table lacks")
+        func proxyHandles() async throws {
+            let root = RootSink(.handled)
+            let proxy = EventProxy(.handled)
+            let controller = Controller(proxy: proxy, parent: root)
+
+            let outcome = await controller.send(Knock())
+
+            let handled = try #require(outcome.handledDetails)
+            #expect(handled.stoppedAt == ResponderID(controller))
+            #expect(handled.handlers == [ResponderID(controller)])
+            #expect(handled.info[Tag.self] == "proxy")
+            #expect(await proxy.seen == ["Knock"])
+            #expect(await root.seen.isEmpty)
+        }
+
+        @Test("the responder's own entry wins over its proxy")
+        func ownEntryFirst() async throws {
+            let proxy = EventProxy(.handled)
+            let controller = Controller(proxy: proxy, parent: RootSink())
+
+            let outcome = await controller.send(Ping())
+
+            #expect(outcome.kind == .handled)
+            #expect(await controller.pings == 1)
+            #expect(await proxy.seen.isEmpty)
+        }
+
+        @Test("a proxy that passes lets the responder's catch-all handle the event")
+        func proxyPassesToFallback() async throws {
+            let root = RootSink(.handled)
+            let proxy = EventProxy(.pass)
+            let controller = Controller(proxy: proxy, fallback: .handled, parent: root)
+
+            let outcome = await controller.send(Knock())
+
+            #expect(try #require(outcome.handledDetails).stoppedAt == ResponderID(controller))
+            #expect(await proxy.seen == ["Knock"])
+            #expect(await controller.fallbackSaw == ["Knock"])
+            #expect(await root.seen.isEmpty)
+        }
+
+        @Test("a proxy that passes, with no catch-all, lets the event go on to next")
+        func proxyPassesToNext() async throws {
+            let root = RootSink(.handled)
+            let proxy = EventProxy(.pass)
+            let controller = Controller(proxy: proxy, parent: root)
+
+            let outcome = await controller.send(Knock())
+
+            let handled = try #require(outcome.handledDetails)
+            #expect(handled.stoppedAt == ResponderID(root))
+            #expect(handled.handlers == [ResponderID(root)])
+            #expect(await proxy.seen == ["Knock"])
+            #expect(await root.seen == ["Knock"])
+        }
+
+        @Test("with no proxy set, the event goes on to next")
+        func noProxy() async throws {
+            let root = RootSink(.handled)
+            let controller = Controller(proxy: nil, parent: root)
+
+            let outcome = await controller.send(Knock())
+
+            #expect(try #require(outcome.handledDetails).stoppedAt == ResponderID(root))
+            #expect(outcome.hops == 2)
+        }
+
+        @Test("a catch-all root sink sees every event that reaches it, typed or named")
+        func catchAllRoot() async throws {
+            let root = RootSink(.handled)
+            let leaf = Station("leaf", .pass, parent: root)
+
+            let outcomes = [
+                await leaf.send(Ping()),
+                await leaf.send(Knock()),
+                await leaf.send(.addToCart, payload: "A-1"),
+            ]
+
+            #expect(outcomes.map(\.kind) == [.handled, .handled, .handled])
+            #expect(outcomes.map(\.handlers) == Array(repeating: [ResponderID(root)], count: 3))
+            #expect(await root.seen == ["Ping", "Knock", "addToCart"])
+        }
+    }
+}

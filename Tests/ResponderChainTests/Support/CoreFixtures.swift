@@ -1,0 +1,350 @@
+import ResponderChain
+import ResponderChainTesting
+import Synchronization
+
+// Test doubles shared by the core suites (Tests/ResponderChainTests/Core/).
+
+/// The event most suites send.
+struct Ping: Event {}
+
+/// An event only ``Doorman`` handles.
+struct Knock: Event {}
+
+/// A typed event with a value, for the named-event suite.
+struct ItemAdded: Event, Equatable { let sku: String }
+
+/// What a failing handler throws.
+struct Boom: Error, Equatable, CustomStringConvertible {
+    var description: String { "boom" }
+}
+
+/// A single decoration, to test collisions.
+enum Tag: InfoKey { typealias Value = String }
+
+/// A decoration that accumulates: each hop appends its name.
+enum Trail: InfoKey { typealias Value = [String] }
+
+extension EventName {
+    static let addToCart: EventName = "addToCart"
+    static let clearCart: EventName = "clearCart"
+}
+
+/// What a ``Station`` (or ``Panel``) does with a ``Ping``.
+enum Reaction: Sendable {
+    case pass
+    case handle
+    case handleAndContinue
+    /// Throws ``Boom``.
+    case fail
+    /// Sets ``Tag`` to the value, then decides.
+    case tag(String, then: Disposition)
+    /// Appends the responder's name to ``Trail``, then decides.
+    case appendTrail(then: Disposition)
+    /// Parks on the gate, then decides.
+    case park(Gate, then: Disposition)
+}
+
+/// What a handler saw when a ``Ping`` reached it.
+struct Sighting: Sendable, Equatable {
+    let hop: Int
+    let tag: String?
+    let trail: [String]?
+    let source: String
+    let sourceResponder: ResponderID?
+}
+
+/// The names of the responders whose handlers ran, in order, across all of them.
+final class Journal: Sendable {
+    private let entries = Mutex<[String]>([])
+
+    func append(_ name: String) { entries.withLock { $0.append(name) } }
+    var names: [String] { entries.withLock { $0 } }
+}
+
+/// Runs `reaction` for the responder called `name`.
+func perform(_ reaction: Reaction, by name: String, context: inout EventContext) async throws
+    -> Disposition
+{
+    switch reaction {
+    case .pass: return .pass
+    case .handle: return .handled
+    case .handleAndContinue: return .handledAndContinue
+    case .fail: throw Boom()
+    case .tag(let value, let disposition):
+        context.info[Tag.self] = value
+        return disposition
+    case .appendTrail(let disposition):
+        context.info[Trail.self, default: []].append(name)
+        return disposition
+    case .park(let gate, let disposition):
+        try await gate.pass()
+        return disposition
+    }
+}
+
+extension EventInfo {
+    /// The value under `key`, or `defaultValue` (read) and stored there (write).
+    subscript<Key: InfoKey>(key: Key.Type, default defaultValue: @autoclosure () -> Key.Value)
+        -> Key.Value
+    {
+        get { self[key] ?? defaultValue() }
+        set { self[key] = newValue }
+    }
+}
+
+/// A general-purpose actor responder: it handles ``Ping`` with its ``Reaction`` and records what
+/// it saw.
+actor Station: Responder {
+    nonisolated let name: String
+    nonisolated let root: Bool
+    nonisolated let router: EventRouter
+    private(set) var reaction: Reaction
+    let journal: Journal?
+    private var parent: (any Responder)?
+    private(set) var sightings: [Sighting] = []
+
+    init(
+        _ name: String, _ reaction: Reaction = .pass, parent: (any Responder)? = nil,
+        root: Bool = false, router: EventRouter = .default, journal: Journal? = nil
+    ) {
+        self.name = name
+        self.reaction = reaction
+        self.parent = parent
+        self.root = root
+        self.router = router
+        self.journal = journal
+    }
+
+    var next: (any Responder)? { parent }
+    nonisolated var isRoot: Bool { root }
+    nonisolated var label: String { name }
+
+    func link(to parent: (any Responder)?) { self.parent = parent }
+    func react(_ reaction: Reaction) { self.reaction = reaction }
+
+    static let strategies = Strategies<Station> {
+        $0.on(Ping.self) { station, _, context in
+            station.assertIsolated()
+            station.sightings.append(
+                Sighting(
+                    hop: context.hop, tag: context.info[Tag.self], trail: context.info[Trail.self],
+                    source: context.source.description, sourceResponder: context.source.responderID))
+            station.journal?.append(station.name)
+            return try await perform(station.reaction, by: station.name, context: &context)
+        }
+    }
+}
+
+/// Builds a chain of stations `s0` (the leaf, first in the result) … `sN-1` (the top) with the
+/// given reactions; the top is a root unless `topIsRoot` is `false`.
+func makeChain(
+    _ reactions: [Reaction], topIsRoot: Bool = true, router: EventRouter = .default,
+    journal: Journal? = nil
+) -> [Station] {
+    var stations: [Station] = []
+    var parent: (any Responder)?
+    for (index, reaction) in reactions.enumerated().reversed() {
+        let station = Station(
+            "s\(index)", reaction, parent: parent, root: topIsRoot && index == reactions.count - 1,
+            router: router, journal: journal)
+        stations.insert(station, at: 0)
+        parent = station
+    }
+    return stations
+}
+
+/// A responder whose table handles only ``Knock``.
+actor Doorman: Responder {
+    private let parent: (any Responder)?
+    private(set) var knocks = 0
+
+    init(parent: (any Responder)?) { self.parent = parent }
+
+    var next: (any Responder)? { parent }
+
+    static let strategies = Strategies<Doorman> {
+        $0.on(Knock.self) { doorman, _, _ in
+            doorman.knocks += 1
+            return .handled
+        }
+    }
+}
+
+/// A root that sees every event that reaches it (the app delegate of the source techniques).
+actor RootSink: Responder {
+    let disposition: Disposition
+    private(set) var seen: [String] = []
+
+    init(_ disposition: Disposition = .handled) { self.disposition = disposition }
+
+    var next: (any Responder)? { nil }
+    nonisolated var isRoot: Bool { true }
+
+    static let strategies = Strategies<RootSink> {
+        $0.onAnyEvent { sink, event, _ in
+            sink.seen.append(event.traceName)
+            return sink.disposition
+        }
+    }
+}
+
+/// A main-actor responder that handles ``Ping`` with its ``Reaction``.
+@MainActor
+final class Panel: MainActorResponder {
+    let name: String
+    let reaction: Reaction
+    let journal: Journal?
+    var parent: (any Responder)?
+    private(set) var pings = 0
+
+    init(_ name: String, _ reaction: Reaction = .pass, parent: (any Responder)?, journal: Journal? = nil) {
+        self.name = name
+        self.reaction = reaction
+        self.parent = parent
+        self.journal = journal
+    }
+
+    var next: (any Responder)? { parent }
+    nonisolated var label: String { "Panel" }
+
+    nonisolated static let strategies = Strategies<Panel> {
+        $0.on(Ping.self) { panel, _, context in
+            MainActor.assertIsolated()
+            panel.pings += 1
+            panel.journal?.append(panel.name)
+            return try await perform(panel.reaction, by: panel.name, context: &context)
+        }
+    }
+}
+
+/// A global actor other than the main actor.
+@globalActor
+actor LedgerActor {
+    static let shared = LedgerActor()
+}
+
+/// A responder isolated to ``LedgerActor``: it implements `handle` and `visit` itself, as the
+/// `Responder` documentation describes.
+@LedgerActor
+final class Ledger: Responder {
+    private let parent: (any Responder)?
+    let journal: Journal?
+    private(set) var entries: [String] = []
+
+    init(parent: (any Responder)?, journal: Journal? = nil) {
+        self.parent = parent
+        self.journal = journal
+    }
+
+    var next: (any Responder)? { parent }
+
+    nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
+        async throws -> Disposition
+    {
+        await Self.record(self, event: event, context: &context)
+    }
+
+    nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async -> Visit {
+        await Self.visitOnLedger(self, event: event, context: &context)
+    }
+
+    private static func record(_ ledger: Ledger, event: any Event, context: inout EventContext)
+        -> Disposition
+    {
+        LedgerActor.shared.assertIsolated()
+        ledger.entries.append(event.traceName)
+        ledger.journal?.append("ledger")
+        context.info[Tag.self] = "ledger"
+        return .pass
+    }
+
+    private static func visitOnLedger(_ ledger: Ledger, event: any Event, context: inout EventContext)
+        async -> Visit
+    {
+        await context.visit(ledger, event: event)
+    }
+}
+
+/// A controller with an event proxy beside it and, optionally, a catch-all fallback.
+actor Controller: Responder {
+    var proxy: (any Responder)?
+    let fallback: Disposition?
+    private let parent: (any Responder)?
+    private(set) var pings = 0
+    private(set) var fallbackSaw: [String] = []
+
+    init(proxy: (any Responder)?, fallback: Disposition? = nil, parent: (any Responder)?) {
+        self.proxy = proxy
+        self.fallback = fallback
+        self.parent = parent
+    }
+
+    var next: (any Responder)? { parent }
+
+    static let strategies = Strategies<Controller> {
+        $0.on(Ping.self) { controller, _, _ in
+            controller.pings += 1
+            return .handled
+        }
+        $0.delegate { $0.proxy }
+        $0.onAnyEvent { controller, event, _ in
+            guard let fallback = controller.fallback else { return .pass }
+            controller.fallbackSaw.append(event.traceName)
+            return fallback
+        }
+    }
+}
+
+/// The event proxy of a ``Controller``: its own table, for ``Knock`` and ``Ping``.
+actor EventProxy: Responder {
+    let disposition: Disposition
+    private(set) var seen: [String] = []
+
+    init(_ disposition: Disposition) { self.disposition = disposition }
+
+    /// A proxy's `next` is never used.
+    var next: (any Responder)? { nil }
+
+    static let strategies = Strategies<EventProxy> {
+        $0.on(Knock.self) { proxy, event, context in
+            proxy.seen.append(event.traceName)
+            context.info[Tag.self] = "proxy"
+            return proxy.disposition
+        }
+        $0.on(Ping.self) { proxy, event, _ in
+            proxy.seen.append(event.traceName)
+            return proxy.disposition
+        }
+    }
+}
+
+/// A cart with a typed handler and named handlers.
+actor Cart: Responder {
+    private let parent: (any Responder)?
+    private(set) var items: [String] = []
+
+    init(parent: (any Responder)? = nil) { self.parent = parent }
+
+    var next: (any Responder)? { parent }
+
+    static let strategies = Strategies<Cart> {
+        $0.on(ItemAdded.self) { cart, event, _ in
+            cart.items.append("typed:\(event.sku)")
+            return .handled
+        }
+        $0.on(.addToCart, payload: String.self) { cart, sku, _ in
+            cart.items.append("named:\(sku)")
+            return .handled
+        }
+        $0.on(.clearCart, payload: Void.self) { cart, _, _ in
+            cart.items.removeAll()
+            return .handled
+        }
+    }
+}
+
+/// Routers with a recorder as their dead-letter sink.
+extension DeadLetterRecorder {
+    /// A router whose dead letters go to this recorder.
+    var router: EventRouter { EventRouter(deadLetters: sink) }
+}
