@@ -56,6 +56,12 @@ extension Outcome {
         return nil
     }
 
+    /// The details of ``Outcome/rejected(_:)``, or `nil`.
+    public var rejectedDetails: Rejection? {
+        if case .rejected(let details) = self { return details }
+        return nil
+    }
+
     /// The error of a ``Outcome/failed(_:)`` outcome if it is an `E`, or `nil`.
     ///
     /// ```swift

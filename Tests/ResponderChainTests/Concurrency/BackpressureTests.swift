@@ -11,7 +11,7 @@ struct BackpressureTests {
     func rejectWhenFull() async throws {
         let gate = Gate()
         let tracer = RecordingTracer()
-        let letters = F.DeadLetterBox()
+        let letters = DeadLetterRecorder()
         let router = EventRouter(
             tracer: tracer, deadLetters: letters.sink,
             postingLimit: PostingLimit(maxOutstanding: 2, whenFull: .reject))
@@ -21,7 +21,7 @@ struct BackpressureTests {
         let second = await node.post(F.Numbered(sender: 0, number: 1))
         let third = await node.post(F.Numbered(sender: 0, number: 2))
 
-        let rejection = try #require(F.rejection(await third.outcome))
+        let rejection = try #require((await third.outcome).rejectedDetails)
         #expect(rejection.reason == .limitReached(maxOutstanding: 2))
         #expect(rejection.sender == ResponderID(node))
         #expect(rejection.path.hops == 0)
@@ -85,7 +85,7 @@ struct BackpressureTests {
         await F.yield { router.suspendedPosters == 1 }
         waiting.cancel()
 
-        let rejection = try #require(F.rejection(await waiting.value.outcome))
+        let rejection = try #require((await waiting.value.outcome).rejectedDetails)
         #expect(rejection.reason == .posterCancelled)
         #expect(router.suspendedPosters == 0)
         gate.open()

@@ -18,7 +18,7 @@ struct CancellationTests {
         sending.cancel()
         let outcome = await sending.value
 
-        let stop = try #require(F.cancelled(outcome))
+        let stop = try #require(outcome.cancelledDetails)
         #expect(stop.responder == ResponderID(parked))
         #expect(stop.hop == 2)
         #expect(stop.whileHandling)
@@ -38,7 +38,7 @@ struct CancellationTests {
         sending.cancel()
         let outcome = await sending.value
 
-        let stop = try #require(F.cancelled(outcome))
+        let stop = try #require(outcome.cancelledDetails)
         #expect(stop.responder == ResponderID(top))
         #expect(stop.hop == 2)
         #expect(!stop.whileHandling)
@@ -58,7 +58,7 @@ struct CancellationTests {
         await ready.waitForArrivals(1)
         sending.cancel()
 
-        let stop = try #require(F.cancelled(await sending.value))
+        let stop = try #require((await sending.value).cancelledDetails)
         #expect(stop.responder == ResponderID(leaf))
         #expect(stop.hop == 1)
         #expect(!stop.whileHandling)
@@ -79,7 +79,7 @@ struct CancellationTests {
         await gate.waitForArrivals(1)
         first.cancel()
 
-        let stop = try #require(F.cancelled(await first.outcome))
+        let stop = try #require((await first.outcome).cancelledDetails)
         #expect(first.isCancelled)
         #expect(stop.responder == ResponderID(parked))
         #expect(stop.hop == 2)
@@ -106,7 +106,7 @@ struct CancellationTests {
         queued.cancel()
 
         // The first post is still parked: the queued one's outcome does not wait for it.
-        let stop = try #require(F.cancelled(await queued.outcome))
+        let stop = try #require((await queued.outcome).cancelledDetails)
         #expect(stop.hop == 1)
         #expect(!stop.whileHandling)
         #expect(stop.responder == ResponderID(parked))

@@ -167,32 +167,4 @@ enum ConcurrencyFixtures {
         while await !condition() { await Task.yield() }
     }
 
-    /// A dead-letter sink that keeps what it receives.
-    final class DeadLetterBox: Sendable {
-        private let letters = Mutex<[DeadLetter]>([])
-        var sink: DeadLetterSink { DeadLetterSink { letter in self.letters.withLock { $0.append(letter) } } }
-        var outcomes: [Outcome] { letters.withLock { $0.map(\.outcome) } }
-    }
-
-    // Pattern-matching accessors: the details of one kind of outcome, or `nil`.
-    static func handled(_ outcome: Outcome) -> Outcome.Handled? {
-        if case .handled(let details) = outcome { return details }
-        return nil
-    }
-    static func cancelled(_ outcome: Outcome) -> Outcome.Stop? {
-        if case .cancelled(let details) = outcome { return details }
-        return nil
-    }
-    static func timedOut(_ outcome: Outcome) -> Outcome.Stop? {
-        if case .timedOut(let details) = outcome { return details }
-        return nil
-    }
-    static func interruption(_ outcome: Outcome) -> Outcome.Interruption? {
-        if case .interrupted(let details) = outcome { return details }
-        return nil
-    }
-    static func rejection(_ outcome: Outcome) -> Outcome.Rejection? {
-        if case .rejected(let details) = outcome { return details }
-        return nil
-    }
 }

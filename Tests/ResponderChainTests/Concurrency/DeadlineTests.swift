@@ -18,7 +18,7 @@ struct DeadlineTests {
         let outcome = await leaf.send(
             F.Numbered(sender: 0, number: 0), options: SendOptions(timeout: .seconds(1)))
 
-        let stop = try #require(F.timedOut(outcome))
+        let stop = try #require(outcome.timedOutDetails)
         #expect(stop.responder == ResponderID(parked))
         #expect(stop.hop == 2)
         #expect(stop.whileHandling)
@@ -32,7 +32,7 @@ struct DeadlineTests {
         let leaf = F.Node("leaf", .handle, root: true)
         let outcome = await leaf.send(
             F.Numbered(sender: 0, number: 0), options: SendOptions(deadline: .now - .seconds(1)))
-        let stop = try #require(F.timedOut(outcome))
+        let stop = try #require(outcome.timedOutDetails)
         #expect(stop.hop == 1)
         #expect(!stop.whileHandling)
         #expect(await leaf.seen.isEmpty)
@@ -49,7 +49,7 @@ struct DeadlineTests {
         gate.open()
 
         #expect(await first.outcome.kind == .handled)
-        let stop = try #require(F.timedOut(await late.outcome))
+        let stop = try #require((await late.outcome).timedOutDetails)
         #expect(stop.hop == 1)
         #expect(await parked.seen.map(\.number) == [0])
     }

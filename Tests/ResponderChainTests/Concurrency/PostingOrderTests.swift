@@ -64,7 +64,7 @@ struct PostingOrderTests {
         let posted = await ticket.outcome
         let awaited = await leaf.send(F.Numbered(sender: 0, number: 1))
 
-        let handled = try #require(F.handled(posted))
+        let handled = try #require(posted.handledDetails)
         #expect(posted.eventID == ticket.eventID)
         #expect(handled.handlers == [ResponderID(middle)])
         #expect(handled.hops == 2)
@@ -77,7 +77,7 @@ struct PostingOrderTests {
     @Test("a dropped ticket's event is still delivered, traced and dead-lettered")
     func droppedTicketIsNotLost() async throws {
         let tracer = RecordingTracer()
-        let letters = F.DeadLetterBox()
+        let letters = DeadLetterRecorder()
         let orphan = F.Node("orphan")  // not a root, no next: interrupted
         let options = SendOptions(tracer: tracer, deadLetters: letters.sink)
 
@@ -110,6 +110,6 @@ struct PostingOrderTests {
         entry = nil
         let outcome = await relay.post(F.Numbered(sender: 0, number: 0)).outcome
         #expect(outcome.kind == .interrupted)
-        #expect(F.interruption(outcome)?.lastReached.label == "relay(Webhook)")
+        #expect(outcome.interruptedDetails?.lastReached.label == "relay(Webhook)")
     }
 }

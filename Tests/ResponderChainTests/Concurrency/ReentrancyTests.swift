@@ -85,7 +85,7 @@ struct ReentrancyTests {
         await waitUntilWaiting(1, at: node)
         second.cancel()
 
-        let stop = try #require(F.cancelled(await second.value))
+        let stop = try #require((await second.value).cancelledDetails)
         #expect(stop.responder == ResponderID(node))
         #expect(ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) == 0)
         gate.open()

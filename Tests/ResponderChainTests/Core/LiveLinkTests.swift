@@ -84,16 +84,10 @@ extension CoreSuites {
             gate.open()
             let outcome = await sending.value
 
-            // Router.route (Sources/ResponderChain/Routing/Router.swift) remembers visited responders
-            // by ObjectIdentifier without keeping them alive; a new responder at a freed address is
-            // taken for the one that lived there and reported as a cycle, and its handler never runs.
-            withKnownIssue(
-                "visited responders are not retained, so a reused address looks like a cycle",
-                isIntermittent: true
-            ) {
-                #expect(outcome.handledDetails?.stoppedAt == ResponderID(newcomer))
-                #expect(outcome.hops == 5)
-            }
+            // The router keeps the responders it visited alive until the send ends, so a newcomer
+            // can never be mistaken for one of them.
+            #expect(outcome.handledDetails?.stoppedAt == ResponderID(newcomer))
+            #expect(outcome.hops == 5)
         }
     }
 }
