@@ -85,6 +85,26 @@ struct ChainShapeTests {
         #expect(scene.window.hitTest(Point(x: 10, y: 10)) === scene.controller.view)
     }
 
+    @Test("presenting is refused when it would make the chain loop or present twice")
+    func presentationGuards() {
+        let scene = UIFixtures.Scene()
+        let sheet = ViewController(view: View(label: "sheetView"), label: "sheet")
+        let other = ViewController(view: View(label: "otherView"), label: "other")
+        scene.controller.present(sheet)
+
+        sheet.present(scene.controller)  // the presenter over its own presented controller
+        scene.controller.present(scene.controller)
+        scene.controller.present(other)  // it already presents one
+        let loose = ViewController(label: "loose")
+        loose.present(other)  // not in a window
+
+        #expect(scene.controller.presentingController == nil)
+        #expect(scene.controller.presentedController === sheet)
+        #expect(sheet.presentedController == nil)
+        #expect(other.presentingController == nil)
+        #expect(other.view.superview == nil)
+    }
+
     @Test("a view added straight to the window skips every controller")
     func viewOnWindow() async {
         let scene = UIFixtures.Scene()
