@@ -97,7 +97,7 @@ struct TracingContractTests {
         #expect(outcome.kind == .handled)
         #expect(outcome.info[F.Stamp.self] == "x")
         #expect(
-            F.shape(tracer.recorder.events(for: outcome.eventID)) == [
+            tracer.recorder.shape(for: outcome.eventID) == [
                 "sent", "enter 1", "leave 1", "enter 2", "leave 2", "finished",
             ])
         #expect(
@@ -118,14 +118,14 @@ struct TracingContractTests {
 
         #expect(quick.kind == .handled)
         #expect(
-            F.shape(tracer.recorder.events(for: quick.eventID)) == ["sent", "enter 1", "leave 1", "finished"])
+            tracer.recorder.shape(for: quick.eventID) == ["sent", "enter 1", "leave 1", "finished"])
 
         gate.open()
         let late = await parked.value
 
         #expect(late.kind == .handled)
         #expect(
-            F.shape(tracer.recorder.events(for: late.eventID)) == ["sent", "enter 1", "leave 1", "finished"])
+            tracer.recorder.shape(for: late.eventID) == ["sent", "enter 1", "leave 1", "finished"])
         #expect(tracer.recorder.eventIDs == [late.eventID, quick.eventID])
         #expect(tracer.recorder.outcomes.map(\.eventID) == [quick.eventID, late.eventID])
     }
