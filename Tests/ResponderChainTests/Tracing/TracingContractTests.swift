@@ -137,7 +137,9 @@ struct TracingContractTests {
         let station = F.Station("A", .handle, root: true)
 
         let outcome = await station.send(
-            F.Ping(), options: SendOptions(timeout: .milliseconds(20), tracer: tracer))
+            // Long enough that the send surely reaches the scope first, even on a loaded machine
+            // (20 ms was not: the deadline sometimes passed before hop 1).
+            F.Ping(), options: SendOptions(timeout: .milliseconds(500), tracer: tracer))
 
         guard case .timedOut(let stop) = outcome else {
             Issue.record("expected timedOut, got \(outcome)")

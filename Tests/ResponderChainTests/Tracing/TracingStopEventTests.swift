@@ -75,7 +75,8 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
         case .timedOutDuringAHop:
             let gate = Gate()  // never opened: the deadline wakes the parked handler
             let parked = F.Station("Parked", .park(gate), parent: top)
-            let soon = SendOptions(timeout: .milliseconds(50), tracer: tracer, deadLetters: sink)
+            // Long enough that the handler surely parks before it passes, even on a loaded machine.
+            let soon = SendOptions(timeout: .milliseconds(500), tracer: tracer, deadLetters: sink)
             return await parked.send(F.Ping(), options: soon)
         }
     }
