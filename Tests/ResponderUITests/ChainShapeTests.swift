@@ -105,6 +105,19 @@ struct ChainShapeTests {
         #expect(other.view.superview == nil)
     }
 
+    @Test("a view's own send is traced by the application's tracer when it uses the application's options")
+    func applicationOptions() async {
+        let scene = UIFixtures.Scene()
+        let leaf = View(label: "leaf")
+        scene.controller.view.addSubview(leaf)
+
+        await leaf.send(Ping())
+        #expect(scene.recorder.labels.isEmpty)  // a view's own router is the default one
+
+        await leaf.send(Ping(), options: scene.app.sendOptions)
+        #expect(scene.recorder.labels == ["leaf", "rootView", "controller", "window", "app", "AppDelegate"])
+    }
+
     @Test("a view added straight to the window skips every controller")
     func viewOnWindow() async {
         let scene = UIFixtures.Scene()
