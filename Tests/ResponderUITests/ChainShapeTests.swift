@@ -118,6 +118,29 @@ struct ChainShapeTests {
         #expect(scene.recorder.labels == ["leaf", "rootView", "controller", "window", "app", "AppDelegate"])
     }
 
+    @Test("replacing the root controller takes the old one's view out of the window, behind any popup")
+    func replacingRootController() async {
+        let scene = UIFixtures.Scene()
+        let popup = View(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "popup")
+        scene.window.addSubview(popup)
+        let old = scene.controller
+        let replacement = ViewController(view: View(label: "newRootView"), label: "replacement")
+
+        scene.window.rootController = replacement
+
+        #expect(old.view.superview == nil)
+        #expect(old.window == nil)
+        #expect(scene.window.subviews.map(\.label) == ["newRootView", "popup"])
+        #expect(replacement.view.frame == scene.window.bounds)
+        #expect(scene.window.hitTest(Point(x: 200, y: 200)) === replacement.view)
+        let outcome = await old.view.send(Ping(), options: scene.options)
+        guard case .interrupted(let interruption) = outcome else {
+            Issue.record("expected interrupted, got \(outcome)")
+            return
+        }
+        #expect(interruption.lastReached == ResponderID(old))
+    }
+
     @Test("a view added straight to the window skips every controller")
     func viewOnWindow() async {
         let scene = UIFixtures.Scene()
