@@ -116,7 +116,7 @@ struct PointerSequenceTests {
         #expect(ui.left.log == ["began 2", "ended 2"])
     }
 
-    @Test("the cancellation bubbles from the bound view up what is left of its chain, until handled")
+    @Test("the cancellation bubbles from the bound view up its chain as it now stands, until handled")
     func cancellationBubbles() async {
         let ui = PointerScene()
         await ui.scene.window.dispatch(.began, at: Point(x: 20, y: 220), pointer: PointerID(1))

@@ -159,7 +159,7 @@ open class Window: View {
     }
 
     /// Tells `view` that its sequence was cancelled, then each interface responder above it in
-    /// what is left of its chain, until one handles it — the way the other phases bubble, but as
+    /// its chain as it now stands (up to the root of a removed subtree), until one handles it — the way the other phases bubble, but as
     /// plain synchronous calls on the main actor, since the view has just left its window. (So a
     /// control that tracked the pointer from a subview drops its highlight too.)
     private static func tellCancelled(_ event: PointerEvent, from view: View) {
