@@ -41,6 +41,24 @@ public final class RecordingTracer: Tracer {
         }
     }
 
+    /// The shape of one send's trace: each point event as a short word, in order — `sent`,
+    /// `enter 1`, `leave 1`, …, `deadLettered`, `finished` — to assert on at a glance.
+    ///
+    /// ```swift
+    /// #expect(tracer.shape(for: outcome.eventID) == ["sent", "enter 1", "leave 1", "finished"])
+    /// ```
+    public func shape(for eventID: EventID) -> [String] {
+        events(for: eventID).map { event in
+            switch event {
+            case .sent: return "sent"
+            case .hopEntered(let hop): return "enter \(hop.number)"
+            case .hopLeft(let record): return "leave \(record.hop.number)"
+            case .deadLettered: return "deadLettered"
+            case .finished: return "finished"
+            }
+        }
+    }
+
     /// What each hop of one send did, in hop order.
     public func hops(for eventID: EventID) -> [HopRecord] {
         events(for: eventID).compactMap { event in

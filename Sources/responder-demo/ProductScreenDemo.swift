@@ -15,6 +15,8 @@ enum ProductScreenDemo {
     @MainActor
     static func run() async {
         print("== Product screen ==")
+        print("(each event's trace prints when that event finishes: a control's chain event, sent")
+        print(" while its pointer's 'ended' is being handled, prints before that 'ended')")
         let screen = ProductScreen()
 
         let taps: [(String, Point)] = [
@@ -154,7 +156,9 @@ private final class ProductScreen {
     var cells: [ProductCell] = []
 
     init() {
-        app = Application(delegate: delegate, router: EventRouter(tracer: PrintingTracer { print(indented($0)) }), label: "app")
+        app = Application(
+            delegate: delegate, router: EventRouter(tracer: PrintingTracer { print(indented($0)) }),
+            label: "app")
         controller.eventProxy = events
         window.rootController = controller
         app.addWindow(window)

@@ -88,6 +88,35 @@ struct ControlTests {
         #expect(ui.received.skus.isEmpty)
     }
 
+    @Test(
+        "a control tracking a pointer that began on its subview loses its highlight when it leaves the window"
+    )
+    func highlightDroppedWhenRemoved() async {
+        let ui = ControlScene()
+        let icon = View(frame: Rect(x: 0, y: 0, width: 10, height: 10), label: "icon")
+        ui.buy.addSubview(icon)
+        let began = await ui.scene.window.dispatch(.began, at: Point(x: 105, y: 105))
+        #expect(began?.target === icon)
+        #expect(ui.buy.isHighlighted)
+
+        ui.buy.removeFromSuperview()
+
+        #expect(!ui.buy.isHighlighted)
+        #expect(ui.scene.window.activePointers.isEmpty)
+        #expect(ui.received.skus.isEmpty)
+    }
+
+    @Test("a system cancellation mid-tap removes the highlight and sends nothing")
+    func systemCancellation() async {
+        let ui = ControlScene()
+        await ui.scene.window.dispatch(.began, at: Point(x: 110, y: 110))
+        #expect(ui.buy.isHighlighted)
+        let cancelled = await ui.scene.window.dispatch(.cancelled, at: Point(x: 110, y: 110))
+        #expect(cancelled?.outcome.handlers == [ResponderID(ui.buy)])
+        #expect(!ui.buy.isHighlighted)
+        #expect(ui.received.skus.isEmpty)
+    }
+
     @Test("a control's chain events can be sent directly and removed")
     func directSend() async {
         let ui = ControlScene()

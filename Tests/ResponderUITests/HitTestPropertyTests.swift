@@ -12,6 +12,8 @@ private struct NodeSpec {
     var alpha: Double
     var interactive: Bool
     var insets: (top: Double, left: Double, bottom: Double, right: Double)
+    /// Set on the view; the oracle ignores it (hit testing does not depend on clipping).
+    var clips: Bool
 }
 
 private enum RandomTrees {
@@ -38,7 +40,8 @@ private enum RandomTrees {
                     ? (
                         top: Double(random.int(in: -10...5)), left: Double(random.int(in: -10...5)),
                         bottom: Double(random.int(in: -10...5)), right: Double(random.int(in: -10...5))
-                    ) : (top: 0, left: 0, bottom: 0, right: 0)
+                    ) : (top: 0, left: 0, bottom: 0, right: 0),
+                clips: random.chance(30)
             )
             nodes.append(node)
             if let parent = node.parent { nodes[parent].children.append(index) }
@@ -59,6 +62,7 @@ private enum RandomTrees {
             view.isHidden = node.hidden
             view.alpha = node.alpha
             view.isUserInteractionEnabled = node.interactive
+            view.clipsToBounds = node.clips
             view.hitAreaInsets = EdgeInsets(
                 top: node.insets.top, left: node.insets.left, bottom: node.insets.bottom,
                 right: node.insets.right)

@@ -113,12 +113,19 @@ private let hitCases: [HitCase] = [
         hits: "leaf"),
     HitCase(
         "a scrolled parent moves its content away", .scrollParent(x: 0, y: 30), at: 25, 25, hits: "parent"),
-    HitCase("enlarged area: the left/top edge is inside", at: 190, 190, hits: "small"),
+    HitCase("enlarged area: the top-left corner is inside", at: 190, 190, hits: "small"),
+    HitCase("enlarged area: the left edge is inside", at: 190, 215, hits: "small"),
+    HitCase("enlarged area: the top edge is inside", at: 215, 190, hits: "small"),
+    HitCase("enlarged area: just above the top edge", at: 215, 189.99, hits: "root"),
     HitCase("enlarged area: just inside the right/bottom edge", at: 229.99, 229.99, hits: "small"),
     HitCase("enlarged area: the right edge is outside", at: 230, 200, hits: "root"),
     HitCase("enlarged area: the bottom edge is outside", at: 200, 230, hits: "root"),
     HitCase("enlarged area: just left of it", at: 189.99, 200, hits: "root"),
     HitCase("the root's right edge is outside: no view", at: 300, 10, hits: nil),
+    HitCase("the root's bottom edge is outside: no view", at: 10, 300, hits: nil),
+    HitCase("a leaf's right edge is outside it (half-open)", at: 50, 25, hits: "parent"),
+    HitCase("a leaf's bottom edge is outside it (half-open)", at: 25, 50, hits: "parent"),
+    HitCase("a leaf's top-left corner is inside it", at: 20, 20, hits: "leaf"),
     HitCase("a point outside everything: no view", at: -5, -5, hits: nil),
 ]
 

@@ -110,10 +110,44 @@ struct PointerSequenceTests {
         ui.panel.removeFromSuperview()
 
         #expect(ui.knob.cancellations == [.viewLeftWindow])
-        #expect(ui.panel.cancellations.isEmpty)  // only the bound view is told
+        #expect(ui.left.cancellations.isEmpty)
         #expect(ui.scene.window.activePointers == [PointerID(2)])
         #expect(await ui.scene.window.dispatch(.ended, at: Point(x: 20, y: 20), pointer: PointerID(2)) != nil)
         #expect(ui.left.log == ["began 2", "ended 2"])
+    }
+
+    @Test("the cancellation bubbles from the bound view up its chain as it now stands, until handled")
+    func cancellationBubbles() async {
+        let ui = PointerScene()
+        await ui.scene.window.dispatch(.began, at: Point(x: 20, y: 220), pointer: PointerID(1))
+        ui.panel.removeFromSuperview()
+        // knob passes, so panel (the removed subtree's root, where the chain now ends) is told.
+        #expect(ui.knob.log == ["began 1", "cancelled 1"])
+        #expect(ui.panel.log == ["began 1", "cancelled 1"])
+        #expect(ui.panel.cancellations == [.viewLeftWindow])
+
+        let again = PointerScene()
+        again.knob.pointerDisposition = .handled
+        await again.scene.window.dispatch(.began, at: Point(x: 20, y: 220), pointer: PointerID(1))
+        again.scene.app.removeWindow(again.scene.window)
+        // knob handles it: nobody above hears of it.
+        #expect(again.knob.cancellations == [.windowDetached])
+        #expect(again.panel.log.isEmpty)
+    }
+
+    @Test("moving the bound view into another window cancels its sequence")
+    func movedToAnotherWindow() async {
+        let ui = PointerScene()
+        let other = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "other")
+        ui.scene.app.addWindow(other)
+        await ui.scene.window.dispatch(.began, at: Point(x: 20, y: 220))
+
+        other.addSubview(ui.knob)
+
+        #expect(ui.knob.cancellations == [.viewLeftWindow])
+        #expect(ui.scene.window.activePointers.isEmpty)
+        #expect(other.activePointers.isEmpty)
+        #expect(await ui.scene.window.dispatch(.ended, at: Point(x: 20, y: 220)) == nil)
     }
 
     @Test("moving the bound view within its window keeps the sequence")

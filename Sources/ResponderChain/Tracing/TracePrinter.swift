@@ -11,8 +11,9 @@
 ///
 /// The printer only renders; you choose where the lines go (see ``PrintingTracer``).
 public struct TracePrinter: Sendable {
-    /// Whether hop lines end with the time the handlers took. Turn it off for output that is the
-    /// same on every run (tests, documentation).
+    /// Whether hop lines end with the time the handlers took, and a posted event's header says how
+    /// long it was queued (`(queued 12.0µs)`, or just `(posted)` without durations). Turn it off
+    /// for output that is the same on every run (tests, documentation).
     public var showsDurations: Bool
 
     /// A printer.
@@ -31,7 +32,9 @@ public struct TracePrinter: Sendable {
         for event in events {
             switch event {
             case .sent(let sent):
-                let queued = sent.queued.map { " (queued \(Self.format($0)))" } ?? ""
+                // A posted event's time in the queue is a duration too: printed only with them.
+                let queued =
+                    sent.queued.map { showsDurations ? " (queued \(Self.format($0)))" : " (posted)" } ?? ""
                 lines.append("\(sent.eventID) \(sent.eventName) from \(sent.source)\(queued)")
             case .hopEntered:
                 break

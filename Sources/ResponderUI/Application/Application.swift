@@ -45,8 +45,15 @@ open class Application: InterfaceResponder {
     /// The router given at creation.
     open nonisolated override var router: EventRouter { configuredRouter }
 
-    /// Options for the window layer's sends: this router's tracer and dead-letter sink.
-    var sendOptions: SendOptions {
+    /// The options the window layer sends its events with (pointer, key, action and control
+    /// events): this application's tracer and dead-letter sink. A view's own
+    /// ``Responder/router`` is the default one, so pass these to events you send from views
+    /// yourself to have them traced and dead-lettered like the rest:
+    ///
+    /// ```swift
+    /// await cell.send(AddToCart(sku: cell.sku), options: app.sendOptions)
+    /// ```
+    public var sendOptions: SendOptions {
         SendOptions(tracer: configuredRouter.tracer, deadLetters: configuredRouter.deadLetters)
     }
 

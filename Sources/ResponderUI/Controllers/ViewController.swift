@@ -94,9 +94,12 @@ open class ViewController: InterfaceResponder {
 
     /// Presents `controller` over this one: its view goes on top of this controller's window,
     /// filling it, and its chain continues at this controller. Does nothing when this
-    /// controller is not in a window or already presents one.
+    /// controller is not in a window or already presents one, or when `controller` is this one,
+    /// is already presented, or presents one itself (the chain would loop).
     public final func present(_ controller: ViewController) {
-        guard presentedController == nil, let window else { return }
+        guard controller !== self, controller.presentingController == nil,
+            controller.presentedController == nil, presentedController == nil, let window
+        else { return }
         presentedController = controller
         controller.presentingController = self
         controller.view.frame = window.bounds

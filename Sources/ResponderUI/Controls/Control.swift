@@ -76,10 +76,11 @@ open class Control: View {
         return .handled
     }
 
-    /// A sequence bound to the control was cancelled (for example the control left its
-    /// window): the highlight goes.
+    /// A sequence bound to the control (or to a subview of it) was cancelled, for example because
+    /// the control left its window: the highlight goes, and the cancellation stops here, like the
+    /// other pointer phases. A disabled control lets it pass.
     open override func pointerCancelled(_ pointer: PointerEvent) -> Disposition {
         isHighlighted = false
-        return .pass
+        return isEnabled ? .handled : .pass
     }
 }

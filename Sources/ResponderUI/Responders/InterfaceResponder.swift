@@ -104,9 +104,10 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// A pointer bound to this responder's sequence lifted. Passes by default.
     open func pointerEnded(_ pointer: PointerEvent) -> Disposition { .pass }
 
-    /// A pointer sequence was cancelled: by the system, or because the view it was bound to left
-    /// its window (then the view is told by a direct call, see ``PointerEvent/cancellation``).
-    /// Passes by default.
+    /// A pointer sequence was cancelled: by the system (a chain event), or because the view it was
+    /// bound to left its window or the window was detached (see ``PointerEvent/cancellation``).
+    /// In the second case the view is told by a direct call, and so is each interface responder
+    /// above it in its chain as it now stands, while they pass. Passes by default.
     open func pointerCancelled(_ pointer: PointerEvent) -> Disposition { .pass }
 
     /// A key went down while this responder was the first responder (or an ancestor of it in

@@ -150,10 +150,24 @@ open class Window: View {
         let cancelled = sequences.filter { matches($0.key) }.sorted { $0.key.rawValue < $1.key.rawValue }
         for (pointer, sequence) in cancelled {
             sequences[pointer] = nil
-            _ = sequence.view.pointerCancelled(
+            Self.tellCancelled(
                 PointerEvent(
                     pointer: pointer, phase: .cancelled, location: sequence.location,
-                    cancellation: reason))
+                    cancellation: reason),
+                from: sequence.view)
+        }
+    }
+
+    /// Tells `view` that its sequence was cancelled, then each interface responder above it in
+    /// its chain as it now stands (up to the root of a removed subtree), until one handles it — the way the other phases bubble, but as
+    /// plain synchronous calls on the main actor, since the view has just left its window. (So a
+    /// control that tracked the pointer from a subview drops its highlight too.)
+    private static func tellCancelled(_ event: PointerEvent, from view: View) {
+        var visited: Set<ObjectIdentifier> = []
+        var current: InterfaceResponder? = view
+        while let responder = current, visited.insert(ObjectIdentifier(responder)).inserted {
+            if responder.pointerCancelled(event).isHandled { return }
+            current = responder.next as? InterfaceResponder
         }
     }
 }

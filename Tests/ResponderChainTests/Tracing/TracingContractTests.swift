@@ -77,6 +77,59 @@ struct TracingContractTests {
         #expect(outcome.info[F.Stamp.self] == "x")
     }
 
+    @Test("a slow scope delays its hop and loses nothing: when it goes on, every event is reported in order")
+    func slowScopeGoesOn() async throws {
+        let gate = Gate()
+        let tracer = F.MisbehavingTracer(.parks(gate))
+        let top = F.Station("Top", .handle, root: true)
+        let leaf = F.Station("Leaf", .stamp("x"), parent: top)
+
+        let sending = Task { await leaf.send(F.Ping(), options: SendOptions(tracer: tracer)) }
+        await gate.waitForArrivals(1)
+
+        // Parked in hop 1's scope: the send and the hop's entry are reported, the handler waits.
+        #expect(F.shape(tracer.recorder.events) == ["sent", "enter 1"])
+        #expect(await leaf.sightings.isEmpty)
+
+        gate.open()
+        let outcome = await sending.value
+
+        #expect(outcome.kind == .handled)
+        #expect(outcome.info[F.Stamp.self] == "x")
+        #expect(
+            tracer.recorder.shape(for: outcome.eventID) == [
+                "sent", "enter 1", "leave 1", "enter 2", "leave 2", "finished",
+            ])
+        #expect(
+            tracer.recorder.hops(for: outcome.eventID).map(\.disposition) == [.handledAndContinue, .handled])
+        #expect(await leaf.sightings.count == 1)
+    }
+
+    @Test("while one send's scope is parked, another send through the same tracer completes fully")
+    func slowScopeDoesNotHoldOthers() async throws {
+        let gate = Gate()
+        let tracer = F.MisbehavingTracer(.parksAt("Slow", gate))
+        let slow = F.Station("Slow", .handle, root: true)
+        let fast = F.Station("Fast", .handle, root: true)
+
+        let parked = Task { await slow.send(F.Ping(), options: SendOptions(tracer: tracer)) }
+        await gate.waitForArrivals(1)
+        let quick = await fast.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        #expect(quick.kind == .handled)
+        #expect(
+            tracer.recorder.shape(for: quick.eventID) == ["sent", "enter 1", "leave 1", "finished"])
+
+        gate.open()
+        let late = await parked.value
+
+        #expect(late.kind == .handled)
+        #expect(
+            tracer.recorder.shape(for: late.eventID) == ["sent", "enter 1", "leave 1", "finished"])
+        #expect(tracer.recorder.eventIDs == [late.eventID, quick.eventID])
+        #expect(tracer.recorder.outcomes.map(\.eventID) == [quick.eventID, late.eventID])
+    }
+
     @Test("a slow scope is cut off by the send's deadline, and the trace is complete")
     func slowScope() async throws {
         let gate = Gate()  // never opened: the scope is as slow as can be
@@ -84,7 +137,9 @@ struct TracingContractTests {
         let station = F.Station("A", .handle, root: true)
 
         let outcome = await station.send(
-            F.Ping(), options: SendOptions(timeout: .milliseconds(20), tracer: tracer))
+            // Long enough that the send surely reaches the scope first, even on a loaded machine
+            // (20 ms was not: the deadline sometimes passed before hop 1).
+            F.Ping(), options: SendOptions(timeout: .milliseconds(500), tracer: tracer))
 
         guard case .timedOut(let stop) = outcome else {
             Issue.record("expected timedOut, got \(outcome)")

@@ -27,6 +27,8 @@ enum TracingFixtures {
         case fail
         /// Parks on the gate, then handles.
         case park(Gate)
+        /// Parks on the gate, then passes.
+        case parkThenPass(Gate)
     }
 
     /// What a handler saw.
@@ -119,13 +121,18 @@ enum TracingFixtures {
         case .park(let gate):
             try await gate.pass()
             return .handled
+        case .parkThenPass(let gate):
+            try await gate.pass()
+            return .pass
         }
     }
 
     /// Binds `hopMarker` to `hop N` around each hop, and restores the `requestID` captured in the
     /// sender's task; forwards point events to a ``RecordingTracer``.
-    struct ScopedTracer: Tracer {
+    final class ScopedTracer: Tracer {
         let recorder = RecordingTracer()
+        /// The `hopMarker` bound when each point event was recorded, in order.
+        let markersAtRecord = Mutex<[String?]>([])
 
         func captureContext() -> String? { TracingFixtures.requestID }
 
@@ -140,7 +147,46 @@ enum TracingFixtures {
             }
         }
 
-        func record(_ event: TraceEvent) { recorder.record(event) }
+        func record(_ event: TraceEvent) {
+            markersAtRecord.withLock { $0.append(TracingFixtures.hopMarker) }
+            recorder.record(event)
+        }
+    }
+
+    /// A responder that notes the `hopMarker` bound when its handler runs and when the router
+    /// reads its `next` (after the handler, when the hop's scope has closed).
+    actor Watcher: Responder {
+        let parent: any Responder
+        private(set) var markersInHandler: [String?] = []
+        private(set) var markersReadingNext: [String?] = []
+
+        init(parent: any Responder) { self.parent = parent }
+
+        var next: (any Responder)? {
+            markersReadingNext.append(TracingFixtures.hopMarker)
+            return parent
+        }
+
+        static let strategies = Strategies<Watcher> {
+            $0.on(Ping.self) { watcher, _, _ in
+                watcher.markersInHandler.append(TracingFixtures.hopMarker)
+                return .pass
+            }
+        }
+    }
+
+    /// The kinds of a send's point events, in order, as short strings that read well in a test:
+    /// `sent`, `enter 1`, `leave 1`, …, `deadLettered`, `finished`.
+    static func shape(_ events: [TraceEvent]) -> [String] {
+        events.map { event in
+            switch event {
+            case .sent: return "sent"
+            case .hopEntered(let hop): return "enter \(hop.number)"
+            case .hopLeft(let record): return "leave \(record.hop.number)"
+            case .deadLettered: return "deadLettered"
+            case .finished: return "finished"
+            }
+        }
     }
 
     /// A scope that misbehaves in one of the ways a tracer can.
@@ -158,6 +204,9 @@ enum TracingFixtures {
             case throwsAfterHandler
             /// Parks on a gate before calling `body`.
             case parks(Gate)
+            /// Parks on a gate before calling `body`, at hops of the responder with this label
+            /// only.
+            case parksAt(String, Gate)
         }
 
         let fault: Fault
@@ -191,6 +240,9 @@ enum TracingFixtures {
                 throw Boom()
             case .parks(let gate):
                 try await gate.pass()
+                return try await body()
+            case .parksAt(let label, let gate):
+                if scope.responder.label == label { try await gate.pass() }
                 return try await body()
             }
         }

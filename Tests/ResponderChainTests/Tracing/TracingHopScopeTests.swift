@@ -1,5 +1,6 @@
 import ResponderChain
 import ResponderChainTesting
+import Synchronization
 import Testing
 
 private typealias F = TracingFixtures
@@ -20,6 +21,23 @@ struct TracingHopScopeTests {
         #expect(await middle.sightings.map(\.hopMarker) == ["hop 2"])
         #expect(await top.sightings.map(\.hopMarker) == ["hop 3"])
         #expect(F.hopMarker == nil)
+    }
+
+    @Test("the scope wraps the handlers only: point events and the read of next run outside it")
+    func scopeWrapsHandlersOnly() async {
+        let tracer = F.ScopedTracer()
+        let top = F.Station("Top", .handle, root: true)
+        let watcher = F.Watcher(parent: top)
+
+        let outcome = await watcher.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        #expect(outcome.kind == .handled)
+        #expect(await watcher.markersInHandler == ["hop 1"])
+        #expect(await watcher.markersReadingNext == [nil])
+        #expect(await top.sightings.map(\.hopMarker) == ["hop 2"])
+        // sent, enter 1, leave 1, enter 2, leave 2, finished: all recorded outside any scope.
+        #expect(F.shape(tracer.recorder.events).count == 6)
+        #expect(tracer.markersAtRecord.withLock { $0 } == Array(repeating: nil, count: 6))
     }
 
     @Test("without a tracer, handlers run with no scope around them")

@@ -27,6 +27,68 @@ struct TracingPrinterTests {
             ])
     }
 
+    @Test("with durations off, the same sends print the same lines on every run, posted events too")
+    func stableWithoutDurations() async {
+        let printer = TracePrinter(showsDurations: false)
+        func run() async -> [[String]] {
+            let tracer = RecordingTracer()
+            let top = F.Station("Top", .handle, root: true)
+            let failing = F.Station("Failing", .fail, parent: top)
+            let orphan = F.Station("Orphan", .stamp("o"))
+            let options = SendOptions(tracer: tracer)
+            let awaited = await failing.send(F.Ping(), options: options)
+            let broken = await orphan.send(F.Ping(), options: options)
+            let capture = TraceCapture.posting(from: top, options: options)
+            let posted = await Task.detached {
+                await Router.send(
+                    F.Ping(), from: top, source: .responder(top), options: options, trace: capture)
+            }.value
+            // Replace the ids, which differ between runs by design.
+            return [awaited, broken, posted].map { outcome in
+                tracer.lines(for: outcome.eventID, printer: printer).map {
+                    $0.replacing("\(outcome.eventID)", with: "#id")
+                }
+            }
+        }
+
+        let first = await run()
+        let second = await run()
+
+        #expect(first == second)
+        #expect(
+            first == [
+                [
+                    "#id Ping from Failing",
+                    "  1  Failing  actor  threw Boom()",
+                    "  = failed at hop 1, Failing threw Boom()",
+                ],
+                [
+                    "#id Ping from Orphan",
+                    "  1  Orphan  actor  handledAndContinue  +Stamp=o",
+                    "  = interrupted after Orphan (not a root, no next) after 1 hop",
+                ],
+                [
+                    "#id Ping from Top (posted)",
+                    "  1  Top  actor  handled",
+                    "  = handled by Top after 1 hop",
+                ],
+            ])
+    }
+
+    @Test("with durations on, a posted event's header says how long it was queued")
+    func queuedDuration() async throws {
+        let tracer = RecordingTracer()
+        let top = F.Station("Top", .handle, root: true)
+        let options = SendOptions(tracer: tracer)
+        let capture = TraceCapture.posting(from: top, options: options)
+        let outcome = await Router.send(
+            F.Ping(), from: top, source: .responder(top), options: options, trace: capture)
+
+        let header = try #require(tracer.lines(for: outcome.eventID).first)
+        #expect(header.hasPrefix("\(outcome.eventID) Ping from Top (queued "))
+        #expect(header.hasSuffix(")"))
+    }
+
     @Test("with durations on, each hop line ends with the time its handlers took")
     func printsDurations() async {
         let tracer = RecordingTracer()

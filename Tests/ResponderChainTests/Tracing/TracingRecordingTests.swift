@@ -22,17 +22,8 @@ struct TracingRecordingTests {
         let events = tracer.events(for: id)
         #expect(events.count == tracer.events.count)
         // sent, then entered/left for each hop, then finished.
-        let shape = events.map { event -> String in
-            switch event {
-            case .sent: return "sent"
-            case .hopEntered(let hop): return "enter \(hop.number)"
-            case .hopLeft(let record): return "leave \(record.hop.number)"
-            case .deadLettered: return "deadLettered"
-            case .finished: return "finished"
-            }
-        }
         #expect(
-            shape == [
+            tracer.shape(for: id) == [
                 "sent", "enter 1", "leave 1", "enter 2", "leave 2", "enter 3", "leave 3", "enter 4",
                 "leave 4", "enter 5", "leave 5", "finished",
             ])

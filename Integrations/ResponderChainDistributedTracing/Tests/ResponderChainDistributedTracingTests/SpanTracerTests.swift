@@ -1,0 +1,109 @@
+import InMemoryTracing
+import ResponderChain
+import ResponderChainDistributedTracing
+import Testing
+import Tracing
+
+private struct Probe: Event {}
+private struct Boom: Error {}
+
+/// What a handler saw of the current span.
+private struct Seen: Sendable, Equatable {
+    let spanID: String?
+    let traceID: String?
+}
+
+private actor Station: Responder {
+    let name: String
+    let parent: Station?
+    let fails: Bool
+    private(set) var seen: [Seen] = []
+
+    init(_ name: String, parent: Station? = nil, fails: Bool = false) {
+        self.name = name
+        self.parent = parent
+        self.fails = fails
+    }
+
+    var next: (any Responder)? { parent }
+    nonisolated var isRoot: Bool { parent == nil }
+    nonisolated var label: String { name }
+
+    static let strategies = Strategies<Station> {
+        $0.on(Probe.self) { station, _, _ in
+            let span = ServiceContext.current?.inMemorySpanContext
+            station.seen.append(Seen(spanID: span?.spanID, traceID: span?.traceID))
+            if station.fails { throw Boom() }
+            return station.parent == nil ? .handled : .pass
+        }
+    }
+}
+
+@Suite("Span per hop (swift-distributed-tracing)")
+struct SpanTracerTests {
+    @Test("each hop runs in its own span, a child of the span current where the event was sent")
+    func spanPerHop() async throws {
+        let backend = InMemoryTracer()
+        let tracer = SpanTracer(tracer: backend)
+        let top = Station("Top")
+        let leaf = Station("Leaf", parent: top)
+
+        let (outcome, requestSpan) = await backend.withSpan("request") { span in
+            (await leaf.send(Probe(), options: SendOptions(tracer: tracer)), span.spanContext)
+        }
+
+        #expect(outcome.kind == .handled)
+        let hops = backend.finishedSpans.filter { $0.operationName != "request" }
+        #expect(hops.map(\.operationName) == ["Probe at Leaf", "Probe at Top"])
+        #expect(hops.allSatisfy { $0.parentSpanID == requestSpan.spanID })
+        #expect(hops.allSatisfy { $0.traceID == requestSpan.traceID })
+        #expect(hops.map { $0.attributes.get("responder.hop") } == [.int64(1), .int64(2)])
+        #expect(
+            hops.map { $0.attributes.get("responder.disposition") } == [.string("pass"), .string("handled")])
+        #expect(
+            hops.allSatisfy { $0.attributes.get("responder.event_id") == .string("\(outcome.eventID)") })
+        // The handlers ran inside their hop's span.
+        #expect(await leaf.seen == [Seen(spanID: hops[0].spanID, traceID: requestSpan.traceID)])
+        #expect(await top.seen == [Seen(spanID: hops[1].spanID, traceID: requestSpan.traceID)])
+    }
+
+    @Test("a handler's error is recorded on its hop's span")
+    func errorOnSpan() async throws {
+        let backend = InMemoryTracer()
+        let failing = Station("Failing", fails: true)
+
+        let outcome = await failing.send(Probe(), options: SendOptions(tracer: SpanTracer(tracer: backend)))
+
+        #expect(outcome.kind == .failed)
+        let span = try #require(backend.finishedSpans.first)
+        #expect(span.errors.count == 1)
+        #expect(span.errors.first?.error is Boom)
+        #expect(span.status?.code == .error)
+    }
+
+    @Test("a context captured in one task is restored around the handler in another")
+    func capturedContextCrossesTasks() async throws {
+        let backend = InMemoryTracer()
+        let tracer = SpanTracer(tracer: backend)
+        // Posting code captures in the poster's task…
+        let (captured, requestSpan) = backend.withSpan("post") { span in
+            (tracer.captureContext(), span.spanContext)
+        }
+        let hop = Hop(
+            eventID: EventID(rawValue: 1), number: 1, responder: ResponderID(Station("Queued")),
+            eventName: "Probe", isolation: .nonisolated)
+        // …and delivers from another task, where task-locals did not follow.
+        let inside = await Task.detached {
+            #expect(ServiceContext.current == nil)
+            var seen: String?
+            _ = try? await tracer.withHop(HopScope(hop: hop, context: captured)) {
+                seen = ServiceContext.current?.inMemorySpanContext?.parentSpanID
+                return .handled
+            }
+            return seen
+        }.value
+
+        #expect(inside == requestSpan.spanID)
+        #expect(backend.finishedSpans.map(\.operationName).sorted() == ["Probe at Queued", "post"])
+    }
+}
