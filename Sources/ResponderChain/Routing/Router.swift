@@ -48,7 +48,8 @@ enum Router {
         let outcome: Outcome
         if let deadline = options.deadline {
             outcome = await routeRacing(
-                deadline: deadline, event, from: sender, start: options.start, context: context)
+                deadline: deadline, event, from: sender, start: options.start, context: context,
+                isolation: #isolation)
         } else {
             outcome = await route(event, from: sender, start: options.start, context: &context)
         }
@@ -66,17 +67,21 @@ enum Router {
     /// A send with a deadline runs its hops in a child task, raced by a timer that cancels it when
     /// the deadline passes, so that a handler parked mid-flight is woken (it sees
     /// `Task.isCancelled`) and the send ends ``Outcome/timedOut(_:)`` on time.
+    ///
+    /// The child enters the sender's isolation (`isolation`) once and runs the whole route there,
+    /// as an awaited send without a deadline does: hops between responders on that executor (the
+    /// main actor, a shared executor) stay back to back.
     private static func routeRacing(
         deadline: ContinuousClock.Instant,
         _ event: any Event,
         from sender: any Responder,
         start: SendOptions.Start,
-        context: EventContext
+        context: EventContext,
+        isolation: (any Actor)?
     ) async -> Outcome {
         await withTaskGroup(of: Outcome?.self) { group in
             group.addTask {
-                var context = context
-                return await route(event, from: sender, start: start, context: &context)
+                await routeIsolated(event, from: sender, start: start, context: context, isolation: isolation)
             }
             group.addTask {
                 try? await Task.sleep(until: deadline, clock: .continuous)
@@ -99,6 +104,18 @@ enum Router {
                             eventID: context.eventID, hops: 0, handlers: [], info: context.info),
                         responder: ResponderID(sender), hop: 1, whileHandling: false))
         }
+    }
+
+    /// ``route(_:from:start:context:)`` on `isolation`.
+    private static func routeIsolated(
+        _ event: any Event,
+        from sender: any Responder,
+        start: SendOptions.Start,
+        context: EventContext,
+        isolation: isolated (any Actor)?
+    ) async -> Outcome {
+        var context = context
+        return await route(event, from: sender, start: start, context: &context)
     }
 
     /// The loop itself.

@@ -124,15 +124,9 @@ struct TracingStopEventTests {
                 tracer: tracer, deadLetters: DeadLetterSink { await letters.add($0.outcome) }))
 
         #expect(outcome.kind == .interrupted)
-        // Relay.send returns its interruption without going through the router: no trace, no
-        // dead letter (Sources/ResponderChain/Routing/Relay.swift, the `guard let entry` branch).
-        withKnownIssue("Relay.send skips the tracer and the dead-letter sink when its entry is gone") {
-            #expect(tracer.outcomes.map(\.kind) == [.interrupted])
-            #expect(tracer.eventIDs == [outcome.eventID])
-        }
-        await withKnownIssue("Relay.send skips the tracer and the dead-letter sink when its entry is gone") {
-            #expect(await letters.kinds == [.interrupted])
-        }
+        #expect(tracer.outcomes.map(\.kind) == [.interrupted])
+        #expect(tracer.eventIDs == [outcome.eventID])
+        #expect(await letters.kinds == [.interrupted])
     }
 }
 
