@@ -1,6 +1,4 @@
 public import ResponderChain
-import Synchronization
-
 /// An in-memory dead-letter sink for tests: it keeps every ``DeadLetter`` in the order it
 /// arrived, and lets a test wait for the letters it expects without sleeping.
 /// (Precedent: swift-log's `InMemoryLogHandler`.)
@@ -40,7 +38,7 @@ public final class DeadLetterRecorder: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty recorder.
     public init() {}

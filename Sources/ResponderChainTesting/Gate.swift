@@ -1,4 +1,4 @@
-import Synchronization
+import ResponderChain
 
 /// A gate that parks tasks until it is opened: use it to hold a handler mid-flight in a test.
 ///
@@ -43,7 +43,7 @@ public final class Gate: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A closed gate.
     public init() {}

@@ -1,6 +1,4 @@
 public import ResponderChain
-import Synchronization
-
 /// A tracer that keeps every point event in memory, in the order they were reported, for tests
 /// to assert on. (Precedent: swift-distributed-tracing's `InMemoryTracer`.)
 ///
@@ -15,7 +13,7 @@ import Synchronization
 /// print(tracer.lines(for: outcome.eventID).joined(separator: "\n"))
 /// ```
 public final class RecordingTracer: Tracer {
-    private let storage = Mutex<[TraceEvent]>([])
+    private let storage = Locked<[TraceEvent]>([])
 
     /// An empty recorder.
     public init() {}

@@ -8,17 +8,17 @@ import Synchronization
 /// task per busy sender rather than a mailbox and a task per responder. A lane exists only while
 /// it has posts; its task ends when it is empty.
 ///
-/// The rules live in ``PostOfficeState``; this class holds it in a `Mutex`, starts the delivery
+/// The rules live in ``PostOfficeState``; this class holds it in a `Locked` (a `Mutex`), starts the delivery
 /// tasks and resumes continuations outside the lock.
 final class PostOffice: Sendable {
-    private let state: Mutex<PostOfficeState>
+    private let state: Locked<PostOfficeState>
 
     /// The post office whose delivery task is running in the current task, if any: its handlers'
     /// own posts are accepted over the limit (see ``PostingLimit``).
     @TaskLocal private static var delivering: ObjectIdentifier?
 
     init(limit: PostingLimit) {
-        self.state = Mutex(PostOfficeState(limit: limit))
+        self.state = Locked(PostOfficeState(limit: limit))
     }
 
     var statistics: (outstanding: Int, peak: Int, suspended: Int) {
@@ -57,7 +57,7 @@ final class PostOffice: Sendable {
     private nonisolated(nonsending) func waitForRoom(_ post: PendingPost, lane: ObjectIdentifier) async
         -> PostOfficeState.Admission
     {
-        let waiterID = Mutex<UInt64?>(nil)
+        let waiterID = Locked<UInt64?>(nil)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let admitted = state.withLock { state -> PostOfficeState.Admission? in

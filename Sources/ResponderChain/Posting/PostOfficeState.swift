@@ -2,7 +2,7 @@
 /// outstanding posts against the ``PostingLimit``, and the posters waiting for room.
 ///
 /// A pure value: it never runs user code, starts tasks or resumes continuations. Each transition
-/// returns what its caller (``PostOffice``, which holds it in a `Mutex`) must do once outside
+/// returns what its caller (``PostOffice``, which holds it in a `Locked`) must do once outside
 /// the lock: deliver a post, start a lane's delivery task, resume waiting posters.
 ///
 /// ```

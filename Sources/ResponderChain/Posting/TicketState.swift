@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The shared state behind a ``Ticket``: the cancellation flag the router reads before every hop,
 /// the outcome once known, and the tasks waiting for it.
 final class TicketState: Sendable {
@@ -14,7 +12,7 @@ final class TicketState: Sendable {
     /// Told when the ticket is cancelled, so that an event being delivered is stopped at once.
     private let office: PostOffice
     private let lane: ObjectIdentifier
-    private let state = Mutex(State.pending(waiters: []))
+    private let state = Locked(State.pending(waiters: []))
 
     init(eventID: EventID, office: PostOffice, lane: ObjectIdentifier) {
         self.eventID = eventID

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The FIFO locks of responders that handle one event at a time
 /// (``Responder/handlesOneEventAtATime``), keyed by responder identity.
 ///
@@ -33,7 +31,7 @@ final class ExclusiveHandling: Sendable {
     /// The locks the current task holds.
     @TaskLocal private static var held: [ObjectIdentifier] = []
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Runs `body` holding `responder`'s lock: waits (FIFO) while another event holds it.
     /// - Throws: `CancellationError` if the task is cancelled while it waits; `body` did not run.
@@ -59,7 +57,7 @@ final class ExclusiveHandling: Sendable {
         }
         if claimed { return }
 
-        let waiterID = Mutex<UInt64?>(nil)
+        let waiterID = Locked<UInt64?>(nil)
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Void, any Error>) in

@@ -26,6 +26,7 @@ public protocol MainActorResponder: Responder {}
 
 extension MainActorResponder where StrategyOwner == Self {
     /// Runs ``Responder/strategies`` on the main actor.
+    @inlinable
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
@@ -37,6 +38,7 @@ extension MainActorResponder where StrategyOwner == Self {
 extension MainActorResponder {
     /// Runs ``Responder/handle(_:context:)`` and reads ``Responder/next`` in one visit to the main
     /// actor.
+    @inlinable
     public nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async
         -> Visit
     {
@@ -44,11 +46,15 @@ extension MainActorResponder {
     }
 
     @MainActor
-    private static func visitOnMainActor(
+    @inlinable
+    static func visitOnMainActor(
         _ responder: Self,
         event: any Event,
         context: inout EventContext
     ) async -> Visit {
-        await context.visit(responder, event: event)
+        if context.canVisitDirectly(responder) {
+            return await context.visitDirectly(responder, event: event)
+        }
+        return await context.visit(responder, event: event)
     }
 }

@@ -9,6 +9,7 @@
 
 extension Responder where Self: Actor, StrategyOwner == Self {
     /// Runs ``Responder/strategies`` on the actor.
+    @inlinable
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
@@ -16,17 +17,22 @@ extension Responder where Self: Actor, StrategyOwner == Self {
     }
 
     /// Runs ``Responder/handle(_:context:)`` and reads ``Responder/next`` in one visit to the actor.
+    @inlinable
     public nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async
         -> Visit
     {
         await Self.visitIsolated(self, event: event, context: &context)
     }
 
-    private static func visitIsolated(
+    @inlinable
+    static func visitIsolated(
         _ responder: isolated Self,
         event: any Event,
         context: inout EventContext
     ) async -> Visit {
-        await context.visit(responder, event: event)
+        if context.canVisitDirectly(responder) {
+            return await context.visitDirectly(responder, event: event)
+        }
+        return await context.visit(responder, event: event)
     }
 }

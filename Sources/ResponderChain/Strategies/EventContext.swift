@@ -106,19 +106,33 @@ public struct EventContext: Sendable {
         }
     }
 
-    @inline(__always)
     private nonisolated(nonsending) mutating func visitNow(_ responder: some Responder, event: any Event)
         async -> Visit
     {
+        guard let trace else { return await visitDirectly(responder, event: event) }
+        let result = await handleTraced(responder, event: event, trace: trace, isolation: #isolation)
+        return Visit(result: result, next: await responder.next)
+    }
+
+    /// Whether a hop at `responder` can take the direct path: no tracer to report to and no
+    /// one-at-a-time lock to take.
+    @inlinable
+    func canVisitDirectly(_ responder: some Responder) -> Bool {
+        !isTraced && !responder.handlesOneEventAtATime
+    }
+
+    @usableFromInline
+    var isTraced: Bool { trace != nil }
+
+    /// The hop with nothing around it: the handlers, then a read of `next`. Inlinable, so that
+    /// the default hop of a responder type is specialized for it where the type is declared.
+    @inlinable
+    mutating func visitDirectly(_ responder: some Responder, event: any Event) async -> Visit {
         let result: Result<Disposition, any Error>
-        if let trace {
-            result = await handleTraced(responder, event: event, trace: trace, isolation: #isolation)
-        } else {
-            do {
-                result = .success(try await responder.handle(event, context: &self))
-            } catch {
-                result = .failure(error)
-            }
+        do {
+            result = .success(try await responder.handle(event, context: &self))
+        } catch {
+            result = .failure(error)
         }
         return Visit(result: result, next: await responder.next)
     }
@@ -131,6 +145,12 @@ public struct Visit: Sendable {
     public let result: Result<Disposition, any Error>
     /// The next responder, read after the handlers ran.
     public let next: (any Responder)?
+
+    @usableFromInline
+    init(result: Result<Disposition, any Error>, next: (any Responder)?) {
+        self.result = result
+        self.next = next
+    }
 }
 
 /// How a strategy table finds handlers for an event: by type, or by name for ``NamedEvent``.

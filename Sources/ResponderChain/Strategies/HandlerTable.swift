@@ -3,6 +3,7 @@
 ///
 /// Small tables (the common case) are searched linearly, which beats hashing for a handful of
 /// keys; a table with more than eight keys also keeps a dictionary from key to slot.
+@usableFromInline
 struct HandlerTable: Sendable {
     /// A handler with its owner erased to `AnyObject`. It runs where its caller runs (the owner's
     /// isolation, during a hop) and calls the typed handler, isolated to the same owner.
@@ -50,6 +51,7 @@ struct HandlerTable: Sendable {
 
     /// Runs, on `owner`, the handler for the context's event key; then the proxy's handlers;
     /// then the catch-all; else passes.
+    @usableFromInline
     nonisolated(nonsending) func run(on owner: AnyObject, event: any Event, context: inout EventContext)
         async throws -> Disposition
     {

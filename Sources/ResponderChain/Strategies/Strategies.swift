@@ -28,7 +28,8 @@
 public struct Strategies<Owner: Responder>: Sendable {
     /// The entries, with the owner erased: a table of a generic type would make the runtime look
     /// up the metadata of its handler type at every hop.
-    private var table = HandlerTable()
+    @usableFromInline
+    var table = HandlerTable()
 
     /// An empty table: every event passes.
     public init() {}
@@ -78,6 +79,7 @@ public struct Strategies<Owner: Responder>: Sendable {
 
     /// Runs the handler this table has for `event` on `owner`; returns ``Disposition/pass``
     /// when there is none.
+    @inlinable
     nonisolated(nonsending) func run(on owner: Owner, event: any Event, context: inout EventContext)
         async throws -> Disposition
     {

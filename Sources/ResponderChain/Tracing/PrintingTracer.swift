@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A tracer that renders each event's trace with a ``TracePrinter`` when the event finishes and
 /// hands the text (one block of lines per event) to a sink of your choice.
 ///
@@ -12,7 +10,7 @@ import Synchronization
 public final class PrintingTracer: Tracer {
     private let printer: TracePrinter
     private let sink: @Sendable (String) -> Void
-    private let pending = Mutex<[EventID: [TraceEvent]]>([:])
+    private let pending = Locked<[EventID: [TraceEvent]]>([:])
 
     /// A tracer that prints through `sink`, rendered by `printer`.
     public init(printer: TracePrinter = TracePrinter(), _ sink: @escaping @Sendable (String) -> Void) {

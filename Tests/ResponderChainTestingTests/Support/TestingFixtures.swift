@@ -1,7 +1,5 @@
 import ResponderChain
 import ResponderChainTesting
-import Synchronization
-
 /// The event the testing-helper suites send.
 struct Signal: Event {}
 
@@ -48,7 +46,7 @@ actor Probe: Responder {
 
 /// Things that happened, in order, across tasks.
 final class Timeline: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
 
     func append(_ entry: String) { entries.withLock { $0.append(entry) } }
     var entriesSoFar: [String] { entries.withLock { $0 } }

@@ -1,7 +1,5 @@
 @testable import ResponderChain
 import ResponderChainTesting
-import Synchronization
-
 /// Test doubles for the concurrency suites, kept in one namespace so they never clash with others.
 enum ConcurrencyFixtures {
     /// The `number`th event of sender `sender`.
@@ -135,7 +133,7 @@ enum ConcurrencyFixtures {
 
     /// A tracer that only counts finished sends by kind: cheap enough for floods.
     final class OutcomeCounter: Tracer {
-        private let counts = Mutex<[Outcome.Kind: Int]>([:])
+        private let counts = Locked<[Outcome.Kind: Int]>([:])
 
         func record(_ event: TraceEvent) {
             if case .finished(let outcome) = event {

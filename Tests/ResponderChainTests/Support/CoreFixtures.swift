@@ -1,7 +1,5 @@
 import ResponderChain
 import ResponderChainTesting
-import Synchronization
-
 // Test doubles shared by the core suites (Tests/ResponderChainTests/Core/).
 
 /// The event most suites send.
@@ -55,7 +53,7 @@ struct Sighting: Sendable, Equatable {
 
 /// The names of the responders whose handlers ran, in order, across all of them.
 final class Journal: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
 
     func append(_ name: String) { entries.withLock { $0.append(name) } }
     var names: [String] { entries.withLock { $0 } }

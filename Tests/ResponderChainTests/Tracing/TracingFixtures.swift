@@ -1,7 +1,5 @@
 import ResponderChain
 import ResponderChainTesting
-import Synchronization
-
 /// Test doubles for the tracing suites, kept in one namespace so they never clash with others.
 enum TracingFixtures {
     struct Ping: Event {}
@@ -132,7 +130,7 @@ enum TracingFixtures {
     final class ScopedTracer: Tracer {
         let recorder = RecordingTracer()
         /// The `hopMarker` bound when each point event was recorded, in order.
-        let markersAtRecord = Mutex<[String?]>([])
+        let markersAtRecord = Locked<[String?]>([])
 
         func captureContext() -> String? { TracingFixtures.requestID }
 
@@ -214,7 +212,7 @@ enum TracingFixtures {
 
         init(_ fault: Fault) { self.fault = fault }
         /// Errors the second `body` call threw at the scope.
-        let secondCallErrors = Mutex<[TracerViolation]>([])
+        let secondCallErrors = Locked<[TracerViolation]>([])
 
         nonisolated(nonsending) func withHop(
             _ scope: HopScope<Never>,

@@ -1,6 +1,5 @@
 import ResponderChain
 import ResponderChainTesting
-import Synchronization
 import Testing
 
 private typealias F = TracingFixtures
@@ -72,7 +71,7 @@ struct TracingPointEventTests {
     @Test("the dead-lettered event comes after the sink returned and before finished")
     func deadLetterOrder() async throws {
         let tracer = RecordingTracer()
-        let seenBySink = Mutex(0)
+        let seenBySink = Locked(0)
         let sink = DeadLetterSink { _ in
             seenBySink.withLock { $0 = tracer.events.count }
         }

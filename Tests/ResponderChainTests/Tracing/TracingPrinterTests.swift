@@ -1,6 +1,5 @@
 @testable import ResponderChain
 import ResponderChainTesting
-import Synchronization
 import Testing
 
 private typealias F = TracingFixtures
@@ -126,7 +125,7 @@ struct TracingPrinterTests {
 
     @Test("the printing tracer hands each finished event's block to its sink, one block per event")
     func printingTracer() async {
-        let blocks = Mutex<[String]>([])
+        let blocks = Locked<[String]>([])
         let tracer = PrintingTracer(printer: TracePrinter(showsDurations: false)) { block in
             blocks.withLock { $0.append(block) }
         }

@@ -1,7 +1,5 @@
 import ResponderChain
 import ResponderUI
-import Synchronization
-
 /// Test doubles for the window-layer suites, namespaced to avoid clashes with other modules'.
 enum UIFixtures {
     /// An event nobody in the fixtures handles unless a test registers a handler.
@@ -97,7 +95,7 @@ enum UIFixtures {
 
     /// A tracer that records the label of every responder visited, in order.
     final class HopRecorder: Tracer {
-        private let hops = Mutex<[String]>([])
+        private let hops = Locked<[String]>([])
 
         var labels: [String] { hops.withLock { $0 } }
 
