@@ -1,7 +1,7 @@
 /// What the command line asked for.
 ///
 /// ```
-/// responder-bench [--quick] [--filter NAME] [--json FILE] [--svg FILE]
+/// responder-bench [--quick] [--filter NAME] [--json FILE] [--svg FILE] [--markdown FILE]
 /// ```
 struct Options: Sendable {
     /// A seconds-long pass over every scenario (CI): short repetitions, few of them.
@@ -12,6 +12,8 @@ struct Options: Sendable {
     var jsonPath: String?
     /// Where to write the ns-per-hop chart as SVG.
     var svgPath: String?
+    /// Where to write the table as Markdown (for Docs/Benchmarks.md).
+    var markdownPath: String?
 
     /// How long one repetition should last at least, in nanoseconds.
     var repetitionTarget: Duration { quick ? .milliseconds(2) : .milliseconds(100) }
@@ -21,14 +23,15 @@ struct Options: Sendable {
     var depths: [Int] { [1, 8, 64, 512] }
 
     static let usage = """
-        usage: responder-bench [--quick] [--filter NAME] [--json FILE] [--svg FILE]
+        usage: responder-bench [--quick] [--filter NAME] [--json FILE] [--svg FILE] [--markdown FILE]
 
-          --quick        a seconds-long pass over every scenario (checks the benchmark works)
-          --filter NAME  run only scenarios whose id or title contains NAME (e.g. actors, hit-test)
-          --json FILE    also write the results as a JSON array
-          --svg FILE     also write a chart of ns/hop against depth (log scale)
-          --list         list the scenarios and exit
-          --help         show this help
+          --quick            a seconds-long pass over every scenario (checks the benchmark works)
+          --filter NAME      run only scenarios whose id or title contains NAME (actors, hit-test, …)
+          --json FILE        also write the results as a JSON array
+          --svg FILE         also write a chart of ns/hop against depth (log scale)
+          --markdown FILE    also write the table as Markdown
+          --list             list the scenarios and exit
+          --help             show this help
         """
 
     /// Parses `arguments` (without the program name).
@@ -48,6 +51,7 @@ struct Options: Sendable {
             case "--filter": options.filter = try value(for: argument)
             case "--json": options.jsonPath = try value(for: argument)
             case "--svg": options.svgPath = try value(for: argument)
+            case "--markdown": options.markdownPath = try value(for: argument)
             case "--list": listOnly = true
             case "--help", "-h": throw UsageError(message: nil)
             default: throw UsageError(message: "unknown argument \(argument)")

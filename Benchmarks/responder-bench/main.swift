@@ -49,6 +49,9 @@ do {
         try JSONReport(rows: rows, run: info.dictionary).text.write(
             toFile: path, atomically: true, encoding: .utf8)
     }
+    if let path = options.markdownPath {
+        try (Table(rows: rows).markdown + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
     if let path = options.svgPath {
         try SVGChart(rows: rows, subtitle: info.line).text.write(
             toFile: path, atomically: true, encoding: .utf8)

@@ -93,7 +93,7 @@ struct SVGChart {
                     "<line x1=\"\(left)\" y1=\"\(position)\" x2=\"\(left + plotWidth)\" y2=\"\(position)\" stroke=\"\(major ? "#bbb" : "#e5e5e5")\"/>"
                 )
                 svg.append(
-                    "<text x=\"\(left - 6)\" y=\"\(position + 4)\" text-anchor=\"end\" fill=\"#333\">\(Format.number(value))</text>"
+                    "<text x=\"\(left - 6)\" y=\"\(position + 4)\" text-anchor=\"end\" fill=\"#333\">\(Self.axisLabel(value))</text>"
                 )
             }
             decade += 1
@@ -152,6 +152,11 @@ struct SVGChart {
             for _ in 0..<Int(-exponent) { value /= 10 }
         }
         return value
+    }
+
+    /// `10`, `2,000`, `0.5`.
+    private static func axisLabel(_ value: Double) -> String {
+        value >= 1 && value == value.rounded() ? Format.grouped(Int(value)) : Format.number(value)
     }
 
     private static func escape(_ text: String) -> String {
