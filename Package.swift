@@ -21,9 +21,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "responder-bench",
-            dependencies: ["ResponderChain", "ResponderUI", "ResponderChainTesting"],
+            dependencies: [
+                "ResponderChain", "ResponderUI", "ResponderChainTesting", "CAllocationCounter",
+            ],
             path: "Benchmarks/responder-bench"
         ),
+        // C, linked only into responder-bench: counts heap allocations by interposing malloc on
+        // Linux (a no-op elsewhere).
+        .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
         .testTarget(
             name: "ResponderChainTests",
             dependencies: ["ResponderChain", "ResponderChainTesting"]
@@ -45,9 +50,11 @@ let package = Package(
     ]
 )
 
-// One set of strict settings for every target: Swift 6 mode (complete strict concurrency) plus
-// the upcoming features that make dependencies and existentials explicit.
-for target in package.targets {
+// One set of strict settings for every Swift target: Swift 6 mode (complete strict concurrency)
+// plus the upcoming features that make dependencies and existentials explicit. C targets take no
+// Swift settings.
+let cTargets: Set<String> = ["CAllocationCounter"]
+for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .swiftLanguageMode(.v6),
@@ -61,7 +68,8 @@ for target in package.targets {
 // running on the caller's actor by default, to prove that the core's public protocols (which
 // spell their isolation) are satisfied from modules built either way.
 if let conformance = package.targets.first(where: { $0.name == "TracerConformanceTests" }) {
-    conformance.swiftSettings = (conformance.swiftSettings ?? []) + [
-        .enableUpcomingFeature("NonisolatedNonsendingByDefault")
-    ]
+    conformance.swiftSettings =
+        (conformance.swiftSettings ?? []) + [
+            .enableUpcomingFeature("NonisolatedNonsendingByDefault")
+        ]
 }

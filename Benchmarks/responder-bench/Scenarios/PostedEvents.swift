@@ -1,0 +1,88 @@
+import ResponderChain
+
+/// Scenario 4: posted (fire-and-forget) events, FIFO per sender, with 1 and 2 senders: the
+/// throughput of the library's per-sender entry queue against a mailbox and consumer task per
+/// responder (``MailboxPipeline``).
+///
+/// The library half uses the posting API (`post(_:)` returning a ticket whose `outcome` can be
+/// awaited), which lands separately: it is compiled only with `-Xswiftc -DRESPONDERCHAIN_POSTING`.
+/// Without it the baseline is still measured and the library column reads "pending".
+struct PostedEvents: Scenario {
+    let id = "posted"
+    let title = "4 posted events"
+
+    func run(_ measurer: Measurer) async -> [Row] {
+        var rows: [Row] = []
+        for depth in measurer.options.depths {
+            let pipeline = MailboxPipeline(depth: depth)
+            #if RESPONDERCHAIN_POSTING
+                let library = ChainActor.chain(depth: depth)
+            #endif
+            for senders in [1, 2] {
+                #if RESPONDERCHAIN_POSTING
+                    let (librarySample, baselineSample) = await measurer.measurePair(
+                        library: { await Self.post(library, senders: senders, iterations: $0) },
+                        baseline: { await Self.post(pipeline, senders: senders, iterations: $0) })
+                    let note: String? = nil
+                #else
+                    let librarySample: Sample? = nil
+                    let baselineSample = await measurer.measure({
+                        await Self.post(pipeline, senders: senders, iterations: $0)
+                    })
+                    let note: String? =
+                        "4: library pending (posting API not in this build; "
+                        + "build with -Xswiftc -DRESPONDERCHAIN_POSTING)"
+                #endif
+                rows.append(
+                    Row(
+                        id: id, scenario: "\(title), \(senders) sender\(senders == 1 ? "" : "s")",
+                        depth: depth, hops: Double(depth), library: librarySample,
+                        baseline: baselineSample, target: .throughputAtLeast(4), note: note))
+            }
+            pipeline.shutDown()
+        }
+        return rows
+    }
+
+    /// `iterations` events posted by `senders` concurrent senders into the mailbox pipeline,
+    /// timed until the last one reached the top.
+    @concurrent
+    static func post(_ pipeline: MailboxPipeline, senders: Int, iterations: Int) async -> Timed {
+        let stopwatch = Stopwatch()
+        await withTaskGroup(of: Void.self) { group in
+            for sender in 0..<senders {
+                group.addTask {
+                    for index in stride(from: sender, to: iterations, by: senders) {
+                        pipeline.post(Probe(a: index, b: 1, c: 2))
+                    }
+                    await pipeline.flush()
+                }
+            }
+        }
+        return stopwatch.stop(iterations: iterations, checksum: UInt64(iterations))
+    }
+
+    #if RESPONDERCHAIN_POSTING
+        /// `iterations` events posted from `bottom` by `senders` concurrent senders, timed until
+        /// each sender's last ticket has its outcome (the queue is FIFO per sender, so the last
+        /// outcome comes after all the others).
+        @concurrent
+        static func post(_ bottom: ChainActor, senders: Int, iterations: Int) async -> Timed {
+            let stopwatch = Stopwatch()
+            let checksum = await withTaskGroup(of: UInt64.self) { group in
+                for sender in 0..<senders {
+                    group.addTask {
+                        var last: Ticket?
+                        for index in stride(from: sender, to: iterations, by: senders) {
+                            last = await bottom.post(Probe(a: index, b: 1, c: 2))
+                        }
+                        guard let last else { return 0 }
+                        return UInt64(await last.outcome.hops)
+                    }
+                }
+                return await group.reduce(0, &+)
+            }
+            return stopwatch.stop(iterations: iterations, checksum: checksum)
+        }
+    #endif
+}
