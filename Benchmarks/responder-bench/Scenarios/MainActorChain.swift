@@ -23,6 +23,7 @@ struct MainActorChain: Scenario {
     }
 
     /// `iterations` awaited sends from `bottom`, on the main actor, timed.
+    @MainActor
     static func send(_ bottom: MainChainResponder, iterations: Int) async -> Timed {
         let stopwatch = Stopwatch()
         var checksum: UInt64 = 0
@@ -34,6 +35,7 @@ struct MainActorChain: Scenario {
     }
 
     /// `iterations` hand-forwarded events from `bottom`, on the main actor, timed.
+    @MainActor
     static func send(_ bottom: BareMainActorLink, iterations: Int) async -> Timed {
         let stopwatch = Stopwatch()
         var checksum: UInt64 = 0

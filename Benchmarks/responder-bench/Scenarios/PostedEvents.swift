@@ -4,9 +4,9 @@ import ResponderChain
 /// throughput of the library's per-sender entry queue against a mailbox and consumer task per
 /// responder (``MailboxPipeline``).
 ///
-/// The library half uses the posting API (`post(_:)` returning a ticket whose `outcome` can be
-/// awaited), which lands separately: it is compiled only with `-Xswiftc -DRESPONDERCHAIN_POSTING`.
-/// Without it the baseline is still measured and the library column reads "pending".
+/// Both sides take every event through the same bottom responder: the library's single entry
+/// queue for that sender against the pipeline's single bottom mailbox; with two senders, both
+/// post into it concurrently.
 struct PostedEvents: Scenario {
     let id = "posted"
     let title = "4 posted events"
@@ -15,29 +15,16 @@ struct PostedEvents: Scenario {
         var rows: [Row] = []
         for depth in measurer.options.depths {
             let pipeline = MailboxPipeline(depth: depth)
-            #if RESPONDERCHAIN_POSTING
-                let library = ChainActor.chain(depth: depth)
-            #endif
+            let library = ChainActor.chain(depth: depth)
             for senders in [1, 2] {
-                #if RESPONDERCHAIN_POSTING
-                    let (librarySample, baselineSample) = await measurer.measurePair(
-                        library: { await Self.post(library, senders: senders, iterations: $0) },
-                        baseline: { await Self.post(pipeline, senders: senders, iterations: $0) })
-                    let note: String? = nil
-                #else
-                    let librarySample: Sample? = nil
-                    let baselineSample = await measurer.measure({
-                        await Self.post(pipeline, senders: senders, iterations: $0)
-                    })
-                    let note: String? =
-                        "4: library pending (posting API not in this build; "
-                        + "build with -Xswiftc -DRESPONDERCHAIN_POSTING)"
-                #endif
+                let (librarySample, baselineSample) = await measurer.measurePair(
+                    library: { await Self.post(library, senders: senders, iterations: $0) },
+                    baseline: { await Self.post(pipeline, senders: senders, iterations: $0) })
                 rows.append(
                     Row(
                         id: id, scenario: "\(title), \(senders) sender\(senders == 1 ? "" : "s")",
                         depth: depth, hops: Double(depth), library: librarySample,
-                        baseline: baselineSample, target: .throughputAtLeast(4), note: note))
+                        baseline: baselineSample, target: .throughputAtLeast(4), note: nil))
             }
             pipeline.shutDown()
         }
@@ -62,8 +49,7 @@ struct PostedEvents: Scenario {
         return stopwatch.stop(iterations: iterations, checksum: UInt64(iterations))
     }
 
-    #if RESPONDERCHAIN_POSTING
-        /// `iterations` events posted from `bottom` by `senders` concurrent senders, timed until
+    /// `iterations` events posted from `bottom` by `senders` concurrent senders, timed until
         /// each sender's last ticket has its outcome (the queue is FIFO per sender, so the last
         /// outcome comes after all the others).
         @concurrent
@@ -84,5 +70,4 @@ struct PostedEvents: Scenario {
             }
             return stopwatch.stop(iterations: iterations, checksum: checksum)
         }
-    #endif
 }

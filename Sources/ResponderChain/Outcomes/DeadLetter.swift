@@ -27,7 +27,7 @@ public struct DeadLetterSink: Sendable {
     }
 
     /// Delivers one dead letter.
-    public func deliver(_ letter: DeadLetter) async {
+    public nonisolated(nonsending) func deliver(_ letter: DeadLetter) async {
         await receive(letter)
     }
 }

@@ -71,7 +71,7 @@ enum Router {
     /// The child enters the sender's isolation (`isolation`) once and runs the whole route there,
     /// as an awaited send without a deadline does: hops between responders on that executor (the
     /// main actor, a shared executor) stay back to back.
-    private static func routeRacing(
+    private static nonisolated(nonsending) func routeRacing(
         deadline: ContinuousClock.Instant,
         _ event: any Event,
         from sender: any Responder,

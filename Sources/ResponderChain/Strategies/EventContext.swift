@@ -127,7 +127,9 @@ public struct EventContext: Sendable {
     /// The hop with nothing around it: the handlers, then a read of `next`. Inlinable, so that
     /// the default hop of a responder type is specialized for it where the type is declared.
     @inlinable
-    mutating func visitDirectly(_ responder: some Responder, event: any Event) async -> Visit {
+    nonisolated(nonsending) mutating func visitDirectly(_ responder: some Responder, event: any Event)
+        async -> Visit
+    {
         let result: Result<Disposition, any Error>
         do {
             result = .success(try await responder.handle(event, context: &self))
