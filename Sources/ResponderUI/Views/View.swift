@@ -29,40 +29,76 @@ open class View: InterfaceResponder {
     /// The controller whose root view this is, if any.
     public internal(set) weak var viewController: ViewController?
 
+    /// Everything hit testing reads about this view, in one value: one checked access per view
+    /// visited instead of one per property (class properties are checked for exclusive access at
+    /// run time).
+    struct Geometry {
+        var frame: Rect
+        var boundsOrigin: Point = .zero
+        var isHidden = false
+        var alpha: Double = 1
+        var isUserInteractionEnabled = true
+        var hitAreaInsets: EdgeInsets = .zero
+        var clipsToBounds = false
+
+        var isHitTestable: Bool { !isHidden && isUserInteractionEnabled && alpha > 0.01 }
+        var bounds: Rect { Rect(origin: boundsOrigin, size: frame.size) }
+        var hitArea: Rect { bounds.inset(by: hitAreaInsets) }
+    }
+
+    final var geometry: Geometry
+
     /// The view's rectangle in its superview's coordinates.
-    public final var frame: Rect
+    public final var frame: Rect {
+        get { geometry.frame }
+        set { geometry.frame = newValue }
+    }
     /// The origin of the view's own coordinate system: scroll content by moving it.
-    public final var boundsOrigin: Point = .zero
+    public final var boundsOrigin: Point {
+        get { geometry.boundsOrigin }
+        set { geometry.boundsOrigin = newValue }
+    }
     /// Whether the view is hidden: a hidden view and its subviews are never hit.
-    public final var isHidden = false
+    public final var isHidden: Bool {
+        get { geometry.isHidden }
+        set { geometry.isHidden = newValue }
+    }
     /// The view's opacity, 0…1. A view with an alpha of 0.01 or less is never hit, nor are its
     /// subviews. Only each view's own alpha counts (not the product with its ancestors').
-    public final var alpha: Double = 1
+    public final var alpha: Double {
+        get { geometry.alpha }
+        set { geometry.alpha = newValue }
+    }
     /// Whether the view takes part in hit testing; when `false`, it and its subviews are skipped.
-    public final var isUserInteractionEnabled = true
+    public final var isUserInteractionEnabled: Bool {
+        get { geometry.isUserInteractionEnabled }
+        set { geometry.isUserInteractionEnabled = newValue }
+    }
     /// Insets applied to ``bounds`` to get the area that answers hits: negative values enlarge it
     /// (`EdgeInsets(all: -10)`), positive values shrink it.
-    public final var hitAreaInsets: EdgeInsets = .zero
+    public final var hitAreaInsets: EdgeInsets {
+        get { geometry.hitAreaInsets }
+        set { geometry.hitAreaInsets = newValue }
+    }
     /// Whether drawing is clipped to the bounds. Hit testing ignores it: a parent that does not
     /// contain a point hides its subviews there either way (what UIKit does).
-    public final var clipsToBounds = false
+    public final var clipsToBounds: Bool {
+        get { geometry.clipsToBounds }
+        set { geometry.clipsToBounds = newValue }
+    }
 
     /// A view at `frame`, named `label` in traces (the type's name if `nil`).
     public init(frame: Rect = .zero, label: String? = nil) {
-        self.frame = frame
+        self.geometry = Geometry(frame: frame)
         super.init(label: label)
     }
 
     /// The view's rectangle in its own coordinates: ``boundsOrigin`` and the frame's size.
-    public final var bounds: Rect {
-        Rect(origin: boundsOrigin, size: frame.size)
-    }
+    public final var bounds: Rect { geometry.bounds }
 
     /// The area that answers hits, in the view's own coordinates: ``bounds`` inset by
     /// ``hitAreaInsets``.
-    public final var hitArea: Rect {
-        bounds.inset(by: hitAreaInsets)
-    }
+    public final var hitArea: Rect { geometry.hitArea }
 
     // MARK: Chain
 
@@ -92,7 +128,7 @@ open class View: InterfaceResponder {
     /// Whether `point` (in this view's coordinates) is in this view's hit area (``hitArea``,
     /// half-open). Override it for non-rectangular shapes.
     open func point(inside point: Point) -> Bool {
-        hitArea.contains(point)
+        geometry.hitArea.contains(point)
     }
 
     // MARK: Tree
