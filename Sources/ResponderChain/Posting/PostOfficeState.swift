@@ -159,9 +159,12 @@ struct PostOfficeState {
         return (.deliver(post), admitted)
     }
 
-    /// Hands the room freed by finished posts to waiting posters, first come first served.
+    /// Hands the room freed by finished posts to waiting posters, first come first served, once
+    /// there is room for a batch (``PostingLimit/resumeBatch``): a poster resumed for a single
+    /// slot would suspend again at its next post, paying a wake-up per event.
     private mutating func admitWaiters() -> Admitted {
         var admitted = Admitted()
+        guard outstanding <= limit.maxOutstanding - limit.resumeBatch else { return admitted }
         while outstanding < limit.maxOutstanding, let waiter = waiters.popFirst() {
             if enqueue(waiter.post, lane: waiter.lane) {
                 admitted.lanesToStart.append(waiter.lane)

@@ -4,8 +4,9 @@
 /// its sender's queue, or being delivered). A flood of posts therefore never grows memory beyond
 /// `maxOutstanding` events per router, and nothing is dropped silently:
 ///
-/// - ``Policy/suspend`` (the default): `post` waits until an event finishes. Posters are
-///   served first come, first served. Cancelling a waiting poster ends its ticket
+/// - ``Policy/suspend`` (the default): `post` waits for room. Waiting posters are resumed first
+///   come, first served, once 1/16 of the limit is free again (so that a resumed poster can post
+///   a batch before it waits again). Cancelling a waiting poster ends its ticket
 ///   ``Outcome/rejected(_:)`` with ``Outcome/Rejection/Reason/posterCancelled``.
 /// - ``Policy/reject``: `post` returns at once with a ticket whose outcome is
 ///   ``Outcome/rejected(_:)``, reason ``Outcome/Rejection/Reason/limitReached(maxOutstanding:)``.
@@ -36,6 +37,10 @@ public struct PostingLimit: Hashable, Sendable, CustomStringConvertible {
         self.maxOutstanding = max(1, maxOutstanding)
         self.policy = policy
     }
+
+    /// How much room must be free before waiting posters are resumed: 1/16 of the limit (at
+    /// least 1). Resuming a poster for one slot would make it wait again at its next post.
+    var resumeBatch: Int { max(1, maxOutstanding / 16) }
 
     /// 4,096 outstanding events, posters suspended when full.
     public static var `default`: PostingLimit { PostingLimit(maxOutstanding: 4_096) }
