@@ -62,8 +62,10 @@ public final class Gate: Sendable {
             return state.nextID
         }
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (resume, arrived) = state.withLock { state -> (Result<Void, any Error>?, [ArrivalWaiter]) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Void, any Error>) in
+                let (resume, arrived) = state.withLock {
+                    state -> (Result<Void, any Error>?, [ArrivalWaiter]) in
                     state.arrivals += 1
                     let arrived = state.takeArrivalWaiters()
                     if state.cancelledBeforeParking.remove(id) != nil {

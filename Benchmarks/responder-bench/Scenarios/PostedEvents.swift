@@ -50,24 +50,24 @@ struct PostedEvents: Scenario {
     }
 
     /// `iterations` events posted from `bottom` by `senders` concurrent senders, timed until
-        /// each sender's last ticket has its outcome (the queue is FIFO per sender, so the last
-        /// outcome comes after all the others).
-        @concurrent
-        static func post(_ bottom: ChainActor, senders: Int, iterations: Int) async -> Timed {
-            let stopwatch = Stopwatch()
-            let checksum = await withTaskGroup(of: UInt64.self) { group in
-                for sender in 0..<senders {
-                    group.addTask {
-                        var last: Ticket?
-                        for index in stride(from: sender, to: iterations, by: senders) {
-                            last = await bottom.post(Probe(a: index, b: 1, c: 2))
-                        }
-                        guard let last else { return 0 }
-                        return UInt64(await last.outcome.hops)
+    /// each sender's last ticket has its outcome (the queue is FIFO per sender, so the last
+    /// outcome comes after all the others).
+    @concurrent
+    static func post(_ bottom: ChainActor, senders: Int, iterations: Int) async -> Timed {
+        let stopwatch = Stopwatch()
+        let checksum = await withTaskGroup(of: UInt64.self) { group in
+            for sender in 0..<senders {
+                group.addTask {
+                    var last: Ticket?
+                    for index in stride(from: sender, to: iterations, by: senders) {
+                        last = await bottom.post(Probe(a: index, b: 1, c: 2))
                     }
+                    guard let last else { return 0 }
+                    return UInt64(await last.outcome.hops)
                 }
-                return await group.reduce(0, &+)
             }
-            return stopwatch.stop(iterations: iterations, checksum: checksum)
+            return await group.reduce(0, &+)
         }
+        return stopwatch.stop(iterations: iterations, checksum: checksum)
+    }
 }
