@@ -23,6 +23,9 @@ public struct EventContext: Sendable {
     let key: EventKey
     /// The tracer for this send, bound to the context it captured, if any.
     let trace: (any ActiveTrace)?
+    /// Whether ``trace`` is set, kept as a flag so that the per-hop check copies no existential.
+    @usableFromInline
+    let isTraced: Bool
     /// Set when a ticket cancels a posted event.
     let signal: CancellationSignal?
     /// The send's deadline, if any.
@@ -43,6 +46,7 @@ public struct EventContext: Sendable {
         self.hop = 0
         self.key = key
         self.trace = trace
+        self.isTraced = trace != nil
         self.signal = signal
         self.deadline = deadline
     }
@@ -120,9 +124,6 @@ public struct EventContext: Sendable {
     func canVisitDirectly(_ responder: some Responder) -> Bool {
         !isTraced && !responder.handlesOneEventAtATime
     }
-
-    @usableFromInline
-    var isTraced: Bool { trace != nil }
 
     /// The hop with nothing around it: the handlers, then a read of `next`. Inlinable, so that
     /// the default hop of a responder type is specialized for it where the type is declared.
