@@ -42,6 +42,19 @@ enum OrderServiceDemo {
             await PaymentGateway(relay: Relay(entry: session, label: "PaymentGateway"))
                 .confirm(order: 1042, amount: await order.total)
         }
+        print("\n-- the shopper taps + three times: posted, not awaited; delivered in post order")
+        var tickets: [Ticket] = []
+        for quantity in 4...6 {
+            tickets.append(await apples.post(QuantityChanged(sku: "A-1", quantity: quantity)))
+        }
+        for (quantity, ticket) in zip(4...6, tickets) {
+            print("   → quantity \(quantity): \(await ticket.outcome)")
+        }
+        await step("a change whose deadline has already passed stops before its first hop") {
+            await bread.send(
+                QuantityChanged(sku: "B-7", quantity: 2),
+                options: SendOptions(deadline: .now - .seconds(1)))
+        }
         await order.remove(coffee)
         await step("a line item removed from the order still sends: its chain is broken → interrupted") {
             await coffee.changeQuantity(to: 2)
