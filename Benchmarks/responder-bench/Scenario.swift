@@ -29,6 +29,7 @@ let allScenarios: [any Scenario] = [
     HitTesting(),
     Tracing(),
     MemoryFootprint(),
+    PostingFlood(),
     NotificationCenterReference(),
 ]
 
@@ -83,6 +84,8 @@ enum Unit: String, Sendable {
     case bytes = "B"
     /// Heap allocations per event.
     case allocations = "allocs"
+    /// Peak resident memory growth, in KiB.
+    case kibibytes = "KiB"
 }
 
 /// One line of the results.

@@ -22,7 +22,7 @@ struct Table {
                     row.scenario, depth, row.baseline == nil && row.library == nil ? "-" : event,
                     hop, baseline, ratio, row.target.description, met,
                 ]
-            case .bytes, .allocations:
+            case .bytes, .allocations, .kibibytes:
                 let unit = " " + row.unit.rawValue
                 let value = row.library.map { Format.number($0.median) + unit } ?? "-"
                 let baseline = row.baseline.map { Format.number($0.median) + unit } ?? "-"
