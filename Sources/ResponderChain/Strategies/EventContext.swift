@@ -20,6 +20,7 @@ public struct EventContext: Sendable {
     public internal(set) var hop: Int
 
     /// How handlers are found for the event.
+    @usableFromInline
     let key: EventKey
     /// The tracer for this send, bound to the context it captured, if any.
     let trace: (any ActiveTrace)?
@@ -157,6 +158,7 @@ public struct Visit: Sendable {
 }
 
 /// How a strategy table finds handlers for an event: by type, or by name for ``NamedEvent``.
+@usableFromInline
 enum EventKey: Hashable, Sendable {
     case type(ObjectIdentifier)
     case name(EventName)

@@ -7,18 +7,20 @@
 struct HandlerTable: Sendable {
     /// A handler with its owner erased to `AnyObject`. It runs where its caller runs (the owner's
     /// isolation, during a hop) and calls the typed handler, isolated to the same owner.
+    @usableFromInline
     typealias Handler =
         nonisolated(nonsending) @Sendable (AnyObject, any Event, inout EventContext) async throws ->
         Disposition
     /// Gives the proxy object of an owner.
+    @usableFromInline
     typealias ProxyProvider = nonisolated(nonsending) @Sendable (AnyObject) async -> (any Responder)?
 
-    private var keys: [EventKey] = []
-    private var handlers: [Handler] = []
+    @usableFromInline private(set) var keys: [EventKey] = []
+    @usableFromInline private(set) var handlers: [Handler] = []
     /// Built once the table outgrows a linear scan.
-    private var index: [EventKey: Int]?
-    var proxy: ProxyProvider?
-    var fallback: Handler?
+    @usableFromInline private(set) var index: [EventKey: Int]?
+    @usableFromInline var proxy: ProxyProvider?
+    @usableFromInline var fallback: Handler?
 
     private static var linearScanLimit: Int { 8 }
 
@@ -41,7 +43,8 @@ struct HandlerTable: Sendable {
         }
     }
 
-    private func slot(for key: EventKey) -> Int? {
+    @inlinable
+    func slot(for key: EventKey) -> Int? {
         if let index { return index[key] }
         for position in keys.indices where keys[position] == key {
             return position
@@ -51,7 +54,7 @@ struct HandlerTable: Sendable {
 
     /// Runs, on `owner`, the handler for the context's event key; then the proxy's handlers;
     /// then the catch-all; else passes.
-    @usableFromInline
+    @inlinable
     nonisolated(nonsending) func run(on owner: AnyObject, event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
