@@ -18,24 +18,10 @@ public import ResponderChain
 /// letter is already in ``letters``; ``waitForLetters(_:)`` is for letters from posted events and
 /// other tasks.
 public final class DeadLetterRecorder: Sendable {
-    private struct Waiter {
-        let id: UInt64
-        let count: Int
-        let continuation: CheckedContinuation<[DeadLetter], any Error>
-    }
-
     private struct State {
         var letters: [DeadLetter] = []
-        var nextID: UInt64 = 0
-        var waiters: [Waiter] = []
-        var cancelledBeforeWaiting: Set<UInt64> = []
-
-        /// Removes and returns the waiters whose count has been reached.
-        mutating func takeSatisfiedWaiters() -> [Waiter] {
-            let ready = waiters.filter { $0.count <= letters.count }
-            waiters.removeAll { $0.count <= letters.count }
-            return ready
-        }
+        /// Tests waiting for a number of letters.
+        var waiters = WaitingLine<Int, CheckedContinuation<Result<[DeadLetter], CancellationError>, Never>>()
     }
 
     private let state = Locked(State())
@@ -59,11 +45,14 @@ public final class DeadLetterRecorder: Sendable {
 
     /// Appends `letter` and wakes the tests waiting for it.
     public func record(_ letter: DeadLetter) {
-        let ready = state.withLock { state -> [(Waiter, [DeadLetter])] in
+        let ready = state.withLock { state in
             state.letters.append(letter)
-            return state.takeSatisfiedWaiters().map { ($0, Array(state.letters.prefix($0.count))) }
+            let count = state.letters.count
+            return state.waiters.removeAll { $0 <= count }.map {
+                ($0, Array(state.letters.prefix($0.element)))
+            }
         }
-        for (waiter, letters) in ready { waiter.continuation.resume(returning: letters) }
+        for (waiter, letters) in ready { waiter.continuation.resume(returning: .success(letters)) }
     }
 
     /// Returns the first `count` letters once at least that many have arrived; at once if they
@@ -72,33 +61,11 @@ public final class DeadLetterRecorder: Sendable {
     /// - Throws: `CancellationError` if the waiting task is cancelled first.
     @discardableResult
     public func waitForLetters(_ count: Int) async throws -> [DeadLetter] {
-        let id = state.withLock { state -> UInt64 in
-            state.nextID += 1
-            return state.nextID
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<[DeadLetter], any Error>) in
-                let result = state.withLock { state -> Result<[DeadLetter], any Error>? in
-                    if state.cancelledBeforeWaiting.remove(id) != nil {
-                        return .failure(CancellationError())
-                    }
-                    if state.letters.count >= count { return .success(Array(state.letters.prefix(count))) }
-                    state.waiters.append(Waiter(id: id, count: count, continuation: continuation))
-                    return nil
-                }
-                if let result { continuation.resume(with: result) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                if let index = state.waiters.firstIndex(where: { $0.id == id }) {
-                    return state.waiters.remove(at: index)
-                }
-                state.cancelledBeforeWaiting.insert(id)
-                return nil
-            }
-            waiter?.continuation.resume(throwing: CancellationError())
-        }
+        try await state.wait(
+            in: \State.waiters, as: count,
+            unless: { $0.letters.count >= count ? .success(Array($0.letters.prefix(count))) : nil },
+            cancelled: .failure(CancellationError())
+        ).get()
     }
 
     /// Forgets the letters received so far (waiters keep waiting).

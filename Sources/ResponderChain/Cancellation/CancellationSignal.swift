@@ -1,16 +1,34 @@
 import Synchronization
 
-/// A flag that a ``Ticket`` sets to cancel a posted event; the router reads it before every hop
-/// and handlers read it through ``EventContext/isCancelled``.
+/// A flag that stops one event before its next hop: set by a ``Ticket`` (or by a router's
+/// shutdown) for a posted event, and by the deadline timer for a send with a deadline. The
+/// router reads it at every hop, and handlers read it through ``EventContext/isCancelled``.
+///
+/// The first reason given wins, so the outcome names the stop that actually came first.
 final class CancellationSignal: Sendable {
-    private let cancelled = Atomic<Bool>(false)
+    /// Why the signal was set.
+    enum Reason: UInt8, Sendable {
+        /// A ticket's ``Ticket/cancel()``.
+        case ticket = 1
+        /// The router's shutdown ended the event (``EventRouter/shutDown(gracePeriod:)``).
+        case shutdown = 2
+        /// The send's deadline passed (set by the deadline's timer before it cancels the route).
+        case deadline = 3
+    }
 
-    /// Whether ``cancel()`` was called.
-    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    private let state = Atomic<UInt8>(0)
 
-    /// Cancels; returns `true` if this call did it (it was not cancelled before).
+    /// Whether the signal was set.
+    var isCancelled: Bool { state.load(ordering: .acquiring) != 0 }
+
+    /// Why the signal was set, or `nil` if it was not.
+    var reason: Reason? { Reason(rawValue: state.load(ordering: .acquiring)) }
+
+    /// Sets the signal; returns `true` if this call did it (it was not set before).
     @discardableResult
-    func cancel() -> Bool {
-        !cancelled.exchange(true, ordering: .acquiringAndReleasing)
+    func cancel(_ reason: Reason) -> Bool {
+        state.compareExchange(
+            expected: 0, desired: reason.rawValue, ordering: .acquiringAndReleasing
+        ).exchanged
     }
 }

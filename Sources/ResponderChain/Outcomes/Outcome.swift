@@ -69,6 +69,18 @@ public enum Outcome: Sendable, CustomStringConvertible {
     /// Whether at least one responder handled the event and the send completed.
     public var isHandled: Bool { kind == .handled }
 
+    /// Whether this outcome is given to the dead-letter sink: the event was not handled and
+    /// nobody chose that. Unhandled, interrupted and rejected events, and posted events that a
+    /// router's shutdown ended; not events that their sender cancelled, that timed out, that
+    /// failed (the failure is the sender's to handle) or that ended in a cycle.
+    public var goesToDeadLetters: Bool {
+        switch self {
+        case .unhandled, .interrupted, .rejected: return true
+        case .cancelled(let stop): return stop.reason == .shutdown
+        case .handled, .cycleDetected, .timedOut, .failed: return false
+        }
+    }
+
     /// The number of hops that ran.
     public var hops: Int { path.hops }
 
@@ -96,7 +108,7 @@ public enum Outcome: Sendable, CustomStringConvertible {
             return "cycle detected: \(details.repeated) reached again after \(hops)"
         case .cancelled(let stop):
             return
-                "cancelled \(stop.whileHandling ? "during" : "before") hop \(stop.hop) at \(stop.responder)"
+                "cancelled \(stop.whileHandling ? "during" : "before") hop \(stop.hop) at \(stop.responder) (\(stop.reason))"
         case .timedOut(let stop):
             return
                 "timed out \(stop.whileHandling ? "during" : "before") hop \(stop.hop) at \(stop.responder)"
@@ -175,9 +187,38 @@ extension Outcome {
         public let responder: ResponderID
         /// The number of that hop.
         public let hop: Int
-        /// Whether the stop came while that responder's handler ran (`true`), or before the hop
-        /// began (`false`, and the responder never saw the event).
+        /// Whether the stop came while that responder's hop ran (`true`: its handler, or the
+        /// read of its `next`, was under way when the stop was seen), or before the hop began
+        /// (`false`: the responder never saw the event, and the hop is not counted in ``hops``).
         public let whileHandling: Bool
+        /// What stopped the event.
+        public let reason: Reason
+        /// The number of hops that ran.
+        public var hops: Int { path.hops }
+
+        /// What stopped an event: ``Outcome/timedOut(_:)`` always has ``deadlinePassed``;
+        /// ``Outcome/cancelled(_:)`` has one of the others.
+        public enum Reason: Hashable, Sendable, CustomStringConvertible {
+            /// The task of an awaited send was cancelled.
+            case taskCancelled
+            /// The ticket of a posted event was cancelled (``Ticket/cancel()``).
+            case ticketCancelled
+            /// The send's deadline passed.
+            case deadlinePassed
+            /// The router shut down before this posted event could finish
+            /// (``EventRouter/shutDown(gracePeriod:)``).
+            case shutdown
+
+            /// `task cancelled`, `ticket cancelled`, `deadline passed`, `shutdown`.
+            public var description: String {
+                switch self {
+                case .taskCancelled: return "task cancelled"
+                case .ticketCancelled: return "ticket cancelled"
+                case .deadlinePassed: return "deadline passed"
+                case .shutdown: return "shutdown"
+                }
+            }
+        }
     }
 
     /// The details of ``Outcome/failed(_:)``.
@@ -202,12 +243,16 @@ extension Outcome {
             /// The posting task was cancelled while it waited for room (policy
             /// ``PostingLimit/Policy/suspend``).
             case posterCancelled
+            /// The router is shutting down, or has shut down
+            /// (``EventRouter/shutDown(gracePeriod:)``): it accepts no new posts.
+            case shuttingDown
 
             /// `posting limit of 1024 reached`, `poster cancelled while waiting for room`.
             public var description: String {
                 switch self {
                 case .limitReached(let limit): return "posting limit of \(limit) reached"
                 case .posterCancelled: return "poster cancelled while waiting for room"
+                case .shuttingDown: return "router shutting down"
                 }
             }
         }

@@ -8,14 +8,18 @@ import Synchronization
 /// task per busy sender rather than a mailbox and a task per responder. A lane exists only while
 /// it has posts; its task ends when it is empty.
 ///
-/// The rules live in ``PostOfficeState``; this class holds it in a `Locked` (a `Mutex`), starts the delivery
+/// A lane's task is detached from the poster that started it: it inherits none of its task-local
+/// values (tracing is captured per post, at post time), so nothing a poster's task carries, such
+/// as a one-at-a-time responder's hold, leaks into the delivery of later, unrelated posts.
+///
+/// The rules live in ``PostOfficeState``; this class holds it in a `Locked`, starts the delivery
 /// tasks and resumes continuations outside the lock.
 final class PostOffice: Sendable {
     private let state: Locked<PostOfficeState>
 
-    /// The post office whose delivery task is running in the current task, if any: its handlers'
-    /// own posts are accepted over the limit (see ``PostingLimit``).
-    @TaskLocal private static var delivering: ObjectIdentifier?
+    /// The delivery running in the current task, if any: posts made by its handlers are accepted
+    /// over the limit (see ``PostingLimit``), but only while that delivery runs.
+    @TaskLocal private static var delivery: DeliveryStamp?
 
     init(limit: PostingLimit) {
         self.state = Locked(PostOfficeState(limit: limit))
@@ -25,14 +29,17 @@ final class PostOffice: Sendable {
         state.withLock { ($0.outstanding, $0.peak, $0.suspendedCount) }
     }
 
+    /// Whether the office is shutting down or has shut down.
+    var isShuttingDown: Bool { state.withLock { $0.phase != .open } }
+
     // MARK: Posting
 
     /// Queues `post` on `lane`, waiting for room if the limit is reached and the policy
-    /// suspends; returns once it is accepted, rejected, or its poster was cancelled while waiting.
+    /// suspends; returns once it is accepted, or once it has ended rejected.
     nonisolated(nonsending) func accept(_ post: PendingPost, lane: ObjectIdentifier, router: EventRouter)
         async
     {
-        let overLimit = Self.delivering == ObjectIdentifier(self)
+        let overLimit = Self.delivery?.isRunning(in: self) == true
         let decision = state.withLock { state in
             let decision = state.post(post, lane: lane, overLimit: overLimit)
             if case .accepted(startDelivery: true) = decision {
@@ -43,39 +50,25 @@ final class PostOffice: Sendable {
         switch decision {
         case .accepted:
             return
-        case .rejected:
-            let reason = Outcome.Rejection.Reason.limitReached(
-                maxOutstanding: router.postingLimit.maxOutstanding)
+        case .rejected(let reason):
             await Router.reject(post, reason: reason, router: router)
         case .mustWait:
-            if await waitForRoom(post, lane: lane) == .cancelled {
-                await Router.reject(post, reason: .posterCancelled, router: router)
-            }
-        }
-    }
-
-    private nonisolated(nonsending) func waitForRoom(_ post: PendingPost, lane: ObjectIdentifier) async
-        -> PostOfficeState.Admission
-    {
-        let waiterID = Locked<UInt64?>(nil)
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let admitted = state.withLock { state -> PostOfficeState.Admission? in
-                    // Checked under the lock: a cancellation after this point finds the waiter.
-                    if Task.isCancelled { return .cancelled }
-                    let (id, start) = state.suspend(lane: lane, post: post, continuation: continuation)
-                    waiterID.withLock { $0 = id }
-                    guard let start else { return nil }
+            let admission = await state.wait(
+                in: \PostOfficeState.roomLine,
+                as: PostOfficeState.WaitingPost(lane: lane, post: post),
+                unless: { state in
+                    guard let (admission, start) = state.admitBeforeWaiting(post, lane: lane) else {
+                        return nil
+                    }
                     if start { startDelivery(of: lane, isolation: post.isolation, in: &state) }
-                    return .accepted
-                }
-                if let admitted { continuation.resume(returning: admitted) }
+                    return admission
+                },
+                cancelled: .cancelled)
+            switch admission {
+            case .accepted: return
+            case .cancelled: await Router.reject(post, reason: .posterCancelled, router: router)
+            case .shuttingDown: await Router.reject(post, reason: .shuttingDown, router: router)
             }
-        } onCancel: {
-            let waiter = state.withLock { state in
-                waiterID.withLock { $0 }.flatMap { state.cancelWaiter(id: $0) }
-            }
-            waiter?.continuation.resume(returning: .cancelled)
         }
     }
 
@@ -88,45 +81,55 @@ final class PostOffice: Sendable {
         isolation: (any Actor)?,
         in state: inout PostOfficeState
     ) {
-        let task = Task { await self.deliver(lane: lane, isolation: isolation) }
+        // Detached: the lane must not inherit the task-locals of whoever happened to start it.
+        let task = Task.detached(priority: Task.currentPriority) {
+            await self.deliver(lane: lane, isolation: isolation)
+        }
         state.attach(task, to: lane)
     }
 
     /// The delivery loop of one lane, on the isolation of the poster that started it.
     private func deliver(lane: ObjectIdentifier, isolation: isolated (any Actor)?) async {
-        await Self.$delivering.withValue(ObjectIdentifier(self)) {
-            var finished: (ticket: TicketState, outcome: Outcome)?
-            while true {
-                let (step, admitted) = state.withLock { state in
-                    let next = state.nextStep(lane: lane, after: finished?.ticket)
-                    startLanes(next.admitted, in: &state)
-                    if case .retire(successor: true) = next.step {
-                        startDelivery(of: lane, isolation: isolation, in: &state)
-                    }
-                    return next
+        let deliveries = LaneDeliveries(office: self)
+        var finished: (ticket: TicketState, outcome: Outcome)?
+        while true {
+            let (step, released) = state.withLock { state in
+                let next = state.nextStep(lane: lane, after: finished)
+                startLanes(next.released, in: &state)
+                if case .retire(successor: true) = next.step {
+                    startDelivery(of: lane, isolation: isolation, in: &state)
                 }
-                // The post no longer counts as outstanding by the time its outcome is seen.
-                finished.map { $0.ticket.finish($0.outcome) }
-                resume(admitted)
-                guard case .deliver(let post) = step else { return }
-                let outcome = await Router.send(
+                return next
+            }
+            // The post no longer counts as outstanding by the time its outcome is seen.
+            finished.map { $0.ticket.finish($0.outcome) }
+            resume(released)
+            guard case .deliver(let post) = step else { return }
+            let stamp = deliveries.begin()
+            let outcome = await Self.$delivery.withValue(stamp) {
+                await Router.send(
                     post.event, from: post.entry, source: post.source, options: post.options,
                     signal: post.ticket.signal, trace: post.capture)
-                finished = (post.ticket, outcome)
             }
+            deliveries.end()
+            finished = (post.ticket, outcome)
         }
     }
 
-    private func startLanes(_ admitted: PostOfficeState.Admitted, in state: inout PostOfficeState) {
-        for lane in admitted.lanesToStart {
-            let isolation = admitted.waiters.first { $0.lane == lane }?.post.isolation
+    private func startLanes(_ released: PostOfficeState.Released, in state: inout PostOfficeState) {
+        for lane in released.lanesToStart {
+            let isolation = released.admitted.first { $0.element.lane == lane }?.element.post.isolation
             startDelivery(of: lane, isolation: isolation, in: &state)
         }
     }
 
-    private func resume(_ admitted: PostOfficeState.Admitted) {
-        for waiter in admitted.waiters {
+    /// Resumes what a transition released, outside the lock.
+    private func resume(_ released: PostOfficeState.Released) {
+        for waiter in released.admitted {
             waiter.continuation.resume(returning: .accepted)
+        }
+        for waiter in released.drainWaiters {
+            waiter.continuation.resume()
         }
     }
 
@@ -137,8 +140,8 @@ final class PostOffice: Sendable {
     func cancel(_ ticket: TicketState, lane: ObjectIdentifier) {
         let action = state.withLock { state in
             let action = state.cancel(ticket, lane: lane)
-            if case .removedFromQueue(_, let admitted) = action {
-                startLanes(admitted, in: &state)
+            if case .removedFromQueue(_, let released) = action {
+                startLanes(released, in: &state)
             }
             return action
         }
@@ -146,11 +149,102 @@ final class PostOffice: Sendable {
         case .interruptDelivery(let task):
             // Outside the lock: cancellation handlers run synchronously and may post.
             task?.cancel()
-        case .removedFromQueue(let post, let admitted):
-            Router.cancelQueued(post)
-            resume(admitted)
+        case .removedFromQueue(let post, let released):
+            Router.endQueuedByTicket(post)
+            resume(released)
         case .none:
             break
         }
+    }
+
+    // MARK: Shutdown
+
+    /// Refuses new posts, lets the outstanding ones finish until `deadline`, then ends the rest
+    /// (see ``EventRouter/shutDown(gracePeriod:)``).
+    nonisolated(nonsending) func shutDown(until deadline: ContinuousClock.Instant, router: EventRouter)
+        async -> ShutdownReport
+    {
+        let start = state.withLock { $0.shutdown() }
+        for waiter in start.refused { waiter.continuation.resume(returning: .shuttingDown) }
+        resume(PostOfficeState.Released(drainWaiters: start.drainWaiters))
+
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.waitUntilDrained()
+                return true
+            }
+            group.addTask {
+                // Ends early if the shutting-down task is cancelled: the grace period is over.
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return false
+            }
+            if await group.next() == false {
+                await endRemaining(router: router)
+            }
+            // Stops the timer if the drain came first; the drain's waiter ignores cancellation,
+            // and the group waits for it before it returns.
+            group.cancelAll()
+        }
+        return state.withLock { $0.report }
+    }
+
+    private nonisolated(nonsending) func waitUntilDrained() async {
+        await state.wait(
+            in: \PostOfficeState.drainLine, as: (), unless: { $0.isDrained ? () : nil }, cancelled: nil)
+    }
+
+    /// Ends what is still outstanding when the grace period is over: the queued posts at once,
+    /// the ones in flight by cancelling their delivery with the shutdown as the reason.
+    private nonisolated(nonsending) func endRemaining(router: EventRouter) async {
+        let remaining = state.withLock { $0.endRemaining() }
+        for (ticket, delivery) in remaining.inFlight {
+            ticket.signal.cancel(.shutdown)
+            delivery?.cancel()
+        }
+        for post in remaining.queued {
+            await Router.endQueuedByShutdown(post, router: router)
+            let released = state.withLock { $0.endedQueued() }
+            resume(released)
+        }
+    }
+}
+
+/// The deliveries of one lane's task, numbered, so that a post made by a handler can be
+/// recognized as made *while its delivery runs* (and only then) by the stamp in its task-locals.
+private final class LaneDeliveries: Sendable {
+    let office: ObjectIdentifier
+    /// The number of the delivery running now; 0 between deliveries.
+    private let running = Atomic<UInt64>(0)
+    private let count = Atomic<UInt64>(0)
+
+    init(office: PostOffice) {
+        self.office = ObjectIdentifier(office)
+    }
+
+    /// Numbers a new delivery and marks it running.
+    func begin() -> DeliveryStamp {
+        let number = count.add(1, ordering: .relaxed).newValue
+        running.store(number, ordering: .releasing)
+        return DeliveryStamp(lane: self, number: number)
+    }
+
+    /// Marks the running delivery finished: stamps of it no longer count.
+    func end() {
+        running.store(0, ordering: .releasing)
+    }
+
+    func isRunning(_ number: UInt64) -> Bool {
+        running.load(ordering: .acquiring) == number
+    }
+}
+
+/// What a delivery's task (and the tasks its handlers start) carries: which delivery it is.
+private struct DeliveryStamp: Sendable {
+    let lane: LaneDeliveries
+    let number: UInt64
+
+    /// Whether this stamp's delivery, in `office`, is still running.
+    func isRunning(in office: PostOffice) -> Bool {
+        lane.office == ObjectIdentifier(office) && lane.isRunning(number)
     }
 }

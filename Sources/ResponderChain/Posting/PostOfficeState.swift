@@ -1,13 +1,19 @@
 /// The state machine behind ``PostOffice``: the per-sender queues ("lanes"), the count of
-/// outstanding posts against the ``PostingLimit``, and the posters waiting for room.
+/// outstanding posts against the ``PostingLimit``, the posters waiting for room, and the
+/// shutdown.
 ///
 /// A pure value: it never runs user code, starts tasks or resumes continuations. Each transition
 /// returns what its caller (``PostOffice``, which holds it in a `Locked`) must do once outside
-/// the lock: deliver a post, start a lane's delivery task, resume waiting posters.
+/// the lock: deliver a post, start a lane's delivery task, resume waiting posters, end the posts
+/// a shutdown cut short, wake the tasks waiting for the drain.
 ///
 /// ```
 ///  post ──room?──▶ lane.pending ──(lane idle: start delivery)──▶ in flight ──▶ finished
 ///    │ no room: reject, or wait ─────(room freed, first come first served)──▲
+///    │ shutting down: refused
+///
+///  open ──shutdown()──▶ draining ──(nothing outstanding)──▶ closed
+///                          │ grace period over: endRemaining()
 /// ```
 struct PostOfficeState {
     /// The queue of one sender: its pending posts in post order, the one being delivered, and
@@ -22,27 +28,29 @@ struct PostOfficeState {
         var retiring = false
     }
 
-    /// A poster waiting for room.
-    struct Waiter {
-        let id: UInt64
+    /// A poster waiting for room: the post it wants to queue, on its lane.
+    struct WaitingPost: Sendable {
         let lane: ObjectIdentifier
         let post: PendingPost
-        let continuation: CheckedContinuation<Admission, Never>
     }
 
     /// How a waiting poster's wait ended.
     enum Admission: Sendable {
         case accepted
         case cancelled
+        case shuttingDown
     }
 
+    typealias RoomLine = WaitingLine<WaitingPost, CheckedContinuation<Admission, Never>>
+    typealias DrainLine = WaitingLine<Void, CheckedContinuation<Void, Never>>
+
     /// What ``post(_:lane:overLimit:)`` decided.
-    enum PostDecision {
+    enum PostDecision: Equatable {
         /// Queued; when `startDelivery`, the lane was idle and the caller must start its task.
         case accepted(startDelivery: Bool)
-        /// Full, and the policy rejects.
-        case rejected
-        /// Full, and the policy suspends: call ``suspend(_:)``.
+        /// Not accepted, for this reason.
+        case rejected(Outcome.Rejection.Reason)
+        /// Full, and the policy suspends: wait in ``roomLine``.
         case mustWait
     }
 
@@ -56,59 +64,93 @@ struct PostOfficeState {
         case retire(successor: Bool)
     }
 
-    /// Posters that a transition admitted, and lanes whose delivery must start.
-    struct Admitted {
-        var waiters: [Waiter] = []
+    /// What a transition freed: posters admitted (resume them: their posts are queued), lanes
+    /// whose delivery must start, and the tasks waiting for the drain, if it is complete.
+    struct Released {
+        var admitted: [RoomLine.Waiter] = []
         var lanesToStart: [ObjectIdentifier] = []
+        var drainWaiters: [DrainLine.Waiter] = []
+    }
+
+    /// Where the post office is in its life.
+    enum Phase: Equatable {
+        /// Accepting posts.
+        case open
+        /// Refusing new posts, finishing the outstanding ones.
+        case draining
+        /// Refusing new posts, nothing outstanding.
+        case closed
+    }
+
+    /// What ``shutdown()`` found.
+    struct ShutdownStart {
+        /// Posters that were waiting for room: resume them as refused.
+        var refused: [RoomLine.Waiter]
+        /// Waiters of the drain to resume now (nothing was outstanding).
+        var drainWaiters: [DrainLine.Waiter]
+    }
+
+    /// What ``endRemaining()`` took away when the grace period ended.
+    struct Remaining {
+        /// Queued posts, removed from their lanes: end each as cancelled by the shutdown, then
+        /// call ``endedQueued()``.
+        var queued: [PendingPost] = []
+        /// Posts being delivered: set their signal to the shutdown and cancel their tasks.
+        var inFlight: [(ticket: TicketState, delivery: Task<Void, Never>?)] = []
     }
 
     let limit: PostingLimit
     private var lanes: [ObjectIdentifier: Lane] = [:]
-    private var waiters = FIFOBuffer<Waiter>()
-    private var nextWaiterID: UInt64 = 0
+    /// Posters waiting for room (the storage suspends into it).
+    var roomLine = RoomLine()
+    /// Tasks waiting for the drain to complete (the storage suspends into it).
+    var drainLine = DrainLine()
     private(set) var outstanding = 0
     private(set) var peak = 0
+    private(set) var phase = Phase.open
+    /// The shutdown's counts so far.
+    private(set) var report = ShutdownReport(finished: 0, endedEarly: 0, refused: 0)
 
     init(limit: PostingLimit) {
         self.limit = limit
     }
 
-    var suspendedCount: Int { waiters.count }
+    var suspendedCount: Int { roomLine.count }
 
-    private var hasRoom: Bool { outstanding < limit.maxOutstanding && waiters.isEmpty }
+    /// Whether the office has shut down and nothing is outstanding.
+    var isDrained: Bool { phase == .closed }
+
+    private var hasRoom: Bool { outstanding < limit.maxOutstanding && roomLine.isEmpty }
 
     // MARK: Posting
 
-    /// Accepts `post` into `lane` if there is room (or `overLimit`: a post made while delivering).
+    /// Accepts `post` into `lane` if there is room (or `overLimit`: a post made by a running
+    /// delivery's handlers), refuses it while shutting down.
     mutating func post(_ post: PendingPost, lane: ObjectIdentifier, overLimit: Bool) -> PostDecision {
+        guard phase == .open else {
+            report.refused += 1
+            return .rejected(.shuttingDown)
+        }
         if overLimit || hasRoom {
             return .accepted(startDelivery: enqueue(post, lane: lane))
         }
         switch limit.policy {
-        case .reject: return .rejected
+        case .reject: return .rejected(.limitReached(maxOutstanding: limit.maxOutstanding))
         case .suspend: return .mustWait
         }
     }
 
-    /// Registers a poster that must wait, unless room appeared meanwhile.
-    /// - Returns: `nil` if the poster now waits; otherwise it is accepted at once, and
-    ///   `startDelivery` says whether its lane must be started.
-    mutating func suspend(
-        lane: ObjectIdentifier,
-        post: PendingPost,
-        continuation: CheckedContinuation<Admission, Never>
-    ) -> (id: UInt64, startDelivery: Bool?) {
-        nextWaiterID += 1
-        if hasRoom {
-            return (nextWaiterID, enqueue(post, lane: lane))
+    /// Admits a poster that is about to wait, if room appeared (or the office closed) meanwhile;
+    /// `nil` to wait. When accepted, `startDelivery` says whether its lane must be started.
+    mutating func admitBeforeWaiting(_ post: PendingPost, lane: ObjectIdentifier)
+        -> (admission: Admission, startDelivery: Bool)?
+    {
+        guard phase == .open else {
+            report.refused += 1
+            return (.shuttingDown, false)
         }
-        waiters.append(Waiter(id: nextWaiterID, lane: lane, post: post, continuation: continuation))
-        return (nextWaiterID, nil)
-    }
-
-    /// Removes a waiting poster whose task was cancelled; `nil` if it was admitted already.
-    mutating func cancelWaiter(id: UInt64) -> Waiter? {
-        waiters.remove { $0.id == id }
+        guard hasRoom else { return nil }
+        return (.accepted, enqueue(post, lane: lane))
     }
 
     /// Returns whether the lane was idle (its delivery must start).
@@ -128,50 +170,63 @@ struct PostOfficeState {
     // MARK: Delivery
 
     /// The next step of `lane`'s delivery task, after `finished` (the post it just delivered,
-    /// if any) is done.
+    /// and its outcome, if any) is done.
     mutating func nextStep(
         lane key: ObjectIdentifier,
-        after finished: TicketState?
-    ) -> (step: DeliveryStep, admitted: Admitted) {
-        var admitted = Admitted()
-        if finished != nil {
-            outstanding -= 1
+        after finished: (ticket: TicketState, outcome: Outcome)?
+    ) -> (step: DeliveryStep, released: Released) {
+        var released = Released()
+        if let finished {
             lanes[key]?.inFlight = nil
-            admitted = admitWaiters()
+            released = postEnded(endedByShutdown: finished.outcome.wasEndedByShutdown)
         }
-        guard var lane = lanes[key] else { return (.finished, admitted) }
+        guard var lane = lanes[key] else { return (.finished, released) }
         if lane.retiring {
             lane.retiring = false
             lane.delivery = nil
             if lane.pending.isEmpty {
                 lanes[key] = nil
-                return (.retire(successor: false), admitted)
+                return (.retire(successor: false), released)
             }
             lanes[key] = lane
-            return (.retire(successor: true), admitted)
+            return (.retire(successor: true), released)
         }
         guard let post = lane.pending.popFirst() else {
             lanes[key] = nil
-            return (.finished, admitted)
+            return (.finished, released)
         }
         lane.inFlight = post.ticket
         lanes[key] = lane
-        return (.deliver(post), admitted)
+        return (.deliver(post), released)
+    }
+
+    /// One outstanding post has its outcome: frees its room, counts it if draining, and admits
+    /// waiting posters or completes the drain.
+    private mutating func postEnded(endedByShutdown: Bool) -> Released {
+        outstanding -= 1
+        if phase == .draining {
+            if endedByShutdown { report.endedEarly += 1 } else { report.finished += 1 }
+        }
+        var released = admitWaiters()
+        released.drainWaiters = completeDrainIfDone()
+        return released
     }
 
     /// Hands the room freed by finished posts to waiting posters, first come first served, once
     /// there is room for a batch (``PostingLimit/resumeBatch``): a poster resumed for a single
     /// slot would suspend again at its next post, paying a wake-up per event.
-    private mutating func admitWaiters() -> Admitted {
-        var admitted = Admitted()
-        guard outstanding <= limit.maxOutstanding - limit.resumeBatch else { return admitted }
-        while outstanding < limit.maxOutstanding, let waiter = waiters.popFirst() {
-            if enqueue(waiter.post, lane: waiter.lane) {
-                admitted.lanesToStart.append(waiter.lane)
-            }
-            admitted.waiters.append(waiter)
+    private mutating func admitWaiters() -> Released {
+        var released = Released()
+        guard phase == .open, outstanding <= limit.maxOutstanding - limit.resumeBatch else {
+            return released
         }
-        return admitted
+        while outstanding < limit.maxOutstanding, let waiter = roomLine.popFirst() {
+            if enqueue(waiter.element.post, lane: waiter.element.lane) {
+                released.lanesToStart.append(waiter.element.lane)
+            }
+            released.admitted.append(waiter)
+        }
+        return released
     }
 
     // MARK: Cancellation through a ticket
@@ -180,8 +235,9 @@ struct PostOfficeState {
     enum TicketCancellation {
         /// The post is being delivered: cancel this task (outside the lock) to wake its handler.
         case interruptDelivery(Task<Void, Never>?)
-        /// The post was still queued and has been removed: finish its ticket as cancelled.
-        case removedFromQueue(PendingPost, Admitted)
+        /// The post was still queued and has been removed: end its ticket as cancelled, then
+        /// act on what its room released.
+        case removedFromQueue(PendingPost, Released)
         /// The post has finished already (or was never queued).
         case none
     }
@@ -195,7 +251,52 @@ struct PostOfficeState {
         }
         guard let post = lane.pending.remove(where: { $0.ticket === ticket }) else { return .none }
         lanes[key] = lane
-        outstanding -= 1
-        return .removedFromQueue(post, admitWaiters())
+        return .removedFromQueue(post, postEnded(endedByShutdown: false))
+    }
+
+    // MARK: Shutdown
+
+    /// Starts the shutdown: from now on every post is refused; posters waiting for room are
+    /// refused too. Calling it again changes nothing.
+    mutating func shutdown() -> ShutdownStart {
+        guard phase == .open else { return ShutdownStart(refused: [], drainWaiters: []) }
+        phase = .draining
+        let refused = roomLine.removeAll()
+        report.refused += refused.count
+        return ShutdownStart(refused: refused, drainWaiters: completeDrainIfDone())
+    }
+
+    /// Ends the grace period: removes every queued post (each still counts as outstanding until
+    /// ``endedQueued()``) and names the posts in flight, whose deliveries must be stopped.
+    mutating func endRemaining() -> Remaining {
+        guard phase == .draining else { return Remaining() }
+        var remaining = Remaining()
+        for key in Array(lanes.keys) {
+            guard var lane = lanes[key] else { continue }
+            while let post = lane.pending.popFirst() { remaining.queued.append(post) }
+            if let ticket = lane.inFlight { remaining.inFlight.append((ticket, lane.delivery)) }
+            lanes[key] = lane
+        }
+        return remaining
+    }
+
+    /// A queued post removed by ``endRemaining()`` has its outcome.
+    mutating func endedQueued() -> Released {
+        postEnded(endedByShutdown: true)
+    }
+
+    /// Closes the office and returns the drain's waiters once nothing is outstanding.
+    private mutating func completeDrainIfDone() -> [DrainLine.Waiter] {
+        guard phase == .draining, outstanding == 0 else { return [] }
+        phase = .closed
+        return drainLine.removeAll()
+    }
+}
+
+extension Outcome {
+    /// Whether a router's shutdown ended this event.
+    var wasEndedByShutdown: Bool {
+        if case .cancelled(let stop) = self { return stop.reason == .shutdown }
+        return false
     }
 }

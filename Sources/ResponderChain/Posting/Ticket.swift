@@ -28,8 +28,9 @@ public struct Ticket: Hashable, Sendable {
         state.cancel()
     }
 
-    /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool { state.signal.isCancelled }
+    /// Whether ``cancel()`` stopped the event (it was called before the event ended some other
+    /// way).
+    public var isCancelled: Bool { state.signal.reason == .ticket }
 
     /// The outcome, once the event has finished; `nil` before.
     public var finishedOutcome: Outcome? { state.finishedOutcome }

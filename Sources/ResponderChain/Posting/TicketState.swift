@@ -1,9 +1,9 @@
 /// The shared state behind a ``Ticket``: the cancellation flag the router reads before every hop,
 /// the outcome once known, and the tasks waiting for it.
 final class TicketState: Sendable {
-    private enum State {
-        case pending(waiters: [CheckedContinuation<Outcome, Never>])
-        case finished(Outcome)
+    private struct State {
+        var outcome: Outcome?
+        var waiters = WaitingLine<Void, CheckedContinuation<Outcome, Never>>()
     }
 
     let eventID: EventID
@@ -12,7 +12,7 @@ final class TicketState: Sendable {
     /// Told when the ticket is cancelled, so that an event being delivered is stopped at once.
     private let office: PostOffice
     private let lane: ObjectIdentifier
-    private let state = Locked(State.pending(waiters: []))
+    private let state = Locked(State())
 
     init(eventID: EventID, office: PostOffice, lane: ObjectIdentifier) {
         self.eventID = eventID
@@ -21,41 +21,27 @@ final class TicketState: Sendable {
     }
 
     var finishedOutcome: Outcome? {
-        state.withLock { state in
-            if case .finished(let outcome) = state { return outcome }
-            return nil
-        }
+        state.withLock { $0.outcome }
     }
 
     func cancel() {
-        guard finishedOutcome == nil, signal.cancel() else { return }
+        guard finishedOutcome == nil, signal.cancel(.ticket) else { return }
         office.cancel(self, lane: lane)
     }
 
     /// Records the outcome and wakes every waiter. Only the first call counts.
     func finish(_ outcome: Outcome) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
-            guard case .pending(let waiters) = state else { return [] }
-            state = .finished(outcome)
-            return waiters
+        let waiters = state.withLock {
+            state -> [WaitingLine<Void, CheckedContinuation<Outcome, Never>>.Waiter] in
+            guard state.outcome == nil else { return [] }
+            state.outcome = outcome
+            return state.waiters.removeAll()
         }
-        for waiter in waiters { waiter.resume(returning: outcome) }
+        for waiter in waiters { waiter.continuation.resume(returning: outcome) }
     }
 
-    func outcome() async -> Outcome {
-        if let outcome = finishedOutcome { return outcome }
-        return await withCheckedContinuation { continuation in
-            let finished = state.withLock { state -> Outcome? in
-                switch state {
-                case .finished(let outcome):
-                    return outcome
-                case .pending(var waiters):
-                    waiters.append(continuation)
-                    state = .pending(waiters: waiters)
-                    return nil
-                }
-            }
-            if let finished { continuation.resume(returning: finished) }
-        }
+    /// Waits for the outcome. Not cancelled with the waiting task, like `Task.value`.
+    nonisolated(nonsending) func outcome() async -> Outcome {
+        await state.wait(in: \State.waiters, as: (), unless: { $0.outcome }, cancelled: nil)
     }
 }

@@ -6,30 +6,45 @@
 /// event that reaches it while another event's handler is running (or suspended) waits, and
 /// waiting events enter in the order they reached the responder.
 ///
+/// Each acquisition is a ``Hold``, a token that the lock records as its holder. The task that
+/// runs the hop carries its holds in a task-local, so that a nested send from the running handler
+/// that reaches the same responder again passes through instead of waiting for itself. A hold
+/// passes only while it *is* the holder: once the handler returns, the lock moves on and the
+/// token is void, so a task that the handler started and that outlives it waits like any other
+/// event. Delivery tasks of posted events never carry the poster's holds (see ``PostOffice``).
+///
 /// A lock entry exists only while the lock is held or awaited, so responders pay nothing for it
-/// when idle, and one that never opts in pays nothing at all. The task that holds a lock passes
-/// it straight through (a nested send from a handler that reaches the same responder again runs
-/// instead of waiting for itself), and so do its child tasks.
+/// when idle, and one that never opts in pays nothing at all.
 final class ExclusiveHandling: Sendable {
-    private struct Waiter {
-        let id: UInt64
-        let continuation: CheckedContinuation<Void, any Error>
+    /// One acquisition of one responder's lock.
+    final class Hold: Sendable {
+        let responder: ObjectIdentifier
+
+        init(_ responder: ObjectIdentifier) {
+            self.responder = responder
+        }
     }
 
-    private struct Entry {
-        var waiters = FIFOBuffer<Waiter>()
+    /// How a wait for a lock ended.
+    enum Admission: Sendable {
+        /// The lock was handed over (or was free).
+        case acquired
+        /// The waiting task was cancelled.
+        case cancelled
     }
 
-    private struct State {
-        var entries: [ObjectIdentifier: Entry] = [:]
-        var nextID: UInt64 = 0
+    struct State {
+        /// The current hold of each locked responder.
+        var holders: [ObjectIdentifier: Hold] = [:]
+        /// Events waiting for a responder, each with the hold it will take.
+        var line = WaitingLine<Hold, CheckedContinuation<Admission, Never>>()
     }
 
     /// The locks of every responder in the process.
     static let shared = ExclusiveHandling()
 
-    /// The locks the current task holds.
-    @TaskLocal private static var held: [ObjectIdentifier] = []
+    /// The holds of the hops the current task is running (innermost last).
+    @TaskLocal private static var holds: [Hold] = []
 
     private let state = Locked(State())
 
@@ -39,65 +54,48 @@ final class ExclusiveHandling: Sendable {
         of responder: ObjectIdentifier,
         _ body: nonisolated(nonsending) () async -> Result
     ) async throws -> Result {
-        if Self.held.contains(responder) {
+        if let held = Self.holds.last(where: { $0.responder == responder }), isCurrent(held) {
             return await body()
         }
-        try await acquire(responder)
-        defer { release(responder) }
-        return await Self.$held.withValue(Self.held + [responder]) {
+        let hold = Hold(responder)
+        guard await acquire(hold) == .acquired else { throw CancellationError() }
+        defer { release(hold) }
+        return await Self.$holds.withValue(Self.holds + [hold]) {
             await body()
         }
     }
 
-    private nonisolated(nonsending) func acquire(_ responder: ObjectIdentifier) async throws {
-        let claimed = state.withLock { state -> Bool in
-            guard state.entries[responder] == nil else { return false }
-            state.entries[responder] = Entry()
-            return true
-        }
-        if claimed { return }
-
-        let waiterID = Locked<UInt64?>(nil)
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation {
-                (continuation: CheckedContinuation<Void, any Error>) in
-                let result = state.withLock { state -> Result<Void, any Error>? in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    guard state.entries[responder] != nil else {
-                        state.entries[responder] = Entry()  // released meanwhile: take it
-                        return .success(())
-                    }
-                    state.nextID += 1
-                    waiterID.withLock { $0 = state.nextID }
-                    state.entries[responder]?.waiters.append(
-                        Waiter(id: state.nextID, continuation: continuation))
-                    return nil
-                }
-                if let result { continuation.resume(with: result) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                guard let id = waiterID.withLock({ $0 }) else { return nil }
-                return state.entries[responder]?.waiters.remove { $0.id == id }
-            }
-            waiter?.continuation.resume(throwing: CancellationError())
-        }
+    /// Whether `hold` is still its responder's holder.
+    private func isCurrent(_ hold: Hold) -> Bool {
+        state.withLock { $0.holders[hold.responder] === hold }
     }
 
-    /// Hands the lock to the first waiter, or frees it.
-    private func release(_ responder: ObjectIdentifier) {
-        let next = state.withLock { state -> Waiter? in
-            guard let waiter = state.entries[responder]?.waiters.popFirst() else {
-                state.entries[responder] = nil
+    private nonisolated(nonsending) func acquire(_ hold: Hold) async -> Admission {
+        await state.wait(
+            in: \State.line, as: hold,
+            unless: { state in
+                guard state.holders[hold.responder] == nil else { return nil }
+                state.holders[hold.responder] = hold
+                return .acquired
+            }, cancelled: .cancelled)
+    }
+
+    /// Hands the lock to the first event waiting for the same responder, or frees it.
+    private func release(_ hold: Hold) {
+        let next = state.withLock {
+            state -> WaitingLine<Hold, CheckedContinuation<Admission, Never>>.Waiter? in
+            guard let waiter = state.line.popFirst(where: { $0.responder == hold.responder }) else {
+                state.holders[hold.responder] = nil
                 return nil
             }
+            state.holders[hold.responder] = waiter.element
             return waiter
         }
-        next?.continuation.resume()
+        next?.continuation.resume(returning: .acquired)
     }
 
     /// The number of events waiting for `responder`'s lock (for tests and diagnostics).
     func waitingCount(for responder: ObjectIdentifier) -> Int {
-        state.withLock { $0.entries[responder]?.waiters.count ?? 0 }
+        state.withLock { $0.line.count { $0.responder == responder } }
     }
 }

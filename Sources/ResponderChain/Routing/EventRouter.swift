@@ -51,4 +51,36 @@ public final class EventRouter: Sendable {
 
     /// The number of posters waiting for room right now (policy ``PostingLimit/Policy/suspend``).
     public var suspendedPosters: Int { postOffice.statistics.suspended }
+
+    /// Whether ``shutDown(gracePeriod:)`` has been called: the router accepts no more posts.
+    public var isShuttingDown: Bool { postOffice.isShuttingDown }
+
+    /// Shuts the router's posting down gracefully, and returns what became of the posts it held.
+    ///
+    /// 1. From the call on, every new post is refused: its ticket ends
+    ///    ``Outcome/rejected(_:)`` with reason ``Outcome/Rejection/Reason/shuttingDown`` (traced
+    ///    and dead-lettered like any rejection). Posters waiting for room are refused the same
+    ///    way. Posts made by handlers during the drain are refused too.
+    /// 2. The posts already accepted go on being delivered, in order, until `gracePeriod` has
+    ///    passed.
+    /// 3. Then the rest end: queued posts at once, ``Outcome/cancelled(_:)`` before hop 1; posts
+    ///    being delivered are cancelled like a cancelled ticket (a parked handler wakes with
+    ///    `Task.isCancelled`) and end ``Outcome/cancelled(_:)``. Their reason is
+    ///    ``Outcome/Stop/Reason/shutdown`` and they go to the dead-letter sink.
+    ///
+    /// Returns once every post has its outcome, with the counts. A handler that ignores
+    /// cancellation delays the return until it finishes: the router cannot take an answer back
+    /// from a handler still running. Cancelling the calling task ends the grace period at once.
+    /// Awaited sends are not affected: they run in their callers' tasks, which own them.
+    ///
+    /// Calling it again (or concurrently) waits for the same drain and returns its counts.
+    ///
+    /// ```swift
+    /// let report = await router.shutDown(gracePeriod: .seconds(5))
+    /// print(report)   // 12 finished, 0 ended early, 3 refused
+    /// ```
+    @discardableResult
+    public nonisolated(nonsending) func shutDown(gracePeriod: Duration) async -> ShutdownReport {
+        await postOffice.shutDown(until: .now + gracePeriod, router: self)
+    }
 }

@@ -80,12 +80,9 @@ public final class Relay: Sendable, CustomStringConvertible {
             Outcome.Interruption(
                 path: Outcome.Path(eventID: capture.eventID, hops: 0, handlers: [], info: EventInfo()),
                 lastReached: ResponderID(objectID: ObjectIdentifier(self), label: description)))
-        if let sink = options.deadLetters ?? router.deadLetters {
-            await sink.deliver(DeadLetter(event: event, source: source, outcome: outcome))
-            trace?.record(.deadLettered(outcome))
-        }
-        trace?.record(.finished(outcome))
-        return outcome
+        return await Router.end(
+            outcome, of: event, source: source, deadLetters: options.deadLetters ?? router.deadLetters,
+            trace: trace)
     }
 
     /// `relay(PaymentWebhook)`.

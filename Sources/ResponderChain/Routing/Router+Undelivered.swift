@@ -1,6 +1,7 @@
-/// Outcomes of posted events that never reach a responder: rejected when posted, or cancelled
-/// while still queued. They are reported like any other send: to the ticket, the tracer (`sent`,
-/// then `finished`) and, for rejections, the dead-letter sink.
+/// Outcomes of posted events that never reach a responder: rejected when posted, or ended while
+/// still queued (their ticket cancelled, or their router shut down). They are reported like any
+/// other send: to the ticket, the tracer (`sent`, then `finished`) and, where the outcome goes
+/// there, the dead-letter sink.
 extension Router {
     /// Ends `post` as ``Outcome/rejected(_:)``.
     static nonisolated(nonsending) func reject(
@@ -10,25 +11,41 @@ extension Router {
     ) async {
         let outcome = Outcome.rejected(
             Outcome.Rejection(path: emptyPath(of: post), sender: ResponderID(post.entry), reason: reason))
-        recordSent(post)
-        if let sink = post.options.deadLetters ?? router.deadLetters {
-            await sink.deliver(DeadLetter(event: post.event, source: post.source, outcome: outcome))
-            post.capture.trace?.record(.deadLettered(outcome))
-        }
-        finish(post, with: outcome)
+        await endUndelivered(post, with: outcome, router: router)
     }
 
     /// Ends `post`, removed from its queue by its ticket, as ``Outcome/cancelled(_:)`` before
-    /// hop 1.
-    static func cancelQueued(_ post: PendingPost) {
-        let stop = Outcome.Stop(
-            path: emptyPath(of: post), responder: ResponderID(post.entry), hop: 1, whileHandling: false)
+    /// hop 1, at once: a cancelled event does not go to the dead-letter sink, so nothing here
+    /// needs to wait.
+    static func endQueuedByTicket(_ post: PendingPost) {
+        let outcome = Outcome.cancelled(queuedStop(of: post, reason: .ticketCancelled))
         recordSent(post)
-        finish(post, with: .cancelled(stop))
+        post.ticket.finish(end(outcome, trace: post.capture.trace))
     }
 
-    private static func emptyPath(of post: PendingPost) -> Outcome.Path {
-        Outcome.Path(eventID: post.capture.eventID, hops: 0, handlers: [], info: EventInfo())
+    /// Ends `post`, removed from its queue by its router's shutdown, as ``Outcome/cancelled(_:)``
+    /// before hop 1, with reason ``Outcome/Stop/Reason/shutdown``; it is dead-lettered.
+    static nonisolated(nonsending) func endQueuedByShutdown(_ post: PendingPost, router: EventRouter) async {
+        let outcome = Outcome.cancelled(queuedStop(of: post, reason: .shutdown))
+        await endUndelivered(post, with: outcome, router: router)
+    }
+
+    private static func queuedStop(of post: PendingPost, reason: Outcome.Stop.Reason) -> Outcome.Stop {
+        Outcome.Stop(
+            path: emptyPath(of: post), responder: ResponderID(post.entry), hop: 1, whileHandling: false,
+            reason: reason)
+    }
+
+    private static nonisolated(nonsending) func endUndelivered(
+        _ post: PendingPost,
+        with outcome: Outcome,
+        router: EventRouter
+    ) async {
+        recordSent(post)
+        let outcome = await end(
+            outcome, of: post.event, source: post.source,
+            deadLetters: post.options.deadLetters ?? router.deadLetters, trace: post.capture.trace)
+        post.ticket.finish(outcome)
     }
 
     private static func recordSent(_ post: PendingPost) {
@@ -39,8 +56,7 @@ extension Router {
                     queued: post.capture.queuedDuration())))
     }
 
-    private static func finish(_ post: PendingPost, with outcome: Outcome) {
-        post.capture.trace?.record(.finished(outcome))
-        post.ticket.finish(outcome)
+    private static func emptyPath(of post: PendingPost) -> Outcome.Path {
+        Outcome.Path(eventID: post.capture.eventID, hops: 0, handlers: [], info: EventInfo())
     }
 }

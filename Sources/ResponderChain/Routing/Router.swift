@@ -35,7 +35,8 @@ enum Router {
             key: EventKey(of: event),
             source: source,
             trace: trace,
-            signal: signal,
+            // A deadline needs a signal for its timer to name itself with (see `stopReason`).
+            signal: signal ?? (options.deadline == nil ? nil : CancellationSignal()),
             deadline: options.deadline,
             eventID: capture.eventID
         )
@@ -53,13 +54,33 @@ enum Router {
         } else {
             outcome = await route(event, from: sender, start: options.start, context: &context)
         }
+        return await end(
+            outcome, of: event, source: source, deadLetters: options.deadLetters ?? router.deadLetters,
+            trace: trace)
+    }
 
-        if outcome.kind == .unhandled || outcome.kind == .interrupted,
-            let sink = options.deadLetters ?? router.deadLetters
-        {
+    /// The one ending of every send and post, delivered or not: the dead-letter sink (for the
+    /// outcomes that go there, see ``Outcome/goesToDeadLetters``), then the tracer's `finished`.
+    /// Returns `outcome`.
+    static nonisolated(nonsending) func end(
+        _ outcome: Outcome,
+        of event: any Event,
+        source: EventSource,
+        deadLetters: DeadLetterSink?,
+        trace: (any ActiveTrace)?
+    ) async -> Outcome {
+        if outcome.goesToDeadLetters, let sink = deadLetters {
             await sink.deliver(DeadLetter(event: event, source: source, outcome: outcome))
             trace?.record(.deadLettered(outcome))
         }
+        trace?.record(.finished(outcome))
+        return outcome
+    }
+
+    /// The last step of ``end(_:of:source:deadLetters:trace:)``, alone: for an outcome that does
+    /// not go to the dead-letter sink, the ending needs no `await`.
+    static func end(_ outcome: Outcome, trace: (any ActiveTrace)?) -> Outcome {
+        assert(!outcome.goesToDeadLetters, "a dead letter must go through the sink")
         trace?.record(.finished(outcome))
         return outcome
     }
@@ -93,7 +114,10 @@ enum Router {
                     result = outcome
                     group.cancelAll()
                 } else if result == nil {
-                    group.cancelAll()  // the deadline passed: stop the route; it reports timedOut
+                    // The deadline passed: name it on the signal first, so that the route, which
+                    // sees its task cancelled, reports it as the deadline and not as a cancel.
+                    context.signal?.cancel(.deadline)
+                    group.cancelAll()
                 }
             }
             // The route child always returns an outcome.
@@ -102,7 +126,8 @@ enum Router {
                     Outcome.Stop(
                         path: Outcome.Path(
                             eventID: context.eventID, hops: 0, handlers: [], info: context.info),
-                        responder: ResponderID(sender), hop: 1, whileHandling: false))
+                        responder: ResponderID(sender), hop: 1, whileHandling: false,
+                        reason: .deadlinePassed))
         }
     }
 
@@ -119,6 +144,13 @@ enum Router {
     }
 
     /// The loop itself.
+    ///
+    /// A stop (cancellation, deadline, shutdown) is looked for before the first hop and at the
+    /// end of every hop, after the handlers ran and `next` was read. A stop seen at the end of a
+    /// hop always wins over the way that hop would have ended the send: the outcome is
+    /// `.cancelled`/`.timedOut` *during* that hop when the send would end there (handled, root,
+    /// broken chain), and *before* the next hop when it would go on. Only a handler's own error
+    /// (anything but `CancellationError`) still ends it `.failed`.
     static nonisolated(nonsending) func route(
         _ event: any Event,
         from sender: any Responder,
@@ -137,20 +169,23 @@ enum Router {
             if let stop = context.stopReason {
                 return stopped(stop, at: sender, hop: 1, whileHandling: false, path: path())
             }
-            guard let next = await sender.next else {
+            let next = await sender.next
+            if let stop = context.stopReason {
+                return stopped(stop, at: next ?? sender, hop: 1, whileHandling: false, path: path())
+            }
+            guard let next else {
                 return sender.isRoot
                     ? .unhandled(Outcome.Unhandled(path: path(), root: ResponderID(sender)))
                     : .interrupted(Outcome.Interruption(path: path(), lastReached: ResponderID(sender)))
             }
             _ = visited.insert(sender)
             current = next
+        } else if let stop = context.stopReason {
+            return stopped(stop, at: sender, hop: 1, whileHandling: false, path: path())
         }
 
         var previous: (any Responder)?
         while true {
-            if let stop = context.stopReason {
-                return stopped(stop, at: current, hop: context.hop + 1, whileHandling: false, path: path())
-            }
             guard visited.insert(current) else {
                 return .cycleDetected(
                     Outcome.Cycle(
@@ -160,10 +195,18 @@ enum Router {
             }
             context.hop += 1
             let visit = await current.visit(event, context: &context)
+            let stop = context.stopReason
 
             switch visit.result {
             case .failure(let error):
-                if let stop = context.stopReason, error is CancellationError {
+                if error is HopNotEntered {
+                    // Stopped while waiting to enter: the hop never ran.
+                    context.hop -= 1
+                    return stopped(
+                        stop ?? .taskCancelled, at: current, hop: context.hop + 1, whileHandling: false,
+                        path: path())
+                }
+                if let stop, error is CancellationError {
                     return stopped(stop, at: current, hop: context.hop, whileHandling: true, path: path())
                 }
                 return .failed(
@@ -171,6 +214,9 @@ enum Router {
                         path: path(), error: error, responder: ResponderID(current), hop: context.hop))
             case .success(.handled):
                 handlers.append(ResponderID(current))
+                if let stop {
+                    return stopped(stop, at: current, hop: context.hop, whileHandling: true, path: path())
+                }
                 return .handled(Outcome.Handled(path: path(), stoppedAt: ResponderID(current)))
             case .success(.handledAndContinue):
                 handlers.append(ResponderID(current))
@@ -179,6 +225,9 @@ enum Router {
             }
 
             guard let next = visit.next else {
+                if let stop {
+                    return stopped(stop, at: current, hop: context.hop, whileHandling: true, path: path())
+                }
                 if current.isRoot {
                     return handlers.isEmpty
                         ? .unhandled(Outcome.Unhandled(path: path(), root: ResponderID(current)))
@@ -186,23 +235,24 @@ enum Router {
                 }
                 return .interrupted(Outcome.Interruption(path: path(), lastReached: ResponderID(current)))
             }
+            if let stop {
+                return stopped(stop, at: next, hop: context.hop + 1, whileHandling: false, path: path())
+            }
             previous = current
             current = next
         }
     }
 
     private static func stopped(
-        _ reason: StopReason,
+        _ reason: Outcome.Stop.Reason,
         at responder: any Responder,
         hop: Int,
         whileHandling: Bool,
         path: Outcome.Path
     ) -> Outcome {
         let stop = Outcome.Stop(
-            path: path, responder: ResponderID(responder), hop: hop, whileHandling: whileHandling)
-        switch reason {
-        case .cancellation: return .cancelled(stop)
-        case .deadline: return .timedOut(stop)
-        }
+            path: path, responder: ResponderID(responder), hop: hop, whileHandling: whileHandling,
+            reason: reason)
+        return reason == .deadlinePassed ? .timedOut(stop) : .cancelled(stop)
     }
 }

@@ -64,12 +64,20 @@ public struct EventContext: Sendable {
         if isCancelled { throw CancellationError() }
     }
 
-    /// Why the send must stop, or `nil` to go on. The deadline is checked first, so that a send
-    /// cancelled because its deadline passed is reported as timed out.
-    var stopReason: StopReason? {
-        if let deadline, ContinuousClock.now >= deadline { return .deadline }
-        if Task.isCancelled || signal?.isCancelled == true { return .cancellation }
-        return nil
+    /// Why the send must stop, or `nil` to go on.
+    ///
+    /// A passed deadline wins over everything else. A signal (a ticket, a shutdown, the
+    /// deadline's timer) names its own reason. A cancelled task is read last, and then the signal
+    /// and the clock once more: the deadline's timer sets the signal *before* it cancels the
+    /// route's task, so a cancellation seen after the clock was first read may still be the
+    /// deadline's, and is reported as such.
+    var stopReason: Outcome.Stop.Reason? {
+        if let deadline, ContinuousClock.now >= deadline { return .deadlinePassed }
+        if let reason = signal?.reason { return Outcome.Stop.Reason(reason) }
+        guard Task.isCancelled else { return nil }
+        if let reason = signal?.reason { return Outcome.Stop.Reason(reason) }
+        if let deadline, ContinuousClock.now >= deadline { return .deadlinePassed }
+        return .taskCancelled
     }
 
     /// Runs one hop at `responder`: its ``Responder/handle(_:context:)`` (inside the tracer's
@@ -106,8 +114,8 @@ public struct EventContext: Sendable {
             self = context
             return visit
         } catch {
-            // Cancelled (or timed out) while waiting for the responder: its handlers never ran.
-            return Visit(result: .failure(error), next: await responder.next)
+            // Stopped while waiting for the responder: the hop never began.
+            return Visit(result: .failure(HopNotEntered()), next: nil)
         }
     }
 
@@ -173,8 +181,17 @@ enum EventKey: Hashable, Sendable {
     }
 }
 
-/// Why a send stopped before reaching the end of its chain.
-enum StopReason: Sendable {
-    case cancellation
-    case deadline
+extension Outcome.Stop.Reason {
+    init(_ reason: CancellationSignal.Reason) {
+        switch reason {
+        case .ticket: self = .ticketCancelled
+        case .shutdown: self = .shutdown
+        case .deadline: self = .deadlinePassed
+        }
+    }
 }
+
+/// What a hop reports when the event was stopped before the hop began: it was cancelled, or timed
+/// out, while it waited for a one-at-a-time responder. The router reports the stop *before* that
+/// hop and does not count it.
+struct HopNotEntered: Error {}

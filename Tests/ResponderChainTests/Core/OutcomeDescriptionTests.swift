@@ -11,7 +11,7 @@ extension CoreSuites {
             (.unhandled, "unhandled at root s1 after 2 hops"),
             (.interrupted, "interrupted after s1 (not a root, no next) after 2 hops"),
             (.cycleDetected, "cycle detected: s0 reached again after 2 hops"),
-            (.cancelled, "cancelled before hop 1 at s0"),
+            (.cancelled, "cancelled before hop 1 at s0 (task cancelled)"),
             (.timedOut, "timed out before hop 1 at s0"),
             (.failed, "failed at hop 2, s1 threw boom"),
         ]

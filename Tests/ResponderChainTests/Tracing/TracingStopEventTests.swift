@@ -65,7 +65,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
                     trace: capture)
             }
             await gate.waitForArrivals(1)
-            ticket.cancel()
+            ticket.cancel(.ticket)
             gate.open()
             return await delivering.value
         case .timedOutBeforeTheFirstHop:
