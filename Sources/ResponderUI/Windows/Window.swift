@@ -85,7 +85,7 @@ open class Window: View {
         switch phase {
         case .began:
             if sequences[pointer] != nil {
-                cancelSequences(reason: .system) { $0 == pointer }
+                cancelSequences(reason: .system) { id, _ in id == pointer }
             }
             guard let hit = hitTest(location) else { return nil }
             sequences[pointer] = PointerSequence(view: hit, location: location)
@@ -95,6 +95,10 @@ open class Window: View {
             sequences[pointer]?.location = location
             target = sequence.view
         case .ended, .cancelled:
+            // Claimed before it is sent: a handler that removes the bound view (or detaches the
+            // window) while this is delivered finds no sequence to cancel, so the view gets no
+            // `cancelled` after its `ended`. A `moved` leaves the sequence in the table, so such
+            // a handler cancels it, once.
             guard let sequence = sequences.removeValue(forKey: pointer) else { return nil }
             target = sequence.view
         }
@@ -133,9 +137,7 @@ open class Window: View {
     /// Called when `root` and its subtree left this window: cancels the pointer sequences bound
     /// there (each bound view is told) and drops a first responder that is no longer here.
     func subtreeDidLeave(_ root: View, reason: PointerCancellation) {
-        cancelSequences(reason: reason) { [sequences] pointer in
-            sequences[pointer]?.view.isDescendant(of: root) == true
-        }
+        cancelSequences(reason: reason) { _, sequence in sequence.view.isDescendant(of: root) }
         if let firstResponder, firstResponder.window !== self {
             self.firstResponder = nil
         }
@@ -143,19 +145,40 @@ open class Window: View {
 
     /// Cancels every pointer sequence in progress, telling each bound view.
     func cancelAllSequences(reason: PointerCancellation) {
-        cancelSequences(reason: reason) { _ in true }
+        cancelSequences(reason: reason) { _, _ in true }
     }
 
-    private func cancelSequences(reason: PointerCancellation, where matches: (PointerID) -> Bool) {
-        let cancelled = sequences.filter { matches($0.key) }.sorted { $0.key.rawValue < $1.key.rawValue }
-        for (pointer, sequence) in cancelled {
-            sequences[pointer] = nil
+    /// Cancels the sequences that `matches` selects: claims them all first (they leave the table
+    /// before anyone is told), then tells each bound view, in pointer-id order.
+    ///
+    /// Claiming first is what makes each sequence end once. A view's
+    /// ``InterfaceResponder/pointerCancelled(_:)`` may change the tree (remove another bound view,
+    /// remove its own ancestor, detach the window), which cancels again from inside this loop;
+    /// that nested cancellation only finds the sequences no one has claimed yet, so it never
+    /// tells a view this loop is about to tell.
+    private func cancelSequences(
+        reason: PointerCancellation,
+        where matches: (PointerID, PointerSequence) -> Bool
+    ) {
+        for (pointer, sequence) in claimSequences(where: matches) {
             Self.tellCancelled(
                 PointerEvent(
                     pointer: pointer, phase: .cancelled, location: sequence.location,
                     cancellation: reason),
                 from: sequence.view)
         }
+    }
+
+    /// Removes the sequences that `matches` selects from the table and returns them, in
+    /// pointer-id order. Runs no one else's code: `matches` must not change the tree.
+    private func claimSequences(
+        where matches: (PointerID, PointerSequence) -> Bool
+    ) -> [(pointer: PointerID, sequence: PointerSequence)] {
+        let claimed = sequences.filter { matches($0.key, $0.value) }
+            .map { (pointer: $0.key, sequence: $0.value) }
+            .sorted { $0.pointer.rawValue < $1.pointer.rawValue }
+        for (pointer, _) in claimed { sequences[pointer] = nil }
+        return claimed
     }
 
     /// Tells `view` that its sequence was cancelled, then each interface responder above it in

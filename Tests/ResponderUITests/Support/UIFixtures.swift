@@ -25,22 +25,29 @@ enum UIFixtures {
         var keyDisposition: Disposition = .pass
         var acceptsFocus = false
         var releasesFocus = true
+        /// Run by each pointer method after it logs, before it returns: a test changes the tree
+        /// from inside the window layer's calls here (re-entrancy).
+        var onPointer: ((PointerEvent) -> Void)?
 
         override func pointerBegan(_ pointer: PointerEvent) -> Disposition {
             log.append("began \(pointer.pointer.rawValue)")
+            onPointer?(pointer)
             return pointerDisposition
         }
         override func pointerMoved(_ pointer: PointerEvent) -> Disposition {
             log.append("moved \(pointer.pointer.rawValue)")
+            onPointer?(pointer)
             return pointerDisposition
         }
         override func pointerEnded(_ pointer: PointerEvent) -> Disposition {
             log.append("ended \(pointer.pointer.rawValue)")
+            onPointer?(pointer)
             return pointerDisposition
         }
         override func pointerCancelled(_ pointer: PointerEvent) -> Disposition {
             log.append("cancelled \(pointer.pointer.rawValue)")
             if let reason = pointer.cancellation { cancellations.append(reason) }
+            onPointer?(pointer)
             return pointerDisposition
         }
         override func keyDown(_ key: KeyEvent) -> Disposition {

@@ -1,0 +1,404 @@
+import ResponderUI
+import Testing
+
+private typealias RecordingView = UIFixtures.RecordingView
+
+/// A window with two views side by side and a panel holding two more, each of which handles
+/// every pointer event it gets (so nothing bubbles and each log is that view's own).
+///
+/// Window coordinates: `left` 0…100 × 0…100, `right` 200…300 × 0…100, `panel` 0…300 × 200…400
+/// holding `knob` 10…60 × 210…260 and `dial` 100…150 × 210…260.
+@MainActor
+private struct ReentrantScene {
+    let scene = UIFixtures.Scene()
+    let left = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "left")
+    let right = RecordingView(frame: Rect(x: 200, y: 0, width: 100, height: 100), label: "right")
+    let panel = RecordingView(frame: Rect(x: 0, y: 200, width: 300, height: 200), label: "panel")
+    let knob = RecordingView(frame: Rect(x: 10, y: 10, width: 50, height: 50), label: "knob")
+    let dial = RecordingView(frame: Rect(x: 100, y: 10, width: 50, height: 50), label: "dial")
+
+    /// The scene's window.
+    var window: Window { scene.window }
+
+    init() {
+        scene.controller.view.addSubview(left)
+        scene.controller.view.addSubview(right)
+        scene.controller.view.addSubview(panel)
+        panel.addSubview(knob)
+        panel.addSubview(dial)
+        for view in [left, right, panel, knob, dial] { view.pointerDisposition = .handled }
+    }
+
+    /// Begins `pointer`'s sequence at the middle of `view` and checks it is bound there.
+    func begin(_ pointer: Int, on view: View) async throws {
+        let middle = view.convert(Point(x: view.bounds.width / 2, y: view.bounds.height / 2), to: nil)
+        let delivery = try #require(await window.dispatch(.began, at: middle, pointer: PointerID(pointer)))
+        try #require(delivery.target === view)
+    }
+
+    /// Sends `phase` for each of `pointers` and expects nothing to be sent: their sequences are
+    /// over.
+    func expectNoSequence(_ pointers: [Int], phase: PointerPhase = .ended) async {
+        for pointer in pointers {
+            let delivery = await window.dispatch(phase, at: Point(x: 20, y: 20), pointer: PointerID(pointer))
+            #expect(delivery == nil, "pointer \(pointer) still had a sequence")
+        }
+    }
+}
+
+/// What is wrong with `log` (a ``UIFixtures/RecordingView`` log of views that handle every
+/// pointer event): each pointer's entries must read `began`, any number of `moved`, then exactly
+/// one `ended` or `cancelled`, and nothing after it. Empty when the log is right.
+private func sequenceProblems(in log: [String], of view: String) -> [String] {
+    var entries: [String: [String]] = [:]
+    var order: [String] = []
+    for line in log {
+        let parts = line.split(separator: " ")
+        guard parts.count == 2 else { continue }
+        let phase = String(parts[0])
+        let pointer = String(parts[1])
+        if entries[pointer] == nil { order.append(pointer) }
+        entries[pointer, default: []].append(phase)
+    }
+    var problems: [String] = []
+    for pointer in order {
+        let phases = entries[pointer] ?? []
+        let terminals = phases.filter { $0 == "ended" || $0 == "cancelled" }.count
+        let wellFormed =
+            phases.first == "began" && phases.dropFirst().dropLast().allSatisfy { $0 == "moved" }
+            && terminals == 1 && (phases.last == "ended" || phases.last == "cancelled")
+        if !wellFormed {
+            problems.append("\(view), pointer \(pointer): \(phases.joined(separator: ", "))")
+        }
+    }
+    return problems
+}
+
+/// Every `began` gets exactly one `ended` or `cancelled`, and nothing after it, when the views'
+/// own pointer calls remove bound views or detach the window while the window is cancelling or
+/// delivering.
+@Suite("Pointer cancellation under re-entrant tree changes")
+@MainActor
+struct PointerCancellationTests {
+    @Test(
+        "a view whose cancellation removes another bound view while the window is detached: that view is told once"
+    )
+    func cancellationRemovesAnotherBoundView() async throws {
+        let ui = ReentrantScene()
+        try await ui.begin(1, on: ui.left)
+        try await ui.begin(2, on: ui.right)
+        let right = ui.right
+        ui.left.onPointer = { pointer in
+            if pointer.phase == .cancelled { right.removeFromSuperview() }
+        }
+
+        ui.scene.app.removeWindow(ui.window)
+
+        #expect(ui.left.log == ["began 1", "cancelled 1"])
+        #expect(ui.right.log == ["began 2", "cancelled 2"])
+        #expect(ui.left.cancellations == [.windowDetached])
+        #expect(ui.right.cancellations == [.windowDetached])
+        #expect(ui.window.activePointers.isEmpty)
+        await ui.expectNoSequence([1, 2])
+        #expect(ui.right.log == ["began 2", "cancelled 2"])
+    }
+
+    @Test(
+        "a view whose cancellation detaches the window while a common ancestor is removed: its sibling is told once"
+    )
+    func cancellationDetachesTheWindow() async throws {
+        let ui = ReentrantScene()
+        try await ui.begin(1, on: ui.knob)
+        try await ui.begin(2, on: ui.dial)
+        try await ui.begin(3, on: ui.left)
+        let scene = ui.scene
+        ui.knob.onPointer = { pointer in
+            if pointer.phase == .cancelled { scene.app.removeWindow(scene.window) }
+        }
+
+        ui.panel.removeFromSuperview()
+
+        #expect(ui.knob.log == ["began 1", "cancelled 1"])
+        #expect(ui.dial.log == ["began 2", "cancelled 2"])
+        #expect(ui.left.log == ["began 3", "cancelled 3"])
+        #expect(ui.knob.cancellations == [.viewLeftWindow])
+        #expect(ui.dial.cancellations == [.viewLeftWindow])
+        #expect(ui.left.cancellations == [.windowDetached])
+        #expect(ui.panel.log.isEmpty)
+        #expect(ui.window.activePointers.isEmpty)
+        await ui.expectNoSequence([1, 2, 3])
+    }
+
+    @Test(
+        "a view whose cancellation removes its own ancestor while the window is detached: the bound views under it are told once"
+    )
+    func cancellationRemovesItsAncestor() async throws {
+        let ui = ReentrantScene()
+        try await ui.begin(1, on: ui.knob)
+        try await ui.begin(2, on: ui.dial)
+        let panel = ui.panel
+        ui.knob.onPointer = { pointer in
+            if pointer.phase == .cancelled { panel.removeFromSuperview() }
+        }
+
+        ui.scene.app.removeWindow(ui.window)
+
+        #expect(ui.knob.log == ["began 1", "cancelled 1"])
+        #expect(ui.dial.log == ["began 2", "cancelled 2"])
+        #expect(ui.dial.cancellations == [.windowDetached])
+        #expect(ui.panel.log.isEmpty)
+        #expect(ui.window.activePointers.isEmpty)
+        await ui.expectNoSequence([1, 2])
+    }
+
+    @Test("cancellations nested three deep tell each bound view once, lowest pointer first within each")
+    func nestedThreeDeep() async throws {
+        let ui = ReentrantScene()
+        try await ui.begin(1, on: ui.knob)
+        try await ui.begin(2, on: ui.dial)
+        try await ui.begin(3, on: ui.left)
+        try await ui.begin(4, on: ui.right)
+        var told: [String] = []
+        let scene = ui.scene
+        let left = ui.left
+        ui.knob.onPointer = { pointer in
+            if pointer.phase == .cancelled {
+                told.append("knob")
+                scene.app.removeWindow(scene.window)
+            }
+        }
+        ui.dial.onPointer = { pointer in
+            if pointer.phase == .cancelled { told.append("dial") }
+        }
+        ui.left.onPointer = { pointer in
+            if pointer.phase == .cancelled {
+                told.append("left")
+                left.removeFromSuperview()
+            }
+        }
+        ui.right.onPointer = { pointer in
+            if pointer.phase == .cancelled { told.append("right") }
+        }
+
+        ui.panel.removeFromSuperview()
+
+        // The panel's sequences (1, 2) are claimed first; knob's call detaches the window, which
+        // claims what is left (3, 4) and tells those before the outer loop goes on to dial.
+        #expect(told == ["knob", "left", "right", "dial"])
+        for view in [ui.knob, ui.dial, ui.left, ui.right] {
+            #expect(view.log.filter { $0.hasPrefix("cancelled") }.count == 1, "\(view.label): \(view.log)")
+        }
+        #expect(ui.window.activePointers.isEmpty)
+    }
+
+    @Test(
+        "an ended whose handler removes views bound to other sequences: each is told once, the ended view never"
+    )
+    func endedRemovesOtherBoundViews() async throws {
+        let ui = ReentrantScene()
+        try await ui.begin(1, on: ui.left)
+        try await ui.begin(2, on: ui.knob)
+        try await ui.begin(3, on: ui.dial)
+        let panel = ui.panel
+        let scene = ui.scene
+        ui.left.onPointer = { pointer in
+            if pointer.phase == .ended { panel.removeFromSuperview() }
+        }
+        ui.knob.onPointer = { pointer in
+            if pointer.phase == .cancelled { scene.app.removeWindow(scene.window) }
+        }
+
+        let ended = await ui.window.dispatch(.ended, at: Point(x: 20, y: 20), pointer: PointerID(1))
+
+        #expect(ended?.target === ui.left)
+        #expect(ui.left.log == ["began 1", "ended 1"])
+        #expect(ui.knob.log == ["began 2", "cancelled 2"])
+        #expect(ui.dial.log == ["began 3", "cancelled 3"])
+        #expect(ui.window.activePointers.isEmpty)
+        await ui.expectNoSequence([1, 2, 3])
+    }
+
+    @Test("a moved whose handler removes other bound views and its own view: each sequence ends once")
+    func movedRemovesBoundViews() async throws {
+        let ui = ReentrantScene()
+        try await ui.begin(1, on: ui.left)
+        try await ui.begin(2, on: ui.knob)
+        try await ui.begin(3, on: ui.dial)
+        let panel = ui.panel
+        let left = ui.left
+        let scene = ui.scene
+        ui.left.onPointer = { pointer in
+            if pointer.phase == .moved {
+                panel.removeFromSuperview()
+                left.removeFromSuperview()
+            }
+        }
+        ui.knob.onPointer = { pointer in
+            if pointer.phase == .cancelled { scene.app.removeWindow(scene.window) }
+        }
+
+        let moved = await ui.window.dispatch(.moved, at: Point(x: 30, y: 30), pointer: PointerID(1))
+
+        #expect(moved?.target === ui.left)
+        #expect(ui.left.log == ["began 1", "moved 1", "cancelled 1"])
+        #expect(ui.knob.log == ["began 2", "cancelled 2"])
+        #expect(ui.dial.log == ["began 3", "cancelled 3"])
+        #expect(ui.window.activePointers.isEmpty)
+        await ui.expectNoSequence([1, 2, 3], phase: .moved)
+        await ui.expectNoSequence([1, 2, 3])
+        #expect(ui.left.log == ["began 1", "moved 1", "cancelled 1"])
+    }
+
+    @Test("an ended whose handler removes its own view: the view gets no cancellation after it")
+    func endedRemovesItsOwnView() async throws {
+        let ui = ReentrantScene()
+        try await ui.begin(1, on: ui.knob)
+        let panel = ui.panel
+        ui.knob.onPointer = { pointer in
+            if pointer.phase == .ended { panel.removeFromSuperview() }
+        }
+
+        await ui.window.dispatch(.ended, at: Point(x: 20, y: 220), pointer: PointerID(1))
+
+        #expect(ui.knob.log == ["began 1", "ended 1"])
+        #expect(ui.knob.cancellations.isEmpty)
+        #expect(ui.window.activePointers.isEmpty)
+    }
+
+    @Test("random tree changes from inside pointer calls: every began gets exactly one ended or cancelled")
+    func randomReentrantChanges() async {
+        var failures: [String] = []
+        for seed in UInt64(1)...300 {
+            let storm = Storm(seed: seed)
+            await storm.run()
+            let problems = storm.problems()
+            if !problems.isEmpty {
+                failures.append("seed \(seed): \(problems) after \(storm.script)")
+            }
+            storm.tearDown()
+        }
+        #expect(failures.isEmpty, "\(failures.count) seeds failed; first: \(failures.first ?? "")")
+    }
+}
+
+/// One seeded run of pointer input over a 3 × 3 grid of cells (three column groups of three
+/// cells), where every pointer call a view gets may change the tree: remove a cell or a group,
+/// move a cell to another group or another window, or detach the window.
+@MainActor
+private final class Storm {
+    /// The application and the window the input goes to.
+    let scene = UIFixtures.Scene()
+    /// A second window of the same application, where cells are sometimes moved.
+    let elsewhere = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "elsewhere")
+    /// The three column groups, left to right.
+    var groups: [RecordingView] = []
+    /// The nine cells, column by column.
+    var cells: [RecordingView] = []
+    /// The seeded generator every choice comes from.
+    var random: SplitMix64
+    /// What happened, in order, for failure messages.
+    var script: [String] = []
+    /// The id of the next pointer to begin: each sequence has its own.
+    private var nextPointer = 1
+
+    /// The grid, attached, with every view handling pointer events and possibly interfering.
+    init(seed: UInt64) {
+        random = SplitMix64(seed: seed)
+        scene.app.addWindow(elsewhere)
+        for column in 0..<3 {
+            let group = RecordingView(
+                frame: Rect(x: Double(column) * 130, y: 0, width: 120, height: 400), label: "g\(column)")
+            scene.controller.view.addSubview(group)
+            groups.append(group)
+            for row in 0..<3 {
+                let cell = RecordingView(
+                    frame: Rect(x: 0, y: Double(row) * 130, width: 120, height: 120),
+                    label: "c\(column)\(row)")
+                group.addSubview(cell)
+                cells.append(cell)
+            }
+        }
+        for view in groups + cells {
+            view.pointerDisposition = .handled
+            view.onPointer = { [unowned self] _ in
+                if self.random.chance(50) { self.interfere() }
+            }
+        }
+    }
+
+    /// Changes the tree once, at random.
+    func interfere() {
+        switch random.int(in: 0...4) {
+        case 0:
+            let cell = random.pick(cells)
+            script.append("remove \(cell.label)")
+            cell.removeFromSuperview()
+        case 1:
+            let group = random.pick(groups)
+            script.append("remove \(group.label)")
+            group.removeFromSuperview()
+        case 2:
+            script.append("detach")
+            scene.app.removeWindow(scene.window)
+        case 3:
+            let cell = random.pick(cells)
+            let group = random.pick(groups)
+            script.append("move \(cell.label) to \(group.label)")
+            group.addSubview(cell)
+        default:
+            let cell = random.pick(cells)
+            script.append("move \(cell.label) elsewhere")
+            elsewhere.addSubview(cell)
+        }
+    }
+
+    /// Random input (began, moved, ended, input cancellation) and direct tree changes, then a
+    /// final detach that cancels whatever is left.
+    func run() async {
+        for _ in 0..<random.int(in: 3...14) {
+            let active = scene.window.activePointers
+            let choice = active.isEmpty ? 0 : random.int(in: 0...5)
+            switch choice {
+            case 0, 1:
+                let pointer = PointerID(nextPointer)
+                nextPointer += 1
+                let location = Point(
+                    x: Double(random.int(in: 0...2)) * 130 + 60, y: Double(random.int(in: 0...2)) * 130 + 60)
+                script.append("began \(pointer.rawValue)")
+                await scene.window.dispatch(.began, at: location, pointer: pointer)
+            case 2:
+                let pointer = random.pick(active)
+                script.append("moved \(pointer.rawValue)")
+                await scene.window.dispatch(.moved, at: Point(x: 1, y: 1), pointer: pointer)
+            case 3:
+                let pointer = random.pick(active)
+                script.append("ended \(pointer.rawValue)")
+                await scene.window.dispatch(.ended, at: Point(x: 1, y: 1), pointer: pointer)
+            case 4:
+                let pointer = random.pick(active)
+                script.append("cancelled \(pointer.rawValue)")
+                await scene.window.dispatch(.cancelled, at: Point(x: 1, y: 1), pointer: pointer)
+            default:
+                interfere()
+            }
+        }
+        script.append("final detach")
+        scene.app.addWindow(scene.window)
+        scene.app.removeWindow(scene.window)
+    }
+
+    /// Every view's sequences that are not `began`, `moved`…, one `ended` or `cancelled`; and
+    /// sequences still in progress after the final detach.
+    func problems() -> [String] {
+        var problems = (groups + cells).flatMap { sequenceProblems(in: $0.log, of: $0.label) }
+        if !scene.window.activePointers.isEmpty {
+            problems.append("still active: \(scene.window.activePointers)")
+        }
+        return problems
+    }
+
+    /// Drops the views' hooks (they hold the storm).
+    func tearDown() {
+        for view in groups + cells { view.onPointer = nil }
+    }
+}
