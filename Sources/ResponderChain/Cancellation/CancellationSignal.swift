@@ -5,28 +5,34 @@ import Synchronization
 /// router reads it at every hop, and handlers read it through ``EventContext/isCancelled``.
 ///
 /// The first reason given wins, so the outcome names the stop that actually came first.
-final class CancellationSignal: Sendable {
+package final class CancellationSignal: Sendable {
     /// Why the signal was set.
-    enum Reason: UInt8, Sendable {
+    package enum Reason: UInt8, Sendable {
         /// A ticket's ``Ticket/cancel()``.
         case ticket = 1
         /// The router's shutdown ended the event (``EventRouter/shutDown(gracePeriod:)``).
         case shutdown = 2
         /// The send's deadline passed (set by the deadline's timer before it cancels the route).
         case deadline = 3
+        /// The sender withdrew the event (the window layer, when the pointer sequence of an
+        /// event under way is cancelled).
+        case withdrawn = 4
     }
+
+    /// A signal that is not set.
+    package init() {}
 
     private let state = Atomic<UInt8>(0)
 
     /// Whether the signal was set.
-    var isCancelled: Bool { state.load(ordering: .acquiring) != 0 }
+    package var isCancelled: Bool { state.load(ordering: .acquiring) != 0 }
 
     /// Why the signal was set, or `nil` if it was not.
-    var reason: Reason? { Reason(rawValue: state.load(ordering: .acquiring)) }
+    package var reason: Reason? { Reason(rawValue: state.load(ordering: .acquiring)) }
 
     /// Sets the signal; returns `true` if this call did it (it was not set before).
     @discardableResult
-    func cancel(_ reason: Reason) -> Bool {
+    package func cancel(_ reason: Reason) -> Bool {
         state.compareExchange(
             expected: 0, desired: reason.rawValue, ordering: .acquiringAndReleasing
         ).exchanged

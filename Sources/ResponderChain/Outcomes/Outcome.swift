@@ -208,6 +208,10 @@ extension Outcome {
             /// The router shut down before this posted event could finish
             /// (``EventRouter/shutDown(gracePeriod:)``).
             case shutdown
+            /// The sender withdrew the event while it was under way: the window layer does so
+            /// for a pointer event whose sequence was cancelled, so that no responder sees a
+            /// phase of a sequence after its `cancelled`.
+            case withdrawn
 
             /// `task cancelled`, `ticket cancelled`, `deadline passed`, `shutdown`.
             public var description: String {
@@ -216,6 +220,7 @@ extension Outcome {
                 case .ticketCancelled: return "ticket cancelled"
                 case .deadlinePassed: return "deadline passed"
                 case .shutdown: return "shutdown"
+                case .withdrawn: return "withdrawn"
                 }
             }
         }

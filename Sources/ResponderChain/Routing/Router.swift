@@ -36,7 +36,8 @@ enum Router {
             source: source,
             trace: trace,
             // A deadline needs a signal for its timer to name itself with (see `stopReason`).
-            signal: signal ?? (options.deadline == nil ? nil : CancellationSignal()),
+            signal: signal ?? options.withdrawal
+                ?? (options.deadline == nil ? nil : CancellationSignal()),
             deadline: options.deadline,
             eventID: capture.eventID
         )

@@ -21,6 +21,10 @@ public struct SendOptions: Sendable {
     public var tracer: (any Tracer)?
     /// A dead-letter sink for this send only, used instead of the router's.
     public var deadLetters: DeadLetterSink?
+    /// A signal the sender keeps to withdraw the event while it is under way (the window
+    /// layer's pointer sequences); the event then ends ``Outcome/cancelled(_:)`` with reason
+    /// ``Outcome/Stop/Reason/withdrawn`` before its next hop.
+    package var withdrawal: CancellationSignal?
 
     /// Options for one send.
     public init(

@@ -187,6 +187,7 @@ extension Outcome.Stop.Reason {
         case .ticket: self = .ticketCancelled
         case .shutdown: self = .shutdown
         case .deadline: self = .deadlinePassed
+        case .withdrawn: self = .withdrawn
         }
     }
 }
