@@ -18,6 +18,13 @@ public struct ShutdownReport: Hashable, Sendable, CustomStringConvertible {
     /// that were waiting for room are among them.
     public internal(set) var refused: Int
 
+    /// A report with these counts.
+    public init(finished: Int, endedEarly: Int, refused: Int) {
+        self.finished = finished
+        self.endedEarly = endedEarly
+        self.refused = refused
+    }
+
     /// `3 finished, 1 ended early, 0 refused`.
     public var description: String {
         "\(finished) finished, \(endedEarly) ended early, \(refused) refused"

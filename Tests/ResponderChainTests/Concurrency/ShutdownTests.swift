@@ -1,0 +1,243 @@
+import ResponderChain
+import ResponderChainTesting
+import Testing
+
+private typealias F = ConcurrencyFixtures
+
+@Suite("Shutdown")
+struct ShutdownTests {
+    /// A router with a recording tracer and dead-letter recorder.
+    private struct Rig {
+        let tracer = RecordingTracer()
+        let letters = DeadLetterRecorder()
+        let router: EventRouter
+
+        init(limit: PostingLimit = .default) {
+            router = EventRouter(tracer: tracer, deadLetters: letters.sink, postingLimit: limit)
+        }
+    }
+
+    @Test(
+        "a router with nothing outstanding shuts down at once; later posts are refused, traced and dead-lettered"
+    )
+    func nothingOutstanding() async throws {
+        let rig = Rig()
+        let node = F.Node("node", .handle, root: true, router: rig.router)
+
+        let report = await rig.router.shutDown(gracePeriod: .seconds(60))
+        #expect(report == ShutdownReport(finished: 0, endedEarly: 0, refused: 0))
+        #expect(rig.router.isShuttingDown)
+
+        let late = await node.post(F.Numbered(sender: 0, number: 0))
+        let rejection = try #require(late.finishedOutcome?.rejectedDetails)
+        #expect(rejection.reason == .shuttingDown)
+        #expect(rig.letters.outcomes.map(\.kind) == [.rejected])
+        #expect(rig.tracer.outcomes.map(\.kind) == [.rejected])
+        #expect(await node.seen.isEmpty)
+        #expect(await rig.router.shutDown(gracePeriod: .zero).refused == 1)
+    }
+
+    @Test(
+        "posts accepted before the shutdown are delivered in order during the grace period and counted as finished"
+    )
+    func acceptedPostsFinish() async throws {
+        let gate = Gate()
+        let rig = Rig()
+        let node = F.Node("node", .park(gate), root: true, router: rig.router)
+        var tickets: [Ticket] = []
+        for number in 0..<3 {
+            tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
+        }
+        await gate.waitForArrivals(1)
+
+        let shutdown = Task { await rig.router.shutDown(gracePeriod: .seconds(60)) }
+        await F.yield { rig.router.isShuttingDown }
+        let refused = await node.post(F.Numbered(sender: 0, number: 3))
+        #expect(refused.finishedOutcome?.rejectedDetails?.reason == .shuttingDown)
+
+        gate.open()
+        let report = await shutdown.value
+        #expect(report == ShutdownReport(finished: 3, endedEarly: 0, refused: 1))
+        for ticket in tickets {
+            #expect(ticket.finishedOutcome?.kind == .handled)
+        }
+        #expect(await node.seen.map(\.number) == [0, 1, 2])
+        #expect(rig.router.outstandingPosts == 0)
+    }
+
+    @Test(
+        "when the grace period ends, queued posts end cancelled before hop 1 and the post in flight during its hop, all dead-lettered with reason shutdown"
+    )
+    func gracePeriodEnds() async throws {
+        let gate = Gate()  // never opened: only the shutdown wakes the handler
+        let rig = Rig()
+        let node = F.Node("node", .park(gate), root: true, router: rig.router)
+        var tickets: [Ticket] = []
+        for number in 0..<3 {
+            tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
+        }
+        await gate.waitForArrivals(1)
+
+        let report = await rig.router.shutDown(gracePeriod: .zero)
+        #expect(report == ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
+
+        let inFlight = try #require(tickets[0].finishedOutcome?.cancelledDetails)
+        #expect(inFlight.reason == .shutdown)
+        #expect(inFlight.whileHandling)
+        #expect(inFlight.hop == 1)
+        #expect(await node.sawTaskCancelled)
+        for ticket in tickets.dropFirst() {
+            let queued = try #require(ticket.finishedOutcome?.cancelledDetails)
+            #expect(queued.reason == .shutdown)
+            #expect(!queued.whileHandling)
+            #expect(queued.hops == 0)
+            #expect(!ticket.isCancelled)
+        }
+        #expect(await node.seen.map(\.number) == [0])
+        let lettered = Set(rig.letters.outcomes.map(\.eventID))
+        #expect(lettered == Set(tickets.map(\.eventID)))
+        #expect(rig.letters.outcomes.allSatisfy { $0.cancelledDetails?.reason == .shutdown })
+        #expect(rig.tracer.outcomes.count == 3)
+    }
+
+    @Test("posters waiting for room are refused as soon as the shutdown begins")
+    func waitingPostersRefused() async throws {
+        let gate = Gate()
+        let rig = Rig(limit: PostingLimit(maxOutstanding: 1, whenFull: .suspend))
+        let node = F.Node("node", .park(gate), root: true, router: rig.router)
+        let first = await node.post(F.Numbered(sender: 0, number: 0))
+        let waiting = Task { await node.post(F.Numbered(sender: 1, number: 1)) }
+        await F.yield { rig.router.suspendedPosters == 1 }
+
+        let shutdown = Task { await rig.router.shutDown(gracePeriod: .seconds(60)) }
+        let refused = await waiting.value
+        #expect(refused.finishedOutcome?.rejectedDetails?.reason == .shuttingDown)
+        #expect(rig.router.suspendedPosters == 0)
+
+        gate.open()
+        #expect(await shutdown.value == ShutdownReport(finished: 1, endedEarly: 0, refused: 1))
+        #expect(first.finishedOutcome?.kind == .handled)
+        #expect(await node.seen.map(\.number) == [0])
+    }
+
+    /// A root whose handler waits until its task is cancelled, says so at `cancelled`, then
+    /// goes on until the test lets it finish through `finish` (a wait that ignores cancellation)
+    /// and returns `.handled`.
+    private actor Stubborn: Responder {
+        nonisolated let router: EventRouter
+        let cancelled = Gate()
+        let finish = Gate()
+
+        init(router: EventRouter) { self.router = router }
+
+        var next: (any Responder)? { nil }
+        nonisolated var isRoot: Bool { true }
+
+        static let strategies = Strategies<Stubborn> {
+            $0.on(F.Numbered.self) { stubborn, _, _ in
+                while !Task.isCancelled { await Task.yield() }
+                try? await stubborn.cancelled.pass()  // cancelled: returns at once, arrival counted
+                await stubborn.finish.waitForArrivals(1)
+                return .handled
+            }
+        }
+    }
+
+    @Test(
+        "a handler that ignores cancellation delays the shutdown until it returns; its event still ends cancelled by the shutdown"
+    )
+    func handlerIgnoringCancellation() async throws {
+        let rig = Rig()
+        let stubborn = Stubborn(router: rig.router)
+        let ticket = await stubborn.post(F.Numbered(sender: 0, number: 0))
+
+        let shutdown = Task { await rig.router.shutDown(gracePeriod: .zero) }
+        await stubborn.cancelled.waitForArrivals(1)  // the shutdown has cancelled the delivery
+        #expect(rig.router.outstandingPosts == 1)
+        #expect(ticket.finishedOutcome == nil)
+        stubborn.finish.open()
+        try await stubborn.finish.pass()
+
+        #expect(await shutdown.value == ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
+        let stop = try #require(ticket.finishedOutcome?.cancelledDetails)
+        #expect(stop.reason == .shutdown)
+        #expect(stop.whileHandling)
+        #expect(stop.path.handlers == [ResponderID(stubborn)])
+        #expect(rig.letters.count == 1)
+    }
+
+    @Test("shutting down twice, or at once from two tasks, waits for the same drain and returns its counts")
+    func repeatedShutdown() async {
+        let gate = Gate()
+        let rig = Rig()
+        let node = F.Node("node", .park(gate), root: true, router: rig.router)
+        _ = await node.post(F.Numbered(sender: 0, number: 0))
+        await gate.waitForArrivals(1)
+
+        let first = Task { await rig.router.shutDown(gracePeriod: .seconds(60)) }
+        let second = Task { await rig.router.shutDown(gracePeriod: .seconds(60)) }
+        await F.yield { rig.router.isShuttingDown }
+        gate.open()
+        let expected = ShutdownReport(finished: 1, endedEarly: 0, refused: 0)
+        #expect(await first.value == expected)
+        #expect(await second.value == expected)
+        #expect(await rig.router.shutDown(gracePeriod: .zero) == expected)
+    }
+
+    @Test("cancelling the task that shuts down ends the grace period at once")
+    func cancellingTheShutdown() async throws {
+        let gate = Gate()  // never opened
+        let rig = Rig()
+        let node = F.Node("node", .park(gate), root: true, router: rig.router)
+        let ticket = await node.post(F.Numbered(sender: 0, number: 0))
+        await gate.waitForArrivals(1)
+
+        let shutdown = Task { await rig.router.shutDown(gracePeriod: .seconds(3_600)) }
+        await F.yield { rig.router.isShuttingDown }
+        shutdown.cancel()
+        #expect(await shutdown.value == ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
+        #expect(ticket.finishedOutcome?.cancelledDetails?.reason == .shutdown)
+    }
+
+    /// Concurrent posters, handlers that suspend at random, a shutdown in the middle with a short
+    /// grace period: every post ends in exactly one outcome, and the report adds up.
+    @Test("every post accepted before the shutdown gets exactly one outcome, with posters still posting")
+    func everyPostAccountedFor() async throws {
+        let rig = Rig(limit: PostingLimit(maxOutstanding: 64))
+        let top = F.Node("top", .suspendRandomly(seed: 7), root: true, router: rig.router)
+        let leaves = (0..<8).map { index in
+            F.Node("leaf\(index)", .suspendRandomly(seed: UInt64(index)), parent: top, router: rig.router)
+        }
+        let started = Gate()
+
+        let posters = leaves.enumerated().map { index, leaf in
+            Task {
+                var tickets: [Ticket] = []
+                var number = 0
+                repeat {
+                    tickets.append(await leaf.post(F.Numbered(sender: index, number: number)))
+                    number += 1
+                    if number == 50 { try? await started.pass() }
+                } while number < 50 || !rig.router.isShuttingDown
+                return tickets
+            }
+        }
+        await started.waitForArrivals(leaves.count)
+        started.open()
+        let report = await rig.router.shutDown(gracePeriod: .milliseconds(2))
+
+        var tickets: [Ticket] = []
+        for poster in posters { tickets += await poster.value }
+        let outcomes = tickets.compactMap(\.finishedOutcome)
+        #expect(outcomes.count == tickets.count)
+        let refused = outcomes.filter { $0.rejectedDetails?.reason == .shuttingDown }.count
+        let endedEarly = outcomes.filter { $0.cancelledDetails?.reason == .shutdown }.count
+        #expect(report.endedEarly == endedEarly)
+        #expect(report.refused <= refused)
+        #expect(rig.tracer.outcomes.count == tickets.count)
+        #expect(Set(rig.tracer.outcomes.map(\.eventID)).count == tickets.count)
+        #expect(rig.letters.outcomes.filter { $0.cancelledDetails?.reason == .shutdown }.count == endedEarly)
+        #expect(rig.router.outstandingPosts == 0)
+        for node in leaves + [top] { #expect(await node.duplicates == 0) }
+    }
+}
