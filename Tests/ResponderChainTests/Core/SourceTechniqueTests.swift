@@ -3,7 +3,7 @@ import ResponderChainTesting
 import Testing
 
 extension CoreSuites {
-    /// The flows of the iOS techniques ResponderChain grew from (MISSION.md, M1–M8, M15, M16), each
+    /// The flows of the iOS techniques ResponderChain grew from (numbered M1–M8, M15 and M16 in Docs/Semantics.md), each
     /// rebuilt with the library's types.
     @Suite("Source techniques")
     struct SourceTechniqueTests {
