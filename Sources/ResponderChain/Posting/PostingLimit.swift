@@ -17,7 +17,9 @@
 ///
 /// A handler that posts while it delivers a posted event of the same router is never suspended
 /// (its post is accepted over the limit): otherwise a full queue whose only consumer is that
-/// handler could never drain.
+/// handler could never drain. The allowance belongs to that delivery while it runs, and to no
+/// one after: a task the handler started, posting after the delivery has ended, meets the limit
+/// like any other poster, so memory stays bounded whatever such tasks do.
 public struct PostingLimit: Hashable, Sendable, CustomStringConvertible {
     /// What `post` does when the router already holds ``maxOutstanding`` events.
     public enum Policy: Hashable, Sendable {

@@ -11,7 +11,12 @@ extension Responder {
     /// Cancelling the posting task does not cancel an accepted post: cancel its ``Ticket``. A
     /// deadline in `options` counts from when the options were made, time in the queue included.
     /// When the router's ``PostingLimit`` is reached, this waits for room or returns a rejected
-    /// ticket, as the limit's policy says.
+    /// ticket, as the limit's policy says; once the router is shutting down
+    /// (``EventRouter/shutDown(gracePeriod:)``), the ticket is rejected at once.
+    ///
+    /// The delivery runs in a task of its own that inherits none of the poster's task-local
+    /// values (the tracer's context is captured here, at post time): a handler's state, such as
+    /// a one-at-a-time responder it holds, never follows its posts.
     ///
     /// ```swift
     /// for sku in skus {

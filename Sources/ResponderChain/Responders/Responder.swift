@@ -68,7 +68,10 @@ public protocol Responder: AnyObject, Sendable {
     /// Actors are reentrant: while a handler awaits, another event's handler may run on the same
     /// responder. Return `true` to make an event that arrives meanwhile wait until the running
     /// handler has finished; waiting events are handled in the order they arrived. A nested send
-    /// made by the running handler itself passes straight through.
+    /// made by the running handler itself (or a task it started, while the handler still runs)
+    /// passes straight through; once the handler has returned, any send waits. Posts always
+    /// wait: they are delivered by a task of their own. (A handler that awaits the *ticket* of a
+    /// post through its own responder would wait for itself: post and move on.)
     ///
     /// ```swift
     /// actor Ledger: Responder {
