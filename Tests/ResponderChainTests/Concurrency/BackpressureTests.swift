@@ -106,6 +106,57 @@ struct BackpressureTests {
         #expect(router.peakOutstandingPosts == 2)
     }
 
+    @Test(
+        "a task started by a posted event's handler posts within the limit once that handler has returned",
+        arguments: [PostingLimit.Policy.suspend, .reject])
+    func spawnedTaskPostsWithinTheLimit(policy: PostingLimit.Policy) async throws {
+        let limit = 16
+        let flood = 100
+        let hold = Gate()
+        let after = Gate()  // opened once the handler that started the task has returned
+        let router = EventRouter(postingLimit: PostingLimit(maxOutstanding: limit, whenFull: policy))
+        let consumer = F.Node("consumer", .park(hold), root: true, router: router)
+        let tickets = F.Collector<Ticket>()
+        let starter = F.Scripted(
+            "starter", root: true, router: router,
+            scripts: [
+                0: F.Script([
+                    .spawn(after: after) { _ in
+                        for number in 1...flood {
+                            tickets.append(await consumer.post(F.Numbered(sender: 1, number: number)))
+                        }
+                    }
+                ])
+            ])
+
+        let posted = await starter.post(F.Numbered(sender: 0, number: 0))
+        #expect(await posted.outcome.kind == .handled)
+        #expect(router.outstandingPosts == 0)
+        let spawned = try #require(await starter.spawned.first)
+        after.open()
+
+        switch policy {
+        case .suspend:
+            // The task must end up waiting for room (right), or have posted everything (the bug).
+            await F.yield { router.suspendedPosters > 0 || tickets.count == flood }
+            #expect(router.suspendedPosters == 1)
+        case .reject:
+            await spawned.value
+            let rejected = tickets.all.filter { $0.finishedOutcome?.kind == .rejected }
+            #expect(rejected.count == flood - limit)
+        }
+        #expect(router.peakOutstandingPosts <= limit)
+
+        hold.open()
+        await spawned.value
+        var kinds: [Outcome.Kind: Int] = [:]
+        for ticket in tickets.all { kinds[await ticket.outcome.kind, default: 0] += 1 }
+        #expect(kinds[.handled, default: 0] + kinds[.rejected, default: 0] == flood)
+        #expect(kinds[.handled, default: 0] == (policy == .suspend ? flood : limit))
+        #expect(router.peakOutstandingPosts <= limit)
+        #expect(router.outstandingPosts == 0)
+    }
+
     /// How many posts the flood makes: a million by default; fewer where the environment says
     /// (the thread-sanitizer run in `.ci/run` sets 100,000).
     static var floodSize: Int {

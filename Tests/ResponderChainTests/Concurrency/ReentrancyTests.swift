@@ -101,4 +101,182 @@ struct ReentrancyTests {
         }
         #expect(ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) == 0)
     }
+
+    // MARK: Regressions: the lock must not leak to other tasks
+
+    /// Whether `node`'s lock has a waiter (right) or its log shows that event `number` started
+    /// (the lock was bypassed): a real signal either way, so the test never waits on time.
+    private func waitUntilWaitingOrStarted(_ number: Int, at node: F.Scripted) async {
+        await F.yield {
+            await node.log.contains("start \(number)")
+                || ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) >= 1
+        }
+    }
+
+    @Test(
+        "an event a one-at-a-time handler posts from its own responder is handled only after that handler has returned"
+    )
+    func ownPostWaitsForRunningHandler() async throws {
+        let gate = Gate()
+        let node = F.Scripted(
+            "node", root: true, exclusive: true, router: EventRouter(),
+            scripts: [0: F.Script([.post(1), .park(gate)])])
+        let first = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
+        await gate.waitForArrivals(1)  // handler 0 has posted event 1 and is parked
+        await waitUntilWaitingOrStarted(1, at: node)
+
+        let logWhileHeld = await node.log
+        #expect(logWhileHeld == ["start 0"])
+        gate.open()
+        #expect(await first.value.kind == .handled)
+        let posted = try #require(await node.tickets.first)
+        #expect(await posted.outcome.kind == .handled)
+        let finalLog = await node.log
+        #expect(finalLog == ["start 0", "end 0", "start 1", "end 1"])
+        let maxRunning = await node.maxRunning
+        #expect(maxRunning == 1)
+    }
+
+    @Test(
+        "a task started by a one-at-a-time handler that sends to it after the handler has returned waits like any other event"
+    )
+    func lateSendFromSpawnedTaskWaits() async throws {
+        let late = Gate()  // opened once another event holds the responder
+        let hold = Gate()
+        let node = F.Scripted(
+            "node", root: true, exclusive: true, router: EventRouter(),
+            scripts: [
+                0: F.Script([
+                    .spawn(after: late) { node in
+                        await node.send(F.Numbered(sender: 0, number: 2))
+                    }
+                ]),
+                1: F.Script([.park(hold)]),
+            ])
+        #expect(await node.send(F.Numbered(sender: 0, number: 0)).kind == .handled)
+        let holder = Task { await node.send(F.Numbered(sender: 1, number: 1)) }
+        await hold.waitForArrivals(1)  // event 1 holds the responder
+        late.open()  // handler 0 returned long ago: its task now sends event 2
+        await waitUntilWaitingOrStarted(2, at: node)
+
+        let logWhileHeld = await node.log
+        #expect(logWhileHeld == ["start 0", "end 0", "start 1"])
+        hold.open()
+        #expect(await holder.value.kind == .handled)
+        let spawned = try #require(await node.spawned.first)
+        await spawned.value
+        let finalLog = await node.log
+        #expect(finalLog == ["start 0", "end 0", "start 1", "end 1", "start 2", "end 2"])
+        let maxRunning = await node.maxRunning
+        #expect(maxRunning == 1)
+    }
+
+    @Test(
+        "a sender whose posts were first delivered from inside a one-at-a-time handler: its later posts still wait for that responder"
+    )
+    func laneStartedInsideHandlerStillWaits() async throws {
+        let leafGate = Gate()
+        let hold = Gate()
+        let router = EventRouter()
+        let leaf = F.Scripted(
+            "leaf", router: router, scripts: [1: F.Script([.park(leafGate)])],
+            otherwise: F.Script(then: .pass))
+        let node = F.Scripted(
+            "node", root: true, exclusive: true, router: router,
+            scripts: [0: F.Script([.post(1, from: leaf)]), 2: F.Script([.park(hold)])])
+        await leaf.link(to: node)
+
+        // Handler 0 posts event 1 from the leaf: the leaf's delivery lane starts inside it. Event
+        // 1 is handled at the leaf, parked there, which keeps the lane busy.
+        #expect(await node.send(F.Numbered(sender: 0, number: 0)).kind == .handled)
+        await leafGate.waitForArrivals(1)
+        // Event 2 now holds the node; unrelated code posts event 3 from the leaf, on the same lane.
+        let holder = Task { await node.send(F.Numbered(sender: 1, number: 2)) }
+        await hold.waitForArrivals(1)
+        let later = await leaf.post(F.Numbered(sender: 2, number: 3))
+        leafGate.open()
+        await waitUntilWaitingOrStarted(3, at: node)
+
+        let logWhileHeld = await node.log
+        #expect(logWhileHeld == ["start 0", "end 0", "start 2"])
+        hold.open()
+        #expect(await holder.value.kind == .handled)
+        #expect(await later.outcome.kind == .handled)
+        let first = try #require(await node.tickets.first)
+        #expect(await first.outcome.kind == .handled)
+        let finalLog = await node.log
+        #expect(finalLog == ["start 0", "end 0", "start 2", "end 2", "start 3", "end 3"])
+        let maxRunning = await node.maxRunning
+        #expect(maxRunning == 1)
+    }
+
+    @Test(
+        "stress: a one-at-a-time responder never runs two handlers at once, with many senders, its own posts and tasks its handlers start",
+        .timeLimit(.minutes(1)))
+    func oneAtATimeUnderStress() async {
+        let router = EventRouter()
+        let counter = F.ExclusiveCounter(seed: 42, router: router)
+        let senders = 8
+        let perSender = 150
+        await withTaskGroup(of: Void.self) { group in
+            for sender in 0..<senders {
+                group.addTask {
+                    let leaf = F.Node("leaf \(sender)", parent: counter, router: router)
+                    var tickets: [Ticket] = []
+                    for index in 0..<perSender {
+                        let job = F.Job(id: sender * perSender + index + 1, followUps: true)
+                        if index.isMultiple(of: 2) {
+                            await leaf.send(job)
+                        } else {
+                            tickets.append(await leaf.post(job))
+                        }
+                    }
+                    for ticket in tickets { _ = await ticket.outcome }
+                }
+            }
+        }
+        // Every original job has been handled, so every follow-up has been posted or started.
+        let followUpTickets = await counter.tickets
+        let followUpTasks = await counter.spawned
+        for ticket in followUpTickets { _ = await ticket.outcome }
+        for task in followUpTasks { await task.value }
+
+        let maxRunning = await counter.maxRunning
+        #expect(maxRunning == 1)
+        #expect(
+            await counter.handled == senders * perSender + followUpTickets.count + followUpTasks.count)
+    }
+
+    @Test(
+        "an event stopped while it waits for a one-at-a-time responder did not run that hop: not counted, not traced",
+        arguments: F.StopCause.allCases, [1, 2])
+    func stoppedWhileWaiting(cause: ConcurrencyFixtures.StopCause, position: Int) async throws {
+        let gate = Gate()
+        let tracer = RecordingTracer()
+        let router = EventRouter()
+        let node = F.Node("node", .park(gate), root: true, exclusive: true, router: router)
+        // The waiting responder is the sender itself (hop 1), or the one above it (hop 2).
+        let sender = position == 1 ? node : F.Node("leaf", .pass, parent: node, router: router)
+        let holder = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
+        await gate.waitForArrivals(1)
+
+        let outcome = await cause.run(
+            F.Numbered(sender: 1, number: 1), from: sender, options: SendOptions(tracer: tracer)
+        ) { await waitUntilWaiting(1, at: node) }
+
+        #expect(outcome.kind == cause.kind)
+        let stop = try #require(cause.details(outcome))
+        #expect(stop.responder == ResponderID(node))
+        #expect(stop.hop == position)
+        #expect(!stop.whileHandling)
+        #expect(outcome.hops == position - 1)
+        #expect(
+            tracer.enteredHops(for: outcome.eventID).map(\.responder)
+                == (position == 1 ? [] : [ResponderID(sender)]))
+        #expect(ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) == 0)
+
+        gate.open()
+        #expect(await holder.value.kind == .handled)
+        #expect(await node.seen.map(\.number) == [0])
+    }
 }
