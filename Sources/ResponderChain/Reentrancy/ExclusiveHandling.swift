@@ -6,18 +6,26 @@
 /// event that reaches it while another event's handler is running (or suspended) waits, and
 /// waiting events enter in the order they reached the responder.
 ///
-/// Each acquisition is a ``Hold``, a token that the lock records as its holder. The task that
-/// runs the hop carries its holds in a task-local, so that a nested send from the running handler
-/// that reaches the same responder again passes through instead of waiting for itself. A hold
-/// passes only while it *is* the holder: once the handler returns, the lock moves on and the
-/// token is void, so a task that the handler started and that outlives it waits like any other
-/// event. Delivery tasks of posted events never carry the poster's holds (see ``PostOffice``).
+/// **Participants.** The hop that acquires the lock is its first *participant*. Each participant
+/// is a token its task carries in a task-local while its handlers run. A nested send that reaches
+/// the same responder from a task carrying a participant *that is still inside* joins the
+/// acquisition as a participant of its own and passes through, instead of waiting for itself
+/// (its own nested sends may join in turn). The lock is handed to the next waiting event only
+/// when every participant has left. So:
+///
+/// - a nested send from a running handler, or from a task it started (structured or not), passes
+///   through while that handler is still inside;
+/// - a task that outlives the handler carries a token that is no longer inside: it waits like any
+///   other event, even if it raced the handler's return (it then joined before the handler left,
+///   and the responder is not handed on until it has finished);
+/// - delivery tasks of posted events are detached and carry no tokens at all (see
+///   ``PostOffice``).
 ///
 /// A lock entry exists only while the lock is held or awaited, so responders pay nothing for it
 /// when idle, and one that never opts in pays nothing at all.
 final class ExclusiveHandling: Sendable {
-    /// One acquisition of one responder's lock.
-    final class Hold: Sendable {
+    /// One participant in one acquisition of one responder's lock.
+    final class Participant: Sendable {
         let responder: ObjectIdentifier
 
         init(_ responder: ObjectIdentifier) {
@@ -33,62 +41,77 @@ final class ExclusiveHandling: Sendable {
         case cancelled
     }
 
+    typealias Line = WaitingLine<Participant, CheckedContinuation<Admission, Never>>
+
     struct State {
-        /// The current hold of each locked responder.
-        var holders: [ObjectIdentifier: Hold] = [:]
-        /// Events waiting for a responder, each with the hold it will take.
-        var line = WaitingLine<Hold, CheckedContinuation<Admission, Never>>()
+        /// The participants inside each locked responder.
+        var inside: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
+        /// Events waiting for a responder, each as the participant it will be.
+        var line = Line()
     }
 
     /// The locks of every responder in the process.
     static let shared = ExclusiveHandling()
 
-    /// The holds of the hops the current task is running (innermost last).
-    @TaskLocal private static var holds: [Hold] = []
+    /// The participants of the hops the current task is running (innermost last).
+    @TaskLocal private static var participations: [Participant] = []
 
     private let state = Locked(State())
 
-    /// Runs `body` holding `responder`'s lock: waits (FIFO) while another event holds it.
+    /// Runs `body` holding `responder`'s lock, or as a participant of the acquisition the current
+    /// task is inside; waits (FIFO) while another event holds it.
     /// - Throws: `CancellationError` if the task is cancelled while it waits; `body` did not run.
     nonisolated(nonsending) func withLock<Result>(
         of responder: ObjectIdentifier,
         _ body: nonisolated(nonsending) () async -> Result
     ) async throws -> Result {
-        if let held = Self.holds.last(where: { $0.responder == responder }), isCurrent(held) {
-            return await body()
+        let participant = Participant(responder)
+        let joined = Self.participations.last { $0.responder == responder }.map {
+            join(participant, through: $0)
         }
-        let hold = Hold(responder)
-        guard await acquire(hold) == .acquired else { throw CancellationError() }
-        defer { release(hold) }
-        return await Self.$holds.withValue(Self.holds + [hold]) {
+        if joined != true {
+            guard await acquire(participant) == .acquired else { throw CancellationError() }
+        }
+        defer { leave(participant) }
+        return await Self.$participations.withValue(Self.participations + [participant]) {
             await body()
         }
     }
 
-    /// Whether `hold` is still its responder's holder.
-    private func isCurrent(_ hold: Hold) -> Bool {
-        state.withLock { $0.holders[hold.responder] === hold }
+    /// Adds `participant` to the acquisition `through` is inside, if it still is.
+    private func join(_ participant: Participant, through inside: Participant) -> Bool {
+        state.withLock { state in
+            guard state.inside[participant.responder]?.contains(ObjectIdentifier(inside)) == true else {
+                return false
+            }
+            state.inside[participant.responder]?.insert(ObjectIdentifier(participant))
+            return true
+        }
     }
 
-    private nonisolated(nonsending) func acquire(_ hold: Hold) async -> Admission {
+    private nonisolated(nonsending) func acquire(_ participant: Participant) async -> Admission {
         await state.wait(
-            in: \State.line, as: hold,
+            in: \State.line, as: participant,
             unless: { state in
-                guard state.holders[hold.responder] == nil else { return nil }
-                state.holders[hold.responder] = hold
+                guard state.inside[participant.responder] == nil else { return nil }
+                state.inside[participant.responder] = [ObjectIdentifier(participant)]
                 return .acquired
-            }, cancelled: .cancelled)
+            },
+            cancelled: .cancelled)
     }
 
-    /// Hands the lock to the first event waiting for the same responder, or frees it.
-    private func release(_ hold: Hold) {
-        let next = state.withLock {
-            state -> WaitingLine<Hold, CheckedContinuation<Admission, Never>>.Waiter? in
-            guard let waiter = state.line.popFirst(where: { $0.responder == hold.responder }) else {
-                state.holders[hold.responder] = nil
+    /// Takes `participant` out; once no one is inside, hands the lock to the first event waiting
+    /// for the same responder, or frees it.
+    private func leave(_ participant: Participant) {
+        let next = state.withLock { state -> Line.Waiter? in
+            let responder = participant.responder
+            state.inside[responder]?.remove(ObjectIdentifier(participant))
+            guard state.inside[responder]?.isEmpty == true else { return nil }
+            guard let waiter = state.line.popFirst(where: { $0.responder == responder }) else {
+                state.inside[responder] = nil
                 return nil
             }
-            state.holders[hold.responder] = waiter.element
+            state.inside[responder] = [ObjectIdentifier(waiter.element)]
             return waiter
         }
         next?.continuation.resume(returning: .acquired)

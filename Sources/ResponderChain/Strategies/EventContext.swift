@@ -99,32 +99,41 @@ public struct EventContext: Sendable {
     /// ```
     ///
     /// For a responder that ``Responder/handlesOneEventAtATime``, the hop first waits until no
-    /// other event is being handled there (see Docs/Semantics.md, "Reentrancy").
+    /// other event is being handled there (see Docs/Semantics.md, "Reentrancy"). The lock covers
+    /// the handlers only: it is released as soon as they return, before `next` is read, so no
+    /// task the handler started can pass through it after the handler is done.
     public nonisolated(nonsending) mutating func visit(_ responder: some Responder, event: any Event)
         async -> Visit
     {
         guard responder.handlesOneEventAtATime else {
-            return await visitNow(responder, event: event)
+            return Visit(result: await handleNow(responder, event: event), next: await responder.next)
         }
         var context = self
+        let result: Result<Disposition, any Error>
         do {
-            let visit = try await ExclusiveHandling.shared.withLock(of: ObjectIdentifier(responder)) {
-                await context.visitNow(responder, event: event)
+            result = try await ExclusiveHandling.shared.withLock(of: ObjectIdentifier(responder)) {
+                await context.handleNow(responder, event: event)
             }
-            self = context
-            return visit
         } catch {
             // Stopped while waiting for the responder: the hop never began.
             return Visit(result: .failure(HopNotEntered()), next: nil)
         }
+        self = context
+        return Visit(result: result, next: await responder.next)
     }
 
-    private nonisolated(nonsending) mutating func visitNow(_ responder: some Responder, event: any Event)
-        async -> Visit
+    /// Runs `responder`'s handlers, inside the tracer's scope when a tracer is installed.
+    private nonisolated(nonsending) mutating func handleNow(_ responder: some Responder, event: any Event)
+        async -> Result<Disposition, any Error>
     {
-        guard let trace else { return await visitDirectly(responder, event: event) }
-        let result = await handleTraced(responder, event: event, trace: trace, isolation: #isolation)
-        return Visit(result: result, next: await responder.next)
+        guard let trace else {
+            do {
+                return .success(try await responder.handle(event, context: &self))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return await handleTraced(responder, event: event, trace: trace, isolation: #isolation)
     }
 
     /// Whether a hop at `responder` can take the direct path: no tracer to report to and no
