@@ -1,3 +1,4 @@
+import ResponderChainTesting
 import ResponderUI
 import Testing
 
@@ -115,6 +116,54 @@ struct ControlTests {
         #expect(cancelled?.outcome.handlers == [ResponderID(ui.buy)])
         #expect(!ui.buy.isHighlighted)
         #expect(ui.received.skus.isEmpty)
+    }
+
+    @Test(
+        "a began parked in the button's own handler when the button leaves the window: no highlight after the cancellation"
+    )
+    func parkedBeganAfterRemoval() async throws {
+        let ui = ControlScene()
+        let gate = Gate()
+        ui.buy.handlers.on(PointerEvent.self) { _, pointer, _ in
+            if pointer.phase == .began { try await gate.pass() }
+            return .pass
+        }
+        let window = ui.scene.window
+        let dispatching = Task { @MainActor in await window.dispatch(.began, at: Point(x: 110, y: 110)) }
+        await gate.waitForArrivals(1)
+
+        ui.buy.removeFromSuperview()
+        gate.open()
+        let delivery = try #require(await dispatching.value)
+
+        #expect(delivery.outcome.cancelledDetails?.reason == .withdrawn)
+        #expect(!ui.buy.isHighlighted)
+        #expect(ui.received.skus.isEmpty)
+    }
+
+    @Test(
+        "a moved parked in the button's own handler when the tap ends: the tap counts once, no highlight left"
+    )
+    func parkedMovedThenEnded() async throws {
+        let ui = ControlScene()
+        let gate = Gate()
+        ui.buy.handlers.on(PointerEvent.self) { _, pointer, _ in
+            if pointer.phase == .moved { try await gate.pass() }
+            return .pass
+        }
+        let window = ui.scene.window
+        try #require(await window.dispatch(.began, at: Point(x: 110, y: 110)) != nil)
+        let moving = Task { @MainActor in await window.dispatch(.moved, at: Point(x: 115, y: 110)) }
+        await gate.waitForArrivals(1)
+
+        let ended = try #require(await window.dispatch(.ended, at: Point(x: 115, y: 110)))
+        #expect(ended.outcome.handlers == [ResponderID(ui.buy)])
+        gate.open()
+        let moved = try #require(await moving.value)
+
+        #expect(moved.outcome.cancelledDetails?.reason == .withdrawn)
+        #expect(!ui.buy.isHighlighted)
+        #expect(ui.received.skus == ["sku-Buy"])
     }
 
     @Test("a control's chain events can be sent directly and removed")

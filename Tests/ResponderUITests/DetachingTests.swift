@@ -63,7 +63,7 @@ struct DetachingTests {
     }
 
     @Test(
-        "a pointer event in flight when the window is detached ends interrupted; the dead-letter sink gets it"
+        "a pointer began in flight when the window is detached is withdrawn: it ends cancelled at the window, not dead-lettered"
     )
     func pointerInFlight() async throws {
         let letters = LetterBox()
@@ -86,10 +86,49 @@ struct DetachingTests {
         gate.open()
         let delivery = await dispatching.value
 
-        #expect(delivery?.outcome.kind == .interrupted)
+        // The window withdrew it when it cancelled its sequence, before telling the target: it
+        // stops where the hop ends, at the window, instead of ending interrupted there.
+        let stop = try #require(
+            delivery?.outcome.cancelledDetails, "\(String(describing: delivery?.outcome))")
+        #expect(stop.reason == .withdrawn)
+        #expect(stop.responder == ResponderID(window))
         #expect(delivery.map { ResponderID($0.target) } == ResponderID(target))
+        #expect(target.log == ["cancelled 0"])
         #expect(target.cancellations == [.windowDetached])
-        #expect(await letters.kinds == [.interrupted])
+        #expect(await letters.kinds.isEmpty)
+    }
+
+    @Test(
+        "a pointer ended in flight when the window is detached is not withdrawn: it ends interrupted at the window and is dead-lettered"
+    )
+    func pointerEndedInFlight() async throws {
+        let letters = LetterBox()
+        let app = Application(
+            router: EventRouter(
+                deadLetters: DeadLetterSink { letter in await letters.add(letter.outcome.kind) }))
+        let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "window")
+        let target = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "target")
+        window.addSubview(target)
+        app.addWindow(window)
+        let gate = Gate()
+        target.handlers.on(PointerEvent.self) { _, pointer, _ in
+            if pointer.phase == .ended { try await gate.pass() }
+            return .pass
+        }
+        try #require(await window.dispatch(.began, at: Point(x: 10, y: 10)) != nil)
+        let dispatching = Task { @MainActor in await window.dispatch(.ended, at: Point(x: 10, y: 10)) }
+        await gate.waitForArrivals(1)
+
+        app.removeWindow(window)
+        gate.open()
+        let delivery = await dispatching.value
+
+        // The ended had already ended the sequence: nothing is cancelled, and the end arrives.
+        #expect(delivery?.outcome.kind == .interrupted)
+        #expect(target.log == ["began 0", "ended 0"])
+        #expect(target.cancellations.isEmpty)
+        // The began ended unhandled at the application (the root); the ended, interrupted.
+        #expect(await letters.kinds == [.unhandled, .interrupted])
     }
 
     @Test("a dismissed presented controller breaks the chain of events in flight under it")

@@ -1,3 +1,4 @@
+import ResponderChainTesting
 import ResponderUI
 import Testing
 
@@ -72,6 +73,50 @@ private func sequenceProblems(in log: [String], of view: String) -> [String] {
         }
     }
     return problems
+}
+
+/// A panel holding a knob, both passing every pointer event (so each phase bubbles from the knob
+/// through the panel and on up), in an application whose dead letters are recorded. The knob's
+/// handler can park one phase on a ``Gate``: that event is then in flight, parked at hop 1, while
+/// the test changes the world.
+///
+/// Window coordinates: `panel` 0…300 × 200…400 holding `knob` 10…60 × 210…260.
+@MainActor
+private struct InFlightScene {
+    /// The application router's dead letters.
+    let letters: DeadLetterRecorder
+    /// The application (with its delegate), window and root controller.
+    let scene: UIFixtures.Scene
+    /// The knob's superview, under the root view.
+    let panel = RecordingView(frame: Rect(x: 0, y: 200, width: 300, height: 200), label: "panel")
+    /// The view the tests' pointer sequences are bound to.
+    let knob = RecordingView(frame: Rect(x: 10, y: 10, width: 50, height: 50), label: "knob")
+
+    /// The scene's window.
+    var window: Window { scene.window }
+
+    init() {
+        let letters = DeadLetterRecorder()
+        self.letters = letters
+        scene = UIFixtures.Scene(deadLetters: letters.sink)
+        scene.controller.view.addSubview(panel)
+        panel.addSubview(knob)
+    }
+
+    /// Makes the knob's handler park every `phase` event at `gate`, then pass.
+    func park(_ phase: PointerPhase, at gate: Gate) {
+        knob.handlers.on(PointerEvent.self) { _, pointer, _ in
+            if pointer.phase == phase { try await gate.pass() }
+            return .pass
+        }
+    }
+
+    /// Dispatches `phase` of the primary pointer at `location` from a task of its own, so the
+    /// test goes on while the event is parked.
+    func dispatchInTask(_ phase: PointerPhase, at location: Point) -> Task<PointerDelivery?, Never> {
+        let window = window
+        return Task { @MainActor in await window.dispatch(phase, at: location) }
+    }
 }
 
 /// Every `began` gets exactly one `ended` or `cancelled`, and nothing after it, when the views'
@@ -279,6 +324,159 @@ struct PointerCancellationTests {
         }
         #expect(failures.isEmpty, "\(failures.count) seeds failed; first: \(failures.first ?? "")")
     }
+
+    // MARK: Events in flight
+
+    @Test(
+        "a began parked in its handler when the bound view's ancestor is removed is withdrawn: cancelled is the last thing anyone sees"
+    )
+    func inFlightBeganWithdrawnOnRemoval() async throws {
+        let ui = InFlightScene()
+        let gate = Gate()
+        ui.park(.began, at: gate)
+        let dispatching = ui.dispatchInTask(.began, at: Point(x: 20, y: 220))
+        await gate.waitForArrivals(1)
+
+        ui.panel.removeFromSuperview()
+        #expect(ui.knob.log == ["cancelled 0"])
+        #expect(ui.panel.log == ["cancelled 0"])
+        gate.open()
+        let delivery = try #require(await dispatching.value)
+
+        // Nobody sees the began after its cancellation: not the knob (its handler passed, but its
+        // `pointerBegan` is not called), not the panel above it.
+        #expect(ui.knob.log == ["cancelled 0"])
+        #expect(ui.panel.log == ["cancelled 0"])
+        #expect(ui.scene.recorder.labels == ["knob"])
+        #expect(delivery.target === ui.knob)
+        let stop = try #require(delivery.outcome.cancelledDetails, "\(delivery.outcome)")
+        #expect(stop.reason == .withdrawn)
+        #expect(stop.responder == ResponderID(ui.panel))
+        #expect(stop.hop == 2)
+        #expect(!stop.whileHandling)
+        #expect(ui.letters.count == 0)
+        #expect(ui.knob.cancellations == [.viewLeftWindow])
+    }
+
+    @Test(
+        "a moved parked in its handler when the bound view moves to another window is withdrawn: its new ancestors see cancelled last"
+    )
+    func inFlightMovedWithdrawnOnMoveToAnotherWindow() async throws {
+        let ui = InFlightScene()
+        let other = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "other")
+        let holder = RecordingView(frame: Rect(x: 0, y: 0, width: 200, height: 200), label: "holder")
+        other.addSubview(holder)
+        ui.scene.app.addWindow(other)
+        let gate = Gate()
+        ui.park(.moved, at: gate)
+        try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220))?.target === ui.knob)
+        let moving = ui.dispatchInTask(.moved, at: Point(x: 30, y: 230))
+        await gate.waitForArrivals(1)
+
+        holder.addSubview(ui.knob)
+        gate.open()
+        let delivery = try #require(await moving.value)
+
+        #expect(ui.knob.log == ["began 0", "cancelled 0"])
+        #expect(holder.log == ["cancelled 0"])
+        #expect(ui.panel.log == ["began 0"])
+        let stop = try #require(delivery.outcome.cancelledDetails, "\(delivery.outcome)")
+        #expect(stop.reason == .withdrawn)
+        #expect(stop.responder == ResponderID(holder))
+        // Only the began (unhandled at the delegate) was dead-lettered.
+        #expect(ui.letters.outcomes.map(\.kind) == [.unhandled])
+        #expect(other.activePointers.isEmpty)
+    }
+
+    @Test(
+        "an ended sent while a moved of its sequence is parked withdraws the moved: no responder sees it after the ended"
+    )
+    func endedWithdrawsMovedInFlight() async throws {
+        let ui = InFlightScene()
+        let gate = Gate()
+        ui.park(.moved, at: gate)
+        try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220)) != nil)
+        let moving = ui.dispatchInTask(.moved, at: Point(x: 30, y: 230))
+        await gate.waitForArrivals(1)
+
+        let ended = try #require(await ui.window.dispatch(.ended, at: Point(x: 40, y: 240)))
+        #expect(ended.outcome.kind == .unhandled)
+        gate.open()
+        let moved = try #require(await moving.value)
+
+        #expect(ui.knob.log == ["began 0", "ended 0"])
+        #expect(ui.panel.log == ["began 0", "ended 0"])
+        let stop = try #require(moved.outcome.cancelledDetails, "\(moved.outcome)")
+        #expect(stop.reason == .withdrawn)
+        #expect(stop.responder == ResponderID(ui.panel))
+        // The began and the ended reached the delegate (unhandled); the withdrawn moved did not,
+        // and was not dead-lettered.
+        #expect(ui.letters.outcomes.map(\.kind) == [.unhandled, .unhandled])
+        #expect(await ui.scene.delegate.seen == ["PointerEvent.began", "PointerEvent.ended"])
+        #expect(ui.window.activePointers.isEmpty)
+    }
+
+    @Test("a moved sent while an earlier moved of its sequence is parked withdraws it: moves arrive in order")
+    func laterMoveWithdrawsEarlierMove() async throws {
+        let ui = InFlightScene()
+        let gate = Gate()
+        ui.knob.handlers.on(PointerEvent.self) { _, pointer, _ in
+            if pointer.phase == .moved, pointer.location.x == 30 { try await gate.pass() }
+            return .pass
+        }
+        var panelMoves: [Double] = []
+        ui.panel.handlers.on(PointerEvent.self) { _, pointer, _ in
+            if pointer.phase == .moved { panelMoves.append(pointer.location.x) }
+            return .pass
+        }
+        try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220)) != nil)
+        let first = ui.dispatchInTask(.moved, at: Point(x: 30, y: 230))
+        await gate.waitForArrivals(1)
+
+        let second = try #require(await ui.window.dispatch(.moved, at: Point(x: 40, y: 240)))
+        gate.open()
+        let withdrawn = try #require(await first.value)
+
+        #expect(second.outcome.kind == .unhandled)
+        #expect(withdrawn.outcome.cancelledDetails?.reason == .withdrawn)
+        #expect(panelMoves == [40])
+        #expect(ui.knob.log == ["began 0", "moved 0"])
+        #expect(ui.panel.log == ["began 0", "moved 0"])
+        // The sequence goes on: the withdrawn move does not end it.
+        #expect(ui.window.activePointers == [.primary])
+        try #require(await ui.window.dispatch(.ended, at: Point(x: 40, y: 240)) != nil)
+        #expect(ui.panel.log == ["began 0", "moved 0", "ended 0"])
+    }
+
+    @Test("a send that finished leaves nothing to withdraw: a later cancellation does not touch its outcome")
+    func finishedSendsAreForgotten() async throws {
+        let ui = InFlightScene()
+        let began = try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220)))
+        let moved = try #require(await ui.window.dispatch(.moved, at: Point(x: 30, y: 230)))
+        ui.panel.removeFromSuperview()
+        #expect(began.outcome.kind == .unhandled)
+        #expect(moved.outcome.kind == .unhandled)
+        #expect(ui.knob.log == ["began 0", "moved 0", "cancelled 0"])
+        #expect(ui.panel.log == ["began 0", "moved 0", "cancelled 0"])
+    }
+
+    @Test(
+        "random tree changes and input while handlers are parked mid-flight: no responder sees a phase out of order or after the end",
+        .timeLimit(.minutes(2))
+    )
+    func randomInFlightChanges() async {
+        var failures: [String] = []
+        for seed in UInt64(1)...300 {
+            let storm = InFlightStorm(seed: seed)
+            await storm.run()
+            let problems = storm.problems()
+            if !problems.isEmpty {
+                failures.append("seed \(seed): \(problems) after \(storm.script)")
+            }
+            storm.tearDown()
+        }
+        #expect(failures.isEmpty, "\(failures.count) seeds failed; first: \(failures.first ?? "")")
+    }
 }
 
 /// One seeded run of pointer input over a 3 × 3 grid of cells (three column groups of three
@@ -400,5 +598,232 @@ private final class Storm {
     /// Drops the views' hooks (they hold the storm).
     func tearDown() {
         for view in groups + cells { view.onPointer = nil }
+    }
+}
+
+/// What is wrong with `log` (a ``UIFixtures/RecordingView`` log) when phases may be withdrawn
+/// mid-flight and may bubble past some views: for each pointer, whatever part of the sequence the
+/// view saw must be in order (at most one `began`, first; at most one `ended` or `cancelled`,
+/// last; `moved` in between), and the view the sequence was bound to, if it saw the `began`, must
+/// have seen exactly one end. Empty when the log is right.
+private func inFlightProblems(in log: [String], of view: String, bound: [String: String]) -> [String] {
+    var entries: [String: [String]] = [:]
+    var order: [String] = []
+    for line in log {
+        let parts = line.split(separator: " ")
+        guard parts.count == 2 else { continue }
+        let pointer = String(parts[1])
+        if entries[pointer] == nil { order.append(pointer) }
+        entries[pointer, default: []].append(String(parts[0]))
+    }
+    var problems: [String] = []
+    for pointer in order {
+        let phases = entries[pointer] ?? []
+        let isTerminal = { (phase: String) in phase == "ended" || phase == "cancelled" }
+        let terminals = phases.filter(isTerminal).count
+        let beganCount = phases.filter { $0 == "began" }.count
+        var wellFormed =
+            beganCount <= 1 && (beganCount == 0 || phases.first == "began")
+            && terminals <= 1 && (terminals == 0 || isTerminal(phases.last ?? ""))
+        if bound[pointer] == view, beganCount == 1, terminals != 1 { wellFormed = false }
+        if !wellFormed {
+            problems.append("\(view), pointer \(pointer): \(phases.joined(separator: ", "))")
+        }
+    }
+    return problems
+}
+
+/// Counts the moments at which a storm's input comes to rest (a dispatch finished, or a handler
+/// parked), so that the storm does one thing at a time and waits for it without sleeping.
+@MainActor
+private final class Settlements {
+    /// How many times the input came to rest so far.
+    private(set) var count = 0
+    private var waiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    /// The input came to rest once more.
+    func settle() {
+        count += 1
+        let ready = waiters.filter { $0.target <= count }
+        waiters.removeAll { $0.target <= count }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    /// Returns once the input has come to rest `target` times.
+    func wait(for target: Int) async {
+        guard count < target else { return }
+        await withCheckedContinuation { waiters.append((target, $0)) }
+    }
+}
+
+/// One seeded run of pointer input over a 3 × 3 grid of cells (three column groups of three
+/// cells) where, besides the tree changes of ``Storm``, any view's handler may park a pointer
+/// event mid-flight on a gate of its own: the storm then sends more input, changes the tree, and
+/// opens parked gates in a random order, so phases of one sequence overlap and sequences are
+/// cancelled or ended while some of their events are parked.
+@MainActor
+private final class InFlightStorm {
+    /// The application and the window the input goes to.
+    let scene = UIFixtures.Scene()
+    /// A second window of the same application, where cells are sometimes moved.
+    let elsewhere = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "elsewhere")
+    /// The three column groups, left to right.
+    var groups: [RecordingView] = []
+    /// The nine cells, column by column.
+    var cells: [RecordingView] = []
+    /// The seeded generator every choice comes from.
+    var random: SplitMix64
+    /// What happened, in order, for failure messages.
+    var script: [String] = []
+    /// The view each sequence was bound to (the one its `began` entered at hop 1), by pointer.
+    var bound: [String: String] = [:]
+    /// The id of the next pointer to begin: each sequence has its own.
+    private var nextPointer = 1
+    /// The gates of the handlers parked now.
+    private var parked: [Gate] = []
+    /// When the input came to rest.
+    private let settlements = Settlements()
+    /// How many times the input must have come to rest once the current step is over.
+    private var expectedSettlements = 0
+
+    /// The grid, attached; each view handles or passes pointer events (chosen by the seed),
+    /// may park them, and may change the tree from its pointer methods.
+    init(seed: UInt64) {
+        random = SplitMix64(seed: seed)
+        scene.app.addWindow(elsewhere)
+        for column in 0..<3 {
+            let group = RecordingView(
+                frame: Rect(x: Double(column) * 130, y: 0, width: 120, height: 400), label: "g\(column)")
+            scene.controller.view.addSubview(group)
+            groups.append(group)
+            for row in 0..<3 {
+                let cell = RecordingView(
+                    frame: Rect(x: 0, y: Double(row) * 130, width: 120, height: 120),
+                    label: "c\(column)\(row)")
+                group.addSubview(cell)
+                cells.append(cell)
+            }
+        }
+        for view in groups + cells {
+            view.pointerDisposition = random.chance(40) ? .handled : .pass
+            view.onPointer = { [unowned self] _ in
+                if self.random.chance(25) { self.interfere() }
+            }
+            view.handlers.on(PointerEvent.self) { [unowned self] view, pointer, context in
+                if pointer.phase == .began, context.hop == 1 {
+                    self.bound["\(pointer.pointer.rawValue)"] = view.label
+                }
+                if self.random.chance(35) {
+                    let gate = Gate()
+                    self.parked.append(gate)
+                    self.script.append("\(pointer.phase) \(pointer.pointer.rawValue) parks at \(view.label)")
+                    self.settlements.settle()
+                    try await gate.pass()
+                }
+                return .pass
+            }
+        }
+    }
+
+    /// Changes the tree once, at random.
+    func interfere() {
+        switch random.int(in: 0...4) {
+        case 0:
+            let cell = random.pick(cells)
+            script.append("remove \(cell.label)")
+            cell.removeFromSuperview()
+        case 1:
+            let group = random.pick(groups)
+            script.append("remove \(group.label)")
+            group.removeFromSuperview()
+        case 2:
+            script.append("detach")
+            scene.app.removeWindow(scene.window)
+        case 3:
+            let cell = random.pick(cells)
+            let group = random.pick(groups)
+            script.append("move \(cell.label) to \(group.label)")
+            group.addSubview(cell)
+        default:
+            let cell = random.pick(cells)
+            script.append("move \(cell.label) elsewhere")
+            elsewhere.addSubview(cell)
+        }
+    }
+
+    /// Dispatches `phase` from a task of its own and waits until it finished or parked.
+    private func dispatch(_ phase: PointerPhase, at location: Point, pointer: PointerID) async {
+        script.append("\(phase) \(pointer.rawValue)")
+        expectedSettlements += 1
+        let window = scene.window
+        let settlements = settlements
+        Task { @MainActor in
+            await window.dispatch(phase, at: location, pointer: pointer)
+            settlements.settle()
+        }
+        await settlements.wait(for: expectedSettlements)
+    }
+
+    /// Opens one parked gate, at random, and waits until its event finished or parked again.
+    private func openOne() async {
+        let gate = parked.remove(at: random.int(in: 0...(parked.count - 1)))
+        script.append("open")
+        expectedSettlements += 1
+        gate.open()
+        await settlements.wait(for: expectedSettlements)
+    }
+
+    /// Random input, gate openings and direct tree changes; then a final detach that cancels
+    /// whatever is left, and every parked event let go.
+    func run() async {
+        for _ in 0..<random.int(in: 4...16) {
+            let active = scene.window.activePointers
+            var choices = [0, 1]
+            if !active.isEmpty { choices += [2, 2, 3, 4] }
+            if !parked.isEmpty { choices += [5, 5, 5] }
+            choices.append(6)
+            switch random.pick(choices) {
+            case 0, 1:
+                let pointer = PointerID(nextPointer)
+                nextPointer += 1
+                let location = Point(
+                    x: Double(random.int(in: 0...2)) * 130 + 60, y: Double(random.int(in: 0...2)) * 130 + 60)
+                await dispatch(.began, at: location, pointer: pointer)
+            case 2:
+                await dispatch(.moved, at: Point(x: 1, y: 1), pointer: random.pick(active))
+            case 3:
+                await dispatch(.ended, at: Point(x: 1, y: 1), pointer: random.pick(active))
+            case 4:
+                await dispatch(.cancelled, at: Point(x: 1, y: 1), pointer: random.pick(active))
+            case 5:
+                await openOne()
+            default:
+                interfere()
+            }
+        }
+        script.append("final detach")
+        scene.app.addWindow(scene.window)
+        scene.app.removeWindow(scene.window)
+        while !parked.isEmpty { await openOne() }
+    }
+
+    /// Every view's sequences seen out of order or after their end, bound views left without an
+    /// end, and sequences still in progress after the final detach.
+    func problems() -> [String] {
+        var problems = (groups + cells).flatMap {
+            inFlightProblems(in: $0.log, of: $0.label, bound: bound)
+        }
+        if !scene.window.activePointers.isEmpty {
+            problems.append("still active: \(scene.window.activePointers)")
+        }
+        return problems
+    }
+
+    /// Drops the views' hooks and handlers (they hold the storm).
+    func tearDown() {
+        for view in groups + cells {
+            view.onPointer = nil
+            view.handlers.remove(PointerEvent.self)
+        }
     }
 }

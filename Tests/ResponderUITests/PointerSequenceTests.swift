@@ -1,3 +1,4 @@
+import ResponderChainTesting
 import ResponderUI
 import Testing
 
@@ -157,6 +158,32 @@ struct PointerSequenceTests {
         ui.left.addSubview(ui.knob)
         #expect(ui.knob.cancellations.isEmpty)
         #expect(await ui.scene.window.dispatch(.ended, at: Point(x: 0, y: 0))?.target === ui.knob)
+    }
+
+    @Test(
+        "pointer events sent straight to a view outside any window reach it and bubble; nothing withdraws them"
+    )
+    func directSendOutsideWindow() async throws {
+        let holder = RecordingView(label: "holder")
+        let view = RecordingView(label: "view")
+        holder.addSubview(view)
+        let gate = Gate()
+        view.handlers.on(PointerEvent.self) { _, pointer, _ in
+            if pointer.phase == .began { try await gate.pass() }
+            return .pass
+        }
+        let sending = Task { @MainActor in await view.send(PointerEvent(phase: .began, location: .zero)) }
+        await gate.waitForArrivals(1)
+        gate.open()
+        let began = await sending.value
+        let moved = await view.send(PointerEvent(phase: .moved, location: .zero))
+        let ended = await view.send(PointerEvent(phase: .ended, location: .zero))
+
+        for outcome in [began, moved, ended] {
+            #expect(outcome.interruptedDetails?.lastReached == ResponderID(holder), "\(outcome)")
+        }
+        #expect(view.log == ["began 0", "moved 0", "ended 0"])
+        #expect(holder.log == ["began 0", "moved 0", "ended 0"])
     }
 
     @Test("detaching the window cancels its sequences and tells the views")

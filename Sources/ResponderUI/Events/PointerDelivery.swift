@@ -5,6 +5,8 @@ public struct PointerDelivery: Sendable {
     public let target: View
     /// The event that was sent.
     public let event: PointerEvent
-    /// How the send ended.
+    /// How the send ended: ``Outcome/cancelled(_:)`` with reason
+    /// ``Outcome/Stop/Reason/withdrawn`` when the window withdrew the event while it was under
+    /// way (its sequence was cancelled, or a later phase of it was sent).
     public let outcome: Outcome
 }

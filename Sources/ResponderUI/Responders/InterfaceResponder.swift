@@ -71,12 +71,19 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// there is none, or it passes, it calls the method for the window layer's own events
     /// (``pointerBegan(_:)``…, ``keyDown(_:)``, ``keyUp(_:)``). Override it to decide otherwise;
     /// call `super` for the default.
+    ///
+    /// A pointer event that was stopped while the handler ran (``EventContext/isCancelled``: its
+    /// window withdrew it because its sequence was cancelled or a later phase was sent, or its
+    /// sender's task or deadline ended it) does not reach the pointer method: the responder was
+    /// told of the later phase, or of `cancelled`, while the handler was parked, and must not
+    /// see this phase after it.
     open func respond(to event: any Event, context: inout EventContext) async throws -> Disposition {
         if let handler = handlerTable.handler(for: type(of: event)) {
             let disposition = try await handler(self, event, &context)
             if disposition.isHandled { return disposition }
         }
         if let pointer = event as? PointerEvent {
+            if context.isCancelled { return .pass }
             switch pointer.phase {
             case .began: return pointerBegan(pointer)
             case .moved: return pointerMoved(pointer)

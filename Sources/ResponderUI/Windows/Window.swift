@@ -4,7 +4,10 @@
 /// A window is a ``View``: controllers' root views and views added straight to it (popups,
 /// toasts) are its subviews. Its next responder is its application; once the window is removed
 /// from the application (``Application/removeWindow(_:)``) it has none, and events still in
-/// flight below it end ``Outcome/interrupted(_:)`` at the window.
+/// flight below it end ``Outcome/interrupted(_:)`` at the window — except the `began` and
+/// `moved` of the pointer sequences that detaching cancels, which the window withdraws (they end
+/// ``Outcome/cancelled(_:)``, reason ``Outcome/Stop/Reason/withdrawn``; see
+/// ``dispatch(_:at:pointer:)``).
 ///
 /// ```swift
 /// let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
@@ -16,10 +19,23 @@
 /// ```
 @MainActor
 open class Window: View {
-    /// One pointer sequence in progress: the view it is bound to and where it was last.
+    /// One pointer sequence in progress: the view it is bound to, where it was last, and the
+    /// withdrawal signals of its events still under way.
     private struct PointerSequence {
         let view: View
         var location: Point
+        /// The signals of this sequence's `began` and `moved` events whose sends have not
+        /// returned yet, by send token (see `nextSendToken`). Each send removes its own
+        /// entry when it returns.
+        var eventsUnderWay: [Int: CancellationSignal] = [:]
+
+        /// Withdraws every event of this sequence still under way (each stops before its next
+        /// hop, ending ``Outcome/cancelled(_:)`` with reason ``Outcome/Stop/Reason/withdrawn``)
+        /// and forgets them. Sets flags only: runs no one else's code.
+        mutating func withdrawEventsUnderWay() {
+            for signal in eventsUnderWay.values { signal.cancel(.withdrawn) }
+            eventsUnderWay.removeAll()
+        }
     }
 
     /// The application this window is attached to.
@@ -28,6 +44,9 @@ open class Window: View {
     public internal(set) weak var firstResponder: InterfaceResponder?
 
     private var sequences: [PointerID: PointerSequence] = [:]
+    /// The token of the next `began` or `moved` send, unique in this window, so a send that
+    /// returns removes its own signal even if its pointer has begun a new sequence since.
+    private var nextSendToken = 0
 
     /// The controller whose view fills the window. Setting it replaces the previous one's view.
     public var rootController: ViewController? {
@@ -73,6 +92,13 @@ open class Window: View {
     /// every later phase goes to that view, wherever the pointer is. The event is sent up the
     /// chain from that view, in one send from the main actor.
     ///
+    /// A phase is never seen after a later one, nor after its sequence's end, by any responder:
+    /// each phase withdraws the earlier `began`/`moved` of its sequence that are still under way
+    /// (a handler parked at an `await`) before it is sent, and a cancellation of the sequence
+    /// withdraws them before anyone is told. A withdrawn event stops at the end of the hop it is
+    /// in, and its delivery's outcome is ``Outcome/cancelled(_:)`` with reason
+    /// ``Outcome/Stop/Reason/withdrawn``. `ended` and `cancelled` are never withdrawn.
+    ///
     /// - Returns: what was sent where, and its outcome; `nil` when nothing was sent (a
     ///   `began` outside every view, or a later phase of a pointer that has no sequence).
     @discardableResult
@@ -93,19 +119,42 @@ open class Window: View {
         case .moved:
             guard let sequence = sequences[pointer] else { return nil }
             sequences[pointer]?.location = location
+            // This move supersedes the earlier phases still under way: none of them may reach a
+            // responder after it.
+            sequences[pointer]?.withdrawEventsUnderWay()
             target = sequence.view
         case .ended, .cancelled:
             // Claimed before it is sent: a handler that removes the bound view (or detaches the
             // window) while this is delivered finds no sequence to cancel, so the view gets no
             // `cancelled` after its `ended`. A `moved` leaves the sequence in the table, so such
             // a handler cancels it, once.
-            guard let sequence = sequences.removeValue(forKey: pointer) else { return nil }
+            guard var sequence = sequences.removeValue(forKey: pointer) else { return nil }
+            // The end supersedes the earlier phases still under way: none reaches a responder
+            // after it.
+            sequence.withdrawEventsUnderWay()
             target = sequence.view
         }
         let event = PointerEvent(
             pointer: pointer, phase: phase, location: location,
             cancellation: phase == .cancelled ? .system : nil)
-        let outcome = await target.send(event, options: sendOptions)
+        var options = sendOptions
+        var token: Int?
+        if phase == .began || phase == .moved {
+            // The sequence is in the table (it was just bound or looked up, and nothing ran
+            // since), so the signal is where a later phase or a cancellation will find it.
+            let signal = CancellationSignal()
+            let sendToken = nextSendToken
+            nextSendToken += 1
+            sequences[pointer]?.eventsUnderWay[sendToken] = signal
+            options.withdrawal = signal
+            token = sendToken
+        }
+        let outcome = await target.send(event, options: options)
+        if let token {
+            // A no-op when the sequence has ended (or a new one holds the pointer): the token is
+            // this send's own.
+            sequences[pointer]?.eventsUnderWay[token] = nil
+        }
         return PointerDelivery(target: target, event: event, outcome: outcome)
     }
 
@@ -149,18 +198,26 @@ open class Window: View {
     }
 
     /// Cancels the sequences that `matches` selects: claims them all first (they leave the table
-    /// before anyone is told), then tells each bound view, in pointer-id order.
+    /// before anyone is told), withdraws their events still under way, then tells each bound
+    /// view, in pointer-id order.
     ///
     /// Claiming first is what makes each sequence end once. A view's
     /// ``InterfaceResponder/pointerCancelled(_:)`` may change the tree (remove another bound view,
     /// remove its own ancestor, detach the window), which cancels again from inside this loop;
     /// that nested cancellation only finds the sequences no one has claimed yet, so it never
     /// tells a view this loop is about to tell.
+    ///
+    /// Withdrawing is what keeps `cancelled` last: an event of the sequence whose handler is
+    /// parked at an `await` stops at the end of that hop, so no responder that is told here sees
+    /// a phase of the sequence afterwards. (Nothing parked can resume while this call runs on the
+    /// main actor; withdrawing first keeps that so even if a told responder's code ever yields.)
     private func cancelSequences(
         reason: PointerCancellation,
         where matches: (PointerID, PointerSequence) -> Bool
     ) {
-        for (pointer, sequence) in claimSequences(where: matches) {
+        var claimed = claimSequences(where: matches)
+        for index in claimed.indices { claimed[index].sequence.withdrawEventsUnderWay() }
+        for (pointer, sequence) in claimed {
             Self.tellCancelled(
                 PointerEvent(
                     pointer: pointer, phase: .cancelled, location: sequence.location,
