@@ -60,6 +60,20 @@ enum OrderServiceDemo {
             await coffee.changeQuantity(to: 2)
         }
 
+        print(
+            "\n-- the service shuts down: what was posted finishes in the grace period; later posts are refused"
+        )
+        let lastTaps = [
+            await apples.post(QuantityChanged(sku: "A-1", quantity: 7)),
+            await apples.post(QuantityChanged(sku: "A-1", quantity: 8)),
+        ]
+        let report = await OrderServiceRouting.router.shutDown(gracePeriod: .seconds(5))
+        let late = await apples.post(QuantityChanged(sku: "A-1", quantity: 9))
+        for ticket in lastTaps + [late] {
+            print("   → \(await ticket.outcome)")
+        }
+        print("   → shutdown: \(report); refused since: \(await late.outcome.kind)")
+
         print("\n-- the service audited: \(await service.audit.joined(separator: "; "))")
         print("-- dead letters: \(await OrderServiceRouting.deadLetters.count)")
     }

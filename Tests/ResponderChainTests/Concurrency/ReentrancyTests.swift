@@ -280,3 +280,57 @@ struct ReentrancyTests {
         #expect(await node.seen.map(\.number) == [0])
     }
 }
+
+/// Nested sends that belong to the running handler: they join its hold instead of waiting.
+@Suite("Reentrancy: what passes through a one-at-a-time responder")
+struct PassThroughTests {
+    /// A one-at-a-time root that, for event 0, sends event 1 to itself the way `mode` says, and
+    /// waits for that send before it returns.
+    actor Resender: Responder {
+        enum Mode: Sendable, CaseIterable { case withDeadline, fromChildTask, fromUnstructuredTask }
+
+        let mode: Mode
+        private(set) var log: [String] = []
+        private(set) var nested: Outcome?
+
+        init(mode: Mode) { self.mode = mode }
+
+        var next: (any Responder)? { nil }
+        nonisolated var isRoot: Bool { true }
+        nonisolated var handlesOneEventAtATime: Bool { true }
+
+        static let strategies = Strategies<Resender> {
+            $0.on(ConcurrencyFixtures.Numbered.self) { resender, event, _ in
+                await resender.receive(event)
+            }
+        }
+
+        private func receive(_ event: ConcurrencyFixtures.Numbered) async -> Disposition {
+            log.append("start \(event.number)")
+            defer { log.append("end \(event.number)") }
+            guard event.number == 0 else { return .handled }
+            let again = ConcurrencyFixtures.Numbered(sender: 0, number: 1)
+            switch mode {
+            case .withDeadline:
+                nested = await send(again, options: SendOptions(timeout: .seconds(60)))
+            case .fromChildTask:
+                async let outcome = send(again)
+                nested = await outcome
+            case .fromUnstructuredTask:
+                nested = await Task { await self.send(again) }.value
+            }
+            return .handled
+        }
+    }
+
+    @Test(
+        "a nested send that the running handler waits for passes through, even from another task",
+        arguments: Resender.Mode.allCases)
+    func nestedSendsJoin(mode: Resender.Mode) async throws {
+        let resender = Resender(mode: mode)
+        #expect(await resender.send(ConcurrencyFixtures.Numbered(sender: 0, number: 0)).kind == .handled)
+        let nested = try #require(await resender.nested)
+        #expect(nested.kind == .handled)
+        #expect(await resender.log == ["start 0", "start 1", "end 1", "end 0"])
+    }
+}
