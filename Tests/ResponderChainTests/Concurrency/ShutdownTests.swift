@@ -17,6 +17,20 @@ struct ShutdownTests {
         }
     }
 
+    /// A node that parks on a gate, and three posts to it: the first parked in its handler, the
+    /// other two queued.
+    private static func threePostsOneParked() async -> (Rig, Gate, F.Node, [Ticket]) {
+        let gate = Gate()
+        let rig = Rig()
+        let node = F.Node("node", .park(gate), root: true, router: rig.router)
+        var tickets: [Ticket] = []
+        for number in 0..<3 {
+            tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
+        }
+        await gate.waitForArrivals(1)
+        return (rig, gate, node, tickets)
+    }
+
     @Test(
         "a router with nothing outstanding shuts down at once; later posts are refused, traced and dead-lettered"
     )
@@ -41,14 +55,7 @@ struct ShutdownTests {
         "posts accepted before the shutdown are delivered in order during the grace period and counted as finished"
     )
     func acceptedPostsFinish() async throws {
-        let gate = Gate()
-        let rig = Rig()
-        let node = F.Node("node", .park(gate), root: true, router: rig.router)
-        var tickets: [Ticket] = []
-        for number in 0..<3 {
-            tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
-        }
-        await gate.waitForArrivals(1)
+        let (rig, gate, node, tickets) = await Self.threePostsOneParked()
 
         let shutdown = Task { await rig.router.shutDown(gracePeriod: .seconds(60)) }
         await F.yield { rig.router.isShuttingDown }
@@ -69,14 +76,7 @@ struct ShutdownTests {
         "when the grace period ends, queued posts end cancelled before hop 1 and the post in flight during its hop, all dead-lettered with reason shutdown"
     )
     func gracePeriodEnds() async throws {
-        let gate = Gate()  // never opened: only the shutdown wakes the handler
-        let rig = Rig()
-        let node = F.Node("node", .park(gate), root: true, router: rig.router)
-        var tickets: [Ticket] = []
-        for number in 0..<3 {
-            tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
-        }
-        await gate.waitForArrivals(1)
+        let (rig, _, node, tickets) = await Self.threePostsOneParked()  // the gate never opens
 
         let report = await rig.router.shutDown(gracePeriod: .zero)
         #expect(report == ShutdownReport(finished: 0, endedEarly: 3, refused: 0))

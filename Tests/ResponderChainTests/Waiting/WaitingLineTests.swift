@@ -85,7 +85,7 @@ struct WaitingLineTests {
     /// waiter answered exactly once (resumed or cancelled), no identity left behind.
     @Test("any interleaving answers every waiter exactly once, in line order", arguments: 0..<50)
     func randomInterleavings(seed: UInt64) {
-        var random = SplitMix(seed: seed)
+        var random = ConcurrencyFixtures.SplitMix(seed: seed)
         var line = Line()
         var issued: [WaiterID] = []
         var model: [Int] = []  // suspended waiters, in order
@@ -131,19 +131,6 @@ struct WaitingLineTests {
         for id in issued { line.withdraw(id) }
         #expect(line.issuedCount == 0)
         #expect(answered.values.allSatisfy { $0 == 1 })
-    }
-
-    /// SplitMix64, for repeatable interleavings.
-    struct SplitMix {
-        private var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }
 
