@@ -66,14 +66,7 @@ struct DetachingTests {
         "a pointer began in flight when the window is detached is withdrawn: it ends cancelled at the window, not dead-lettered"
     )
     func pointerInFlight() async throws {
-        let letters = LetterBox()
-        let app = Application(
-            router: EventRouter(
-                deadLetters: DeadLetterSink { letter in await letters.add(letter.outcome.kind) }))
-        let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "window")
-        let target = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "target")
-        window.addSubview(target)
-        app.addWindow(window)
+        let (letters, app, window, target) = windowWithDeadLetters()
         let gate = Gate()
         target.handlers.on(PointerEvent.self) { _, _, _ in
             try await gate.pass()
@@ -102,14 +95,7 @@ struct DetachingTests {
         "a pointer ended in flight when the window is detached is not withdrawn: it ends interrupted at the window and is dead-lettered"
     )
     func pointerEndedInFlight() async throws {
-        let letters = LetterBox()
-        let app = Application(
-            router: EventRouter(
-                deadLetters: DeadLetterSink { letter in await letters.add(letter.outcome.kind) }))
-        let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "window")
-        let target = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "target")
-        window.addSubview(target)
-        app.addWindow(window)
+        let (letters, app, window, target) = windowWithDeadLetters()
         let gate = Gate()
         target.handlers.on(PointerEvent.self) { _, pointer, _ in
             if pointer.phase == .ended { try await gate.pass() }
@@ -155,6 +141,23 @@ struct DetachingTests {
         }
         #expect(interruption.lastReached == ResponderID(sheet))
     }
+}
+
+/// An application (without a delegate) whose router's dead letters are recorded in `letters`,
+/// with one attached window, 0…100 × 0…100, holding `target`, 0…50 × 0…50.
+@MainActor
+private func windowWithDeadLetters() -> (
+    letters: LetterBox, app: Application, window: Window, target: UIFixtures.RecordingView
+) {
+    let letters = LetterBox()
+    let app = Application(
+        router: EventRouter(
+            deadLetters: DeadLetterSink { letter in await letters.add(letter.outcome.kind) }))
+    let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "window")
+    let target = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "target")
+    window.addSubview(target)
+    app.addWindow(window)
+    return (letters, app, window, target)
 }
 
 private actor LetterBox {

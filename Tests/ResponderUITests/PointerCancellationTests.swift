@@ -47,23 +47,28 @@ private struct ReentrantScene {
     }
 }
 
-/// What is wrong with `log` (a ``UIFixtures/RecordingView`` log of views that handle every
-/// pointer event): each pointer's entries must read `began`, any number of `moved`, then exactly
-/// one `ended` or `cancelled`, and nothing after it. Empty when the log is right.
-private func sequenceProblems(in log: [String], of view: String) -> [String] {
+/// The pointer entries of `log` (a ``UIFixtures/RecordingView`` log, lines such as `began 3`)
+/// grouped by pointer: each pointer with its phases in order, pointers in the order they first
+/// appear. Lines of another form (`keyDown …`) are skipped.
+private func phasesByPointer(in log: [String]) -> [(pointer: String, phases: [String])] {
     var entries: [String: [String]] = [:]
     var order: [String] = []
     for line in log {
         let parts = line.split(separator: " ")
         guard parts.count == 2 else { continue }
-        let phase = String(parts[0])
         let pointer = String(parts[1])
         if entries[pointer] == nil { order.append(pointer) }
-        entries[pointer, default: []].append(phase)
+        entries[pointer, default: []].append(String(parts[0]))
     }
+    return order.map { ($0, entries[$0] ?? []) }
+}
+
+/// What is wrong with `log` (a ``UIFixtures/RecordingView`` log of views that handle every
+/// pointer event): each pointer's entries must read `began`, any number of `moved`, then exactly
+/// one `ended` or `cancelled`, and nothing after it. Empty when the log is right.
+private func sequenceProblems(in log: [String], of view: String) -> [String] {
     var problems: [String] = []
-    for pointer in order {
-        let phases = entries[pointer] ?? []
+    for (pointer, phases) in phasesByPointer(in: log) {
         let terminals = phases.filter { $0 == "ended" || $0 == "cancelled" }.count
         let wellFormed =
             phases.first == "began" && phases.dropFirst().dropLast().allSatisfy { $0 == "moved" }
@@ -479,125 +484,71 @@ struct PointerCancellationTests {
     }
 }
 
-/// One seeded run of pointer input over a 3 × 3 grid of cells (three column groups of three
-/// cells), where every pointer call a view gets may change the tree: remove a cell or a group,
-/// move a cell to another group or another window, or detach the window.
+/// One seeded run of pointer input over a ``RandomViewTree``, where every pointer call a view
+/// gets may change the tree: remove a cell or a group, move a cell to another group or another
+/// window, or detach the window.
 @MainActor
 private final class Storm {
-    /// The application and the window the input goes to.
-    let scene = UIFixtures.Scene()
-    /// A second window of the same application, where cells are sometimes moved.
-    let elsewhere = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "elsewhere")
-    /// The three column groups, left to right.
-    var groups: [RecordingView] = []
-    /// The nine cells, column by column.
-    var cells: [RecordingView] = []
-    /// The seeded generator every choice comes from.
-    var random: SplitMix64
+    /// The grid, the generator and the script.
+    let tree: RandomViewTree
     /// What happened, in order, for failure messages.
-    var script: [String] = []
+    var script: [String] { tree.script }
     /// The id of the next pointer to begin: each sequence has its own.
     private var nextPointer = 1
 
     /// The grid, attached, with every view handling pointer events and possibly interfering.
     init(seed: UInt64) {
-        random = SplitMix64(seed: seed)
-        scene.app.addWindow(elsewhere)
-        for column in 0..<3 {
-            let group = RecordingView(
-                frame: Rect(x: Double(column) * 130, y: 0, width: 120, height: 400), label: "g\(column)")
-            scene.controller.view.addSubview(group)
-            groups.append(group)
-            for row in 0..<3 {
-                let cell = RecordingView(
-                    frame: Rect(x: 0, y: Double(row) * 130, width: 120, height: 120),
-                    label: "c\(column)\(row)")
-                group.addSubview(cell)
-                cells.append(cell)
-            }
-        }
-        for view in groups + cells {
+        tree = RandomViewTree(seed: seed)
+        for view in tree.views {
             view.pointerDisposition = .handled
-            view.onPointer = { [unowned self] _ in
-                if self.random.chance(50) { self.interfere() }
+            view.onPointer = { [unowned tree] _ in
+                if tree.random.chance(50) { tree.interfere() }
             }
-        }
-    }
-
-    /// Changes the tree once, at random.
-    func interfere() {
-        switch random.int(in: 0...4) {
-        case 0:
-            let cell = random.pick(cells)
-            script.append("remove \(cell.label)")
-            cell.removeFromSuperview()
-        case 1:
-            let group = random.pick(groups)
-            script.append("remove \(group.label)")
-            group.removeFromSuperview()
-        case 2:
-            script.append("detach")
-            scene.app.removeWindow(scene.window)
-        case 3:
-            let cell = random.pick(cells)
-            let group = random.pick(groups)
-            script.append("move \(cell.label) to \(group.label)")
-            group.addSubview(cell)
-        default:
-            let cell = random.pick(cells)
-            script.append("move \(cell.label) elsewhere")
-            elsewhere.addSubview(cell)
         }
     }
 
     /// Random input (began, moved, ended, input cancellation) and direct tree changes, then a
     /// final detach that cancels whatever is left.
     func run() async {
-        for _ in 0..<random.int(in: 3...14) {
-            let active = scene.window.activePointers
-            let choice = active.isEmpty ? 0 : random.int(in: 0...5)
+        let window = tree.scene.window
+        for _ in 0..<tree.random.int(in: 3...14) {
+            let active = window.activePointers
+            let choice = active.isEmpty ? 0 : tree.random.int(in: 0...5)
             switch choice {
             case 0, 1:
                 let pointer = PointerID(nextPointer)
                 nextPointer += 1
-                let location = Point(
-                    x: Double(random.int(in: 0...2)) * 130 + 60, y: Double(random.int(in: 0...2)) * 130 + 60)
-                script.append("began \(pointer.rawValue)")
-                await scene.window.dispatch(.began, at: location, pointer: pointer)
+                let location = tree.randomPlace()
+                tree.script.append("began \(pointer.rawValue)")
+                await window.dispatch(.began, at: location, pointer: pointer)
             case 2:
-                let pointer = random.pick(active)
-                script.append("moved \(pointer.rawValue)")
-                await scene.window.dispatch(.moved, at: Point(x: 1, y: 1), pointer: pointer)
+                let pointer = tree.random.pick(active)
+                tree.script.append("moved \(pointer.rawValue)")
+                await window.dispatch(.moved, at: Point(x: 1, y: 1), pointer: pointer)
             case 3:
-                let pointer = random.pick(active)
-                script.append("ended \(pointer.rawValue)")
-                await scene.window.dispatch(.ended, at: Point(x: 1, y: 1), pointer: pointer)
+                let pointer = tree.random.pick(active)
+                tree.script.append("ended \(pointer.rawValue)")
+                await window.dispatch(.ended, at: Point(x: 1, y: 1), pointer: pointer)
             case 4:
-                let pointer = random.pick(active)
-                script.append("cancelled \(pointer.rawValue)")
-                await scene.window.dispatch(.cancelled, at: Point(x: 1, y: 1), pointer: pointer)
+                let pointer = tree.random.pick(active)
+                tree.script.append("cancelled \(pointer.rawValue)")
+                await window.dispatch(.cancelled, at: Point(x: 1, y: 1), pointer: pointer)
             default:
-                interfere()
+                tree.interfere()
             }
         }
-        script.append("final detach")
-        scene.app.addWindow(scene.window)
-        scene.app.removeWindow(scene.window)
+        tree.finalDetach()
     }
 
     /// Every view's sequences that are not `began`, `moved`…, one `ended` or `cancelled`; and
     /// sequences still in progress after the final detach.
     func problems() -> [String] {
-        var problems = (groups + cells).flatMap { sequenceProblems(in: $0.log, of: $0.label) }
-        if !scene.window.activePointers.isEmpty {
-            problems.append("still active: \(scene.window.activePointers)")
-        }
-        return problems
+        tree.views.flatMap { sequenceProblems(in: $0.log, of: $0.label) } + tree.stillActive()
     }
 
-    /// Drops the views' hooks (they hold the storm).
+    /// Drops the views' hooks (they hold the tree).
     func tearDown() {
-        for view in groups + cells { view.onPointer = nil }
+        for view in tree.views { view.onPointer = nil }
     }
 }
 
@@ -607,18 +558,8 @@ private final class Storm {
 /// last; `moved` in between), and the view the sequence was bound to, if it saw the `began`, must
 /// have seen exactly one end. Empty when the log is right.
 private func inFlightProblems(in log: [String], of view: String, bound: [String: String]) -> [String] {
-    var entries: [String: [String]] = [:]
-    var order: [String] = []
-    for line in log {
-        let parts = line.split(separator: " ")
-        guard parts.count == 2 else { continue }
-        let pointer = String(parts[1])
-        if entries[pointer] == nil { order.append(pointer) }
-        entries[pointer, default: []].append(String(parts[0]))
-    }
     var problems: [String] = []
-    for pointer in order {
-        let phases = entries[pointer] ?? []
+    for (pointer, phases) in phasesByPointer(in: log) {
         let isTerminal = { (phase: String) in phase == "ended" || phase == "cancelled" }
         let terminals = phases.filter(isTerminal).count
         let beganCount = phases.filter { $0 == "began" }.count
@@ -656,25 +597,17 @@ private final class Settlements {
     }
 }
 
-/// One seeded run of pointer input over a 3 × 3 grid of cells (three column groups of three
-/// cells) where, besides the tree changes of ``Storm``, any view's handler may park a pointer
-/// event mid-flight on a gate of its own: the storm then sends more input, changes the tree, and
-/// opens parked gates in a random order, so phases of one sequence overlap and sequences are
-/// cancelled or ended while some of their events are parked.
+/// One seeded run of pointer input over a ``RandomViewTree`` where, besides the tree changes of
+/// ``Storm``, any view's handler may park a pointer event mid-flight on a gate of its own: the
+/// storm then sends more input, changes the tree, and opens parked gates in a random order, so
+/// phases of one sequence overlap and sequences are cancelled or ended while some of their
+/// events are parked.
 @MainActor
 private final class InFlightStorm {
-    /// The application and the window the input goes to.
-    let scene = UIFixtures.Scene()
-    /// A second window of the same application, where cells are sometimes moved.
-    let elsewhere = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "elsewhere")
-    /// The three column groups, left to right.
-    var groups: [RecordingView] = []
-    /// The nine cells, column by column.
-    var cells: [RecordingView] = []
-    /// The seeded generator every choice comes from.
-    var random: SplitMix64
+    /// The grid, the generator and the script.
+    let tree: RandomViewTree
     /// What happened, in order, for failure messages.
-    var script: [String] = []
+    var script: [String] { tree.script }
     /// The view each sequence was bound to (the one its `began` entered at hop 1), by pointer.
     var bound: [String: String] = [:]
     /// The id of the next pointer to begin: each sequence has its own.
@@ -689,34 +622,21 @@ private final class InFlightStorm {
     /// The grid, attached; each view handles or passes pointer events (chosen by the seed),
     /// may park them, and may change the tree from its pointer methods.
     init(seed: UInt64) {
-        random = SplitMix64(seed: seed)
-        scene.app.addWindow(elsewhere)
-        for column in 0..<3 {
-            let group = RecordingView(
-                frame: Rect(x: Double(column) * 130, y: 0, width: 120, height: 400), label: "g\(column)")
-            scene.controller.view.addSubview(group)
-            groups.append(group)
-            for row in 0..<3 {
-                let cell = RecordingView(
-                    frame: Rect(x: 0, y: Double(row) * 130, width: 120, height: 120),
-                    label: "c\(column)\(row)")
-                group.addSubview(cell)
-                cells.append(cell)
-            }
-        }
-        for view in groups + cells {
-            view.pointerDisposition = random.chance(40) ? .handled : .pass
-            view.onPointer = { [unowned self] _ in
-                if self.random.chance(25) { self.interfere() }
+        tree = RandomViewTree(seed: seed)
+        for view in tree.views {
+            view.pointerDisposition = tree.random.chance(40) ? .handled : .pass
+            view.onPointer = { [unowned tree] _ in
+                if tree.random.chance(25) { tree.interfere() }
             }
             view.handlers.on(PointerEvent.self) { [unowned self] view, pointer, context in
                 if pointer.phase == .began, context.hop == 1 {
                     self.bound["\(pointer.pointer.rawValue)"] = view.label
                 }
-                if self.random.chance(35) {
+                if self.tree.random.chance(35) {
                     let gate = Gate()
                     self.parked.append(gate)
-                    self.script.append("\(pointer.phase) \(pointer.pointer.rawValue) parks at \(view.label)")
+                    self.tree.script.append(
+                        "\(pointer.phase) \(pointer.pointer.rawValue) parks at \(view.label)")
                     self.settlements.settle()
                     try await gate.pass()
                 }
@@ -725,37 +645,11 @@ private final class InFlightStorm {
         }
     }
 
-    /// Changes the tree once, at random.
-    func interfere() {
-        switch random.int(in: 0...4) {
-        case 0:
-            let cell = random.pick(cells)
-            script.append("remove \(cell.label)")
-            cell.removeFromSuperview()
-        case 1:
-            let group = random.pick(groups)
-            script.append("remove \(group.label)")
-            group.removeFromSuperview()
-        case 2:
-            script.append("detach")
-            scene.app.removeWindow(scene.window)
-        case 3:
-            let cell = random.pick(cells)
-            let group = random.pick(groups)
-            script.append("move \(cell.label) to \(group.label)")
-            group.addSubview(cell)
-        default:
-            let cell = random.pick(cells)
-            script.append("move \(cell.label) elsewhere")
-            elsewhere.addSubview(cell)
-        }
-    }
-
     /// Dispatches `phase` from a task of its own and waits until it finished or parked.
     private func dispatch(_ phase: PointerPhase, at location: Point, pointer: PointerID) async {
-        script.append("\(phase) \(pointer.rawValue)")
+        tree.script.append("\(phase) \(pointer.rawValue)")
         expectedSettlements += 1
-        let window = scene.window
+        let window = tree.scene.window
         let settlements = settlements
         Task { @MainActor in
             await window.dispatch(phase, at: location, pointer: pointer)
@@ -766,8 +660,8 @@ private final class InFlightStorm {
 
     /// Opens one parked gate, at random, and waits until its event finished or parked again.
     private func openOne() async {
-        let gate = parked.remove(at: random.int(in: 0...(parked.count - 1)))
-        script.append("open")
+        let gate = parked.remove(at: tree.random.int(in: 0...(parked.count - 1)))
+        tree.script.append("open")
         expectedSettlements += 1
         gate.open()
         await settlements.wait(for: expectedSettlements)
@@ -776,52 +670,42 @@ private final class InFlightStorm {
     /// Random input, gate openings and direct tree changes; then a final detach that cancels
     /// whatever is left, and every parked event let go.
     func run() async {
-        for _ in 0..<random.int(in: 4...16) {
-            let active = scene.window.activePointers
+        for _ in 0..<tree.random.int(in: 4...16) {
+            let active = tree.scene.window.activePointers
             var choices = [0, 1]
             if !active.isEmpty { choices += [2, 2, 3, 4] }
             if !parked.isEmpty { choices += [5, 5, 5] }
             choices.append(6)
-            switch random.pick(choices) {
+            switch tree.random.pick(choices) {
             case 0, 1:
                 let pointer = PointerID(nextPointer)
                 nextPointer += 1
-                let location = Point(
-                    x: Double(random.int(in: 0...2)) * 130 + 60, y: Double(random.int(in: 0...2)) * 130 + 60)
-                await dispatch(.began, at: location, pointer: pointer)
+                await dispatch(.began, at: tree.randomPlace(), pointer: pointer)
             case 2:
-                await dispatch(.moved, at: Point(x: 1, y: 1), pointer: random.pick(active))
+                await dispatch(.moved, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
             case 3:
-                await dispatch(.ended, at: Point(x: 1, y: 1), pointer: random.pick(active))
+                await dispatch(.ended, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
             case 4:
-                await dispatch(.cancelled, at: Point(x: 1, y: 1), pointer: random.pick(active))
+                await dispatch(.cancelled, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
             case 5:
                 await openOne()
             default:
-                interfere()
+                tree.interfere()
             }
         }
-        script.append("final detach")
-        scene.app.addWindow(scene.window)
-        scene.app.removeWindow(scene.window)
+        tree.finalDetach()
         while !parked.isEmpty { await openOne() }
     }
 
     /// Every view's sequences seen out of order or after their end, bound views left without an
     /// end, and sequences still in progress after the final detach.
     func problems() -> [String] {
-        var problems = (groups + cells).flatMap {
-            inFlightProblems(in: $0.log, of: $0.label, bound: bound)
-        }
-        if !scene.window.activePointers.isEmpty {
-            problems.append("still active: \(scene.window.activePointers)")
-        }
-        return problems
+        tree.views.flatMap { inFlightProblems(in: $0.log, of: $0.label, bound: bound) } + tree.stillActive()
     }
 
-    /// Drops the views' hooks and handlers (they hold the storm).
+    /// Drops the views' hooks and handlers (they hold the tree and the storm).
     func tearDown() {
-        for view in groups + cells {
+        for view in tree.views {
             view.onPointer = nil
             view.handlers.remove(PointerEvent.self)
         }
