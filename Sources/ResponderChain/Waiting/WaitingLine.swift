@@ -4,8 +4,10 @@
 /// suspended find it: the cancellation handler knows the identity even though the line does not
 /// hold a continuation for it yet.
 package struct WaiterID: Hashable, Sendable, CustomStringConvertible {
+    /// The number of the waiter within its line, in the order identities were made.
     package let rawValue: UInt64
 
+    /// `waiter 3`.
     package var description: String { "waiter \(rawValue)" }
 }
 

@@ -241,9 +241,19 @@ extension ConcurrencyFixtures {
         /// The outcome the stop must give.
         var kind: Outcome.Kind { self == .deadline ? .timedOut : .cancelled }
 
-        /// The stop details of `outcome`, if it is of ``kind``.
+        /// The reason the stop must name.
+        var reason: Outcome.Stop.Reason {
+            switch self {
+            case .deadline: .deadlinePassed
+            case .taskCancellation: .taskCancelled
+            case .ticketCancellation: .ticketCancelled
+            }
+        }
+
+        /// The stop details of `outcome`, if it is of ``kind`` and names this cause as its reason.
         func details(_ outcome: Outcome) -> Outcome.Stop? {
-            self == .deadline ? outcome.timedOutDetails : outcome.cancelledDetails
+            let stop = self == .deadline ? outcome.timedOutDetails : outcome.cancelledDetails
+            return stop?.reason == reason ? stop : nil
         }
 
         /// Sends (or, for a ticket, posts) `event` from `sender`, stops it once `ready` returns,
