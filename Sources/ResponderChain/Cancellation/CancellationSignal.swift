@@ -1,8 +1,9 @@
 import Synchronization
 
 /// A flag that stops one event before its next hop: set by a ``Ticket`` (or by a router's
-/// shutdown) for a posted event, and by the deadline timer for a send with a deadline. The
-/// router reads it at every hop, and handlers read it through ``EventContext/isCancelled``.
+/// shutdown) for a posted event, by the deadline timer for a send with a deadline, and by a
+/// sender that withdraws its event (the window layer's pointer sequences). The router reads it
+/// at every hop, and handlers read it through ``EventContext/isCancelled``.
 ///
 /// The first reason given wins, so the outcome names the stop that actually came first.
 package final class CancellationSignal: Sendable {
@@ -36,5 +37,17 @@ package final class CancellationSignal: Sendable {
         state.compareExchange(
             expected: 0, desired: reason.rawValue, ordering: .acquiringAndReleasing
         ).exchanged
+    }
+}
+
+extension Outcome.Stop.Reason {
+    /// The outcome's name for the reason a signal was set.
+    init(_ reason: CancellationSignal.Reason) {
+        switch reason {
+        case .ticket: self = .ticketCancelled
+        case .shutdown: self = .shutdown
+        case .deadline: self = .deadlinePassed
+        case .withdrawn: self = .withdrawn
+        }
     }
 }

@@ -213,7 +213,7 @@ extension Outcome {
             /// phase of a sequence after its `cancelled`.
             case withdrawn
 
-            /// `task cancelled`, `ticket cancelled`, `deadline passed`, `shutdown`.
+            /// `task cancelled`, `ticket cancelled`, `deadline passed`, `shutdown`, `withdrawn`.
             public var description: String {
                 switch self {
                 case .taskCancelled: return "task cancelled"

@@ -126,13 +126,7 @@ public struct EventContext: Sendable {
     private nonisolated(nonsending) mutating func handleNow(_ responder: some Responder, event: any Event)
         async -> Result<Disposition, any Error>
     {
-        guard let trace else {
-            do {
-                return .success(try await responder.handle(event, context: &self))
-            } catch {
-                return .failure(error)
-            }
-        }
+        guard let trace else { return await handleDirectly(responder, event: event) }
         return await handleTraced(responder, event: event, trace: trace, isolation: #isolation)
     }
 
@@ -149,13 +143,19 @@ public struct EventContext: Sendable {
     nonisolated(nonsending) mutating func visitDirectly(_ responder: some Responder, event: any Event)
         async -> Visit
     {
-        let result: Result<Disposition, any Error>
+        Visit(result: await handleDirectly(responder, event: event), next: await responder.next)
+    }
+
+    /// The handlers with nothing around them, their error caught.
+    @inlinable
+    nonisolated(nonsending) mutating func handleDirectly(_ responder: some Responder, event: any Event)
+        async -> Result<Disposition, any Error>
+    {
         do {
-            result = .success(try await responder.handle(event, context: &self))
+            return .success(try await responder.handle(event, context: &self))
         } catch {
-            result = .failure(error)
+            return .failure(error)
         }
-        return Visit(result: result, next: await responder.next)
     }
 }
 
@@ -186,17 +186,6 @@ enum EventKey: Hashable, Sendable {
             self = .name(named.name)
         } else {
             self = .type(ObjectIdentifier(Swift.type(of: event)))
-        }
-    }
-}
-
-extension Outcome.Stop.Reason {
-    init(_ reason: CancellationSignal.Reason) {
-        switch reason {
-        case .ticket: self = .ticketCancelled
-        case .shutdown: self = .shutdown
-        case .deadline: self = .deadlinePassed
-        case .withdrawn: self = .withdrawn
         }
     }
 }
