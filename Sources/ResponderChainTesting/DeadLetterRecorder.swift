@@ -3,11 +3,11 @@ public import ResponderChain
 /// arrived, and lets a test wait for the letters it expects without sleeping.
 /// (Precedent: swift-log's `InMemoryLogHandler`.)
 ///
-/// Install its ``sink`` on a router (for a whole chain) or in `SendOptions` (for one send):
+/// Install its ``sink`` on a system (for a whole chain) or in `SendOptions` (for one send):
 ///
 /// ```swift
 /// let deadLetters = DeadLetterRecorder()
-/// let router = EventRouter(deadLetters: deadLetters.sink)
+/// let system = EventSystem(deadLetters: deadLetters.sink)
 ///
 /// await detachedView.send(Tapped())
 /// let letters = try await deadLetters.waitForLetters(1)

@@ -157,7 +157,7 @@ private final class ProductScreen {
 
     init() {
         app = Application(
-            delegate: delegate, router: EventRouter(tracer: PrintingTracer { print(indented($0)) }),
+            delegate: delegate, system: EventSystem(tracer: PrintingTracer { print(indented($0)) }),
             label: "app")
         controller.eventProxy = events
         window.rootController = controller

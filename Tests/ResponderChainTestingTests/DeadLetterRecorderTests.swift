@@ -7,10 +7,10 @@ struct DeadLetterRecorderTests {
     @Test("it records dead letters in the order they arrive, with their events, sources and outcomes")
     func recordsInOrder() async throws {
         let recorder = DeadLetterRecorder()
-        let router = EventRouter(deadLetters: recorder.sink)
-        let root = Probe("root", .pass, root: true, router: router)
-        let leaf = Probe("leaf", .pass, parent: root, router: router)
-        let detached = Probe("detached", .pass, router: router)
+        let system = EventSystem(deadLetters: recorder.sink)
+        let root = Probe("root", .pass, root: true, system: system)
+        let leaf = Probe("leaf", .pass, parent: root, system: system)
+        let detached = Probe("detached", .pass, system: system)
 
         await leaf.send(Signal())
         await detached.send(Signal())

@@ -112,7 +112,7 @@ struct ChainShapeTests {
         scene.controller.view.addSubview(leaf)
 
         await leaf.send(Ping())
-        #expect(scene.recorder.labels.isEmpty)  // a view's own router is the default one
+        #expect(scene.recorder.labels.isEmpty)  // a view's own system is the default one
 
         await leaf.send(Ping(), options: scene.app.sendOptions)
         #expect(scene.recorder.labels == ["leaf", "rootView", "controller", "window", "app", "AppDelegate"])

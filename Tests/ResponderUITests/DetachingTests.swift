@@ -143,7 +143,7 @@ struct DetachingTests {
     }
 }
 
-/// An application (without a delegate) whose router's dead letters are recorded in `letters`,
+/// An application (without a delegate) whose system's dead letters are recorded in `letters`,
 /// with one attached window, 0…100 × 0…100, holding `target`, 0…50 × 0…50.
 @MainActor
 private func windowWithDeadLetters() -> (
@@ -151,7 +151,7 @@ private func windowWithDeadLetters() -> (
 ) {
     let letters = LetterBox()
     let app = Application(
-        router: EventRouter(
+        system: EventSystem(
             deadLetters: DeadLetterSink { letter in await letters.add(letter.outcome.kind) }))
     let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "window")
     let target = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "target")

@@ -88,7 +88,7 @@ private func sequenceProblems(in log: [String], of view: String) -> [String] {
 /// Window coordinates: `panel` 0…300 × 200…400 holding `knob` 10…60 × 210…260.
 @MainActor
 private struct InFlightScene {
-    /// The application router's dead letters.
+    /// The application system's dead letters.
     let letters: DeadLetterRecorder
     /// The application (with its delegate), window and root controller.
     let scene: UIFixtures.Scene

@@ -66,13 +66,13 @@ struct Seen: Sendable, Equatable {
 actor ProbeResponder: Responder {
     let name: String
     let parent: ProbeResponder?
-    let router: EventRouter
+    nonisolated let eventSystem: EventSystem
     private(set) var seen: [Seen] = []
 
-    init(_ name: String, parent: ProbeResponder? = nil, router: EventRouter = .default) {
+    init(_ name: String, parent: ProbeResponder? = nil, system: EventSystem = .default) {
         self.name = name
         self.parent = parent
-        self.router = router
+        self.eventSystem = system
     }
 
     var next: (any Responder)? { parent }

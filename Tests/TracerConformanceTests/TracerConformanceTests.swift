@@ -7,9 +7,9 @@ struct TracerConformanceTests {
     @Test("a conformer with no isolation spelled is installed on a chain and scopes every hop")
     func naturalConformer() async {
         let tracer = SpanningTracer()
-        let router = EventRouter(tracer: tracer)
-        let top = ProbeResponder("Top", router: router)
-        let leaf = ProbeResponder("Leaf", parent: top, router: router)
+        let system = EventSystem(tracer: tracer)
+        let top = ProbeResponder("Top", system: system)
+        let leaf = ProbeResponder("Leaf", parent: top, system: system)
 
         let outcome = await ConformanceContext.$requestID.withValue("req-9") {
             await leaf.send(Probe())

@@ -6,7 +6,7 @@ import ResponderChain
 /// posts pile up. The figure is the growth of the process's peak resident memory during the flood
 /// (Linux: the peak is reset through `/proc/self/clear_refs` before, and read as `VmHWM` after).
 ///
-/// Library: the router's default ``PostingLimit`` (4,096 outstanding, posters suspended when
+/// Library: the system's default ``PostingLimit`` (4,096 outstanding, posters suspended when
 /// full). Baseline: the same flood with the limit lifted to N, which is what an unbounded queue
 /// does: everything posted but not yet delivered stays in memory.
 struct PostingFlood: Scenario {
@@ -40,13 +40,13 @@ struct PostingFlood: Scenario {
         let peakOutstanding: Int
     }
 
-    /// Posts `posts` events against a slow top responder through a router with `limit`, and
+    /// Posts `posts` events against a slow top responder through a system with `limit`, and
     /// returns the peak RSS growth; `nil` where it cannot be read.
     @concurrent
     private static func flood(posts: Int, limit: Int) async -> Result? {
-        let router = EventRouter(postingLimit: PostingLimit(maxOutstanding: limit))
-        let top = SlowTop(router: router)
-        let sender = FloodSender(top: top, router: router)
+        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: limit))
+        let top = SlowTop(system: system)
+        let sender = FloodSender(top: top, system: system)
         guard resetPeakRSS(), let before = peakRSSKiB() else { return nil }
         var last: Ticket?
         for index in 0..<posts {
@@ -54,7 +54,7 @@ struct PostingFlood: Scenario {
         }
         _ = await last?.outcome
         guard let after = peakRSSKiB() else { return nil }
-        return Result(growthKiB: after - before, peakOutstanding: router.peakOutstandingPosts)
+        return Result(growthKiB: after - before, peakOutstanding: system.peakOutstandingPosts)
     }
 
     /// Resets the kernel's peak-RSS mark for this process (Linux ≥ 4.0).
@@ -75,10 +75,10 @@ struct PostingFlood: Scenario {
 
 /// The top of the flood's chain: counts, and suspends once per event, so that posts pile up.
 private actor SlowTop: Responder {
-    nonisolated let router: EventRouter
+    nonisolated let eventSystem: EventSystem
     private var handled = 0
 
-    init(router: EventRouter) { self.router = router }
+    init(system: EventSystem) { self.eventSystem = system }
 
     var next: (any Responder)? { nil }
     nonisolated var isRoot: Bool { true }
@@ -94,12 +94,12 @@ private actor SlowTop: Responder {
 
 /// The sender of the flood's posts.
 private actor FloodSender: Responder {
-    nonisolated let router: EventRouter
+    nonisolated let eventSystem: EventSystem
     private let top: SlowTop
 
-    init(top: SlowTop, router: EventRouter) {
+    init(top: SlowTop, system: EventSystem) {
         self.top = top
-        self.router = router
+        self.eventSystem = system
     }
 
     var next: (any Responder)? { top }

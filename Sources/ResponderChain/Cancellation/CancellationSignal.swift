@@ -1,8 +1,8 @@
 import Synchronization
 
-/// A flag that stops one event before its next hop: set by a ``Ticket`` (or by a router's
+/// A flag that stops one event before its next hop: set by a ``Ticket`` (or by a system's
 /// shutdown) for a posted event, by the deadline timer for a send with a deadline, and by a
-/// sender that withdraws its event (the window layer's pointer sequences). The router reads it
+/// sender that withdraws its event (the window layer's pointer sequences). The system reads it
 /// at every hop, and handlers read it through ``EventContext/isCancelled``.
 ///
 /// The first reason given wins, so the outcome names the stop that actually came first.
@@ -11,7 +11,7 @@ package final class CancellationSignal: Sendable {
     package enum Reason: UInt8, Sendable {
         /// A ticket's ``Ticket/cancel()``.
         case ticket = 1
-        /// The router's shutdown ended the event (``EventRouter/shutDown(gracePeriod:)``).
+        /// The system's shutdown ended the event (``EventSystem/shutDown(gracePeriod:)``).
         case shutdown = 2
         /// The send's deadline passed (set by the deadline's timer before it cancels the route).
         case deadline = 3

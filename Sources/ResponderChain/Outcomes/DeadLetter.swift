@@ -10,11 +10,11 @@ public struct DeadLetter: Sendable {
 
 /// Where unhandled and interrupted events go, so that none disappears silently.
 ///
-/// Install one on an ``EventRouter`` (for a whole chain) or in ``SendOptions`` (for one send).
+/// Install one on an ``EventSystem`` (for a whole chain) or in ``SendOptions`` (for one send).
 /// The send awaits the sink before it returns its outcome.
 ///
 /// ```swift
-/// let router = EventRouter(deadLetters: DeadLetterSink { letter in
+/// let system = EventSystem(deadLetters: DeadLetterSink { letter in
 ///     logger.warning("dead letter: \(letter.event.traceName) — \(letter.outcome)")
 /// })
 /// ```

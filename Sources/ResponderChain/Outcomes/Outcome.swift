@@ -29,7 +29,7 @@ public enum Outcome: Sendable, CustomStringConvertible {
     case timedOut(Stop)
     /// A handler threw.
     case failed(Failure)
-    /// A posted event was not accepted: its router's ``PostingLimit`` was reached with the
+    /// A posted event was not accepted: its system's ``PostingLimit`` was reached with the
     /// ``PostingLimit/Policy/reject`` policy, or the poster was cancelled while it waited for
     /// room. No responder saw the event.
     case rejected(Rejection)
@@ -71,7 +71,7 @@ public enum Outcome: Sendable, CustomStringConvertible {
 
     /// Whether this outcome is given to the dead-letter sink: the event was not handled and
     /// nobody chose that. Unhandled, interrupted and rejected events, and posted events that a
-    /// router's shutdown ended; not events that their sender cancelled, that timed out, that
+    /// system's shutdown ended; not events that their sender cancelled, that timed out, that
     /// failed (the failure is the sender's to handle) or that ended in a cycle.
     public var goesToDeadLetters: Bool {
         switch self {
@@ -205,8 +205,8 @@ extension Outcome {
             case ticketCancelled
             /// The send's deadline passed.
             case deadlinePassed
-            /// The router shut down before this posted event could finish
-            /// (``EventRouter/shutDown(gracePeriod:)``).
+            /// The system shut down before this posted event could finish
+            /// (``EventSystem/shutDown(gracePeriod:)``).
             case shutdown
             /// The sender withdrew the event while it was under way: the window layer does so
             /// for a pointer event whose sequence was cancelled, so that no responder sees a
@@ -242,14 +242,14 @@ extension Outcome {
     public struct Rejection: Sendable {
         /// Why a posted event was not accepted.
         public enum Reason: Hashable, Sendable, CustomStringConvertible {
-            /// The router already held ``PostingLimit/maxOutstanding`` posted events and its
+            /// The system already held ``PostingLimit/maxOutstanding`` posted events and its
             /// policy is ``PostingLimit/Policy/reject``.
             case limitReached(maxOutstanding: Int)
             /// The posting task was cancelled while it waited for room (policy
             /// ``PostingLimit/Policy/suspend``).
             case posterCancelled
-            /// The router is shutting down, or has shut down
-            /// (``EventRouter/shutDown(gracePeriod:)``): it accepts no new posts.
+            /// The system is shutting down, or has shut down
+            /// (``EventSystem/shutDown(gracePeriod:)``): it accepts no new posts.
             case shuttingDown
 
             /// `posting limit of 1024 reached`, `poster cancelled while waiting for room`.
@@ -257,7 +257,7 @@ extension Outcome {
                 switch self {
                 case .limitReached(let limit): return "posting limit of \(limit) reached"
                 case .posterCancelled: return "poster cancelled while waiting for room"
-                case .shuttingDown: return "router shutting down"
+                case .shuttingDown: return "system shutting down"
                 }
             }
         }

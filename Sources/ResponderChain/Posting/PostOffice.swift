@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The posted-event queues of one ``EventRouter``: one FIFO lane per sender, each drained by a
+/// The posted-event queues of one ``EventSystem``: one FIFO lane per sender, each drained by a
 /// single task that delivers its posts one after the other, with direct hops inside each send.
 ///
 /// That is what keeps post order at every responder (a post is delivered only after the previous
@@ -36,7 +36,7 @@ final class PostOffice: Sendable {
 
     /// Queues `post` on `lane`, waiting for room if the limit is reached and the policy
     /// suspends; returns once it is accepted, or once it has ended rejected.
-    nonisolated(nonsending) func accept(_ post: PendingPost, lane: ObjectIdentifier, router: EventRouter)
+    nonisolated(nonsending) func accept(_ post: PendingPost, lane: ObjectIdentifier, system: EventSystem)
         async
     {
         let overLimit = Self.delivery?.isRunning(in: self) == true
@@ -51,7 +51,7 @@ final class PostOffice: Sendable {
         case .accepted:
             return
         case .rejected(let reason):
-            await Router.reject(post, reason: reason, router: router)
+            await Router.reject(post, reason: reason, system: system)
         case .mustWait:
             let admission = await state.wait(
                 in: \PostOfficeState.roomLine,
@@ -66,8 +66,8 @@ final class PostOffice: Sendable {
                 cancelled: .cancelled)
             switch admission {
             case .accepted: return
-            case .cancelled: await Router.reject(post, reason: .posterCancelled, router: router)
-            case .shuttingDown: await Router.reject(post, reason: .shuttingDown, router: router)
+            case .cancelled: await Router.reject(post, reason: .posterCancelled, system: system)
+            case .shuttingDown: await Router.reject(post, reason: .shuttingDown, system: system)
             }
         }
     }
@@ -160,8 +160,8 @@ final class PostOffice: Sendable {
     // MARK: Shutdown
 
     /// Refuses new posts, lets the outstanding ones finish until `deadline`, then ends the rest
-    /// (see ``EventRouter/shutDown(gracePeriod:)``).
-    nonisolated(nonsending) func shutDown(until deadline: ContinuousClock.Instant, router: EventRouter)
+    /// (see ``EventSystem/shutDown(gracePeriod:)``).
+    nonisolated(nonsending) func shutDown(until deadline: ContinuousClock.Instant, system: EventSystem)
         async -> ShutdownReport
     {
         let start = state.withLock { $0.shutdown() }
@@ -179,7 +179,7 @@ final class PostOffice: Sendable {
                 return false
             }
             if await group.next() == false {
-                await endRemaining(router: router)
+                await endRemaining(system: system)
             }
             // Stops the timer if the drain came first; the drain's waiter ignores cancellation,
             // and the group waits for it before it returns.
@@ -195,14 +195,14 @@ final class PostOffice: Sendable {
 
     /// Ends what is still outstanding when the grace period is over: the queued posts at once,
     /// the ones in flight by cancelling their delivery with the shutdown as the reason.
-    private nonisolated(nonsending) func endRemaining(router: EventRouter) async {
+    private nonisolated(nonsending) func endRemaining(system: EventSystem) async {
         let remaining = state.withLock { $0.endRemaining() }
         for (ticket, delivery) in remaining.inFlight {
             ticket.signal.cancel(.shutdown)
             delivery?.cancel()
         }
         for post in remaining.queued {
-            await Router.endQueuedByShutdown(post, router: router)
+            await Router.endQueuedByShutdown(post, system: system)
             let released = state.withLock { $0.endedQueued() }
             resume(released)
         }

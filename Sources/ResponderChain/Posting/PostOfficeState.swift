@@ -294,7 +294,7 @@ struct PostOfficeState {
 }
 
 extension Outcome {
-    /// Whether a router's shutdown ended this event.
+    /// Whether a system's shutdown ended this event.
     var wasEndedByShutdown: Bool {
         if case .cancelled(let stop) = self { return stop.reason == .shutdown }
         return false

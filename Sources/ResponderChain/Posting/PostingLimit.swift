@@ -1,8 +1,8 @@
-/// How many posted events a router holds at once, and what a post does when it is full.
+/// How many posted events a system holds at once, and what a post does when it is full.
 ///
 /// Every posted event counts from the moment it is accepted until its outcome is known (waiting in
 /// its sender's queue, or being delivered). A flood of posts therefore never grows memory beyond
-/// `maxOutstanding` events per router, and nothing is dropped silently:
+/// `maxOutstanding` events per system, and nothing is dropped silently:
 ///
 /// - ``Policy/suspend`` (the default): `post` waits for room. Waiting posters are resumed first
 ///   come, first served, once 1/16 of the limit is free again (so that a resumed poster can post
@@ -12,16 +12,16 @@
 ///   ``Outcome/rejected(_:)``, reason ``Outcome/Rejection/Reason/limitReached(maxOutstanding:)``.
 ///
 /// ```swift
-/// let ingest = EventRouter(postingLimit: PostingLimit(maxOutstanding: 512, whenFull: .reject))
+/// let ingest = EventSystem(postingLimit: PostingLimit(maxOutstanding: 512, whenFull: .reject))
 /// ```
 ///
-/// A handler that posts while it delivers a posted event of the same router is never suspended
+/// A handler that posts while it delivers a posted event of the same system is never suspended
 /// (its post is accepted over the limit): otherwise a full queue whose only consumer is that
 /// handler could never drain. The allowance belongs to that delivery while it runs, and to no
 /// one after: a task the handler started, posting after the delivery has ended, meets the limit
 /// like any other poster, so memory stays bounded whatever such tasks do.
 public struct PostingLimit: Hashable, Sendable, CustomStringConvertible {
-    /// What `post` does when the router already holds ``maxOutstanding`` events.
+    /// What `post` does when the system already holds ``maxOutstanding`` events.
     public enum Policy: Hashable, Sendable {
         /// Wait for room (backpressure on the poster).
         case suspend
@@ -29,7 +29,7 @@ public struct PostingLimit: Hashable, Sendable, CustomStringConvertible {
         case reject
     }
 
-    /// The most posted events the router holds at once (queued or being delivered). At least 1.
+    /// The most posted events the system holds at once (queued or being delivered). At least 1.
     public let maxOutstanding: Int
     /// What `post` does when the limit is reached.
     public let policy: Policy

@@ -9,10 +9,10 @@ extension Responder {
     /// the dead-letter sink like an awaited send's.
     ///
     /// Cancelling the posting task does not cancel an accepted post: cancel its ``Ticket``. A
-    /// deadline in `options` counts from when the options were made, time in the queue included.
-    /// When the router's ``PostingLimit`` is reached, this waits for room or returns a rejected
-    /// ticket, as the limit's policy says; once the router is shutting down
-    /// (``EventRouter/shutDown(gracePeriod:)``), the ticket is rejected at once.
+    /// timeout in `options` counts from this call, time in the queue included.
+    /// When the system's ``PostingLimit`` is reached, this waits for room or returns a rejected
+    /// ticket, as the limit's policy says; once the system is shutting down
+    /// (``EventSystem/shutDown(gracePeriod:)``), the ticket is rejected at once.
     ///
     /// The delivery runs in a task of its own that inherits none of the poster's task-local
     /// values (the tracer's context is captured here, at post time): a handler's state, such as
@@ -47,7 +47,7 @@ extension Responder {
 
 extension PostOffice {
     /// Builds the pending post (capturing tracing in the poster's task), queues it on `lane` of
-    /// `entry`'s router, and returns its ticket.
+    /// `entry`'s event system, and returns its ticket.
     static nonisolated(nonsending) func post(
         _ event: any Event,
         entry: any Responder,
@@ -56,13 +56,15 @@ extension PostOffice {
         options: SendOptions,
         isolation: (any Actor)?
     ) async -> Ticket {
-        let router = entry.router
-        let capture = TraceCapture.posting(from: entry, options: options)
-        let ticket = TicketState(eventID: capture.eventID, office: router.postOffice, lane: lane)
+        let system = await entry.eventSystem
+        // A timeout counts from the post: time in the queue included.
+        let options = options.started()
+        let capture = TraceCapture.posting(through: system, options: options)
+        let ticket = TicketState(eventID: capture.eventID, office: system.postOffice, lane: lane)
         let post = PendingPost(
             event: event, entry: entry, source: source, options: options, capture: capture,
             ticket: ticket, isolation: isolation)
-        await router.postOffice.accept(post, lane: lane, router: router)
+        await system.postOffice.accept(post, lane: lane, system: system)
         return Ticket(state: ticket)
     }
 }

@@ -1,8 +1,8 @@
-/// What a router's shutdown did with the posted events it held (see
-/// ``EventRouter/shutDown(gracePeriod:)``).
+/// What a system's shutdown did with the posted events it held (see
+/// ``EventSystem/shutDown(gracePeriod:)``).
 ///
 /// ```swift
-/// let report = await router.shutDown(gracePeriod: .seconds(5))
+/// let report = await system.shutDown(gracePeriod: .seconds(5))
 /// logger.info("drained: \(report.finished) finished, \(report.endedEarly) ended early")
 /// ```
 public struct ShutdownReport: Hashable, Sendable, CustomStringConvertible {

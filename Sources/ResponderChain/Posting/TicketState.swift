@@ -1,4 +1,4 @@
-/// The shared state behind a ``Ticket``: the cancellation flag the router reads before every hop,
+/// The shared state behind a ``Ticket``: the cancellation flag the system reads before every hop,
 /// the outcome once known, and the tasks waiting for it.
 final class TicketState: Sendable {
     private struct State {
@@ -7,7 +7,7 @@ final class TicketState: Sendable {
     }
 
     let eventID: EventID
-    /// Read by the router before every hop of this event.
+    /// Read by the system before every hop of this event.
     let signal = CancellationSignal()
     /// Told when the ticket is cancelled, so that an event being delivered is stopped at once.
     private let office: PostOffice

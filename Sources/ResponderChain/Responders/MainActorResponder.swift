@@ -2,13 +2,22 @@
 /// `@MainActor` classes.
 ///
 /// Conform a `@MainActor` class to this protocol instead of ``Responder``; its hops run on the main
-/// actor and its handlers touch main-actor state directly. Declare the table `nonisolated` (it
-/// is an immutable value, built once), so that it can satisfy the protocol requirement:
+/// actor and its handlers touch main-actor state directly.
+///
+/// > Important: Declare the table **`nonisolated static let strategies`**. In a `@MainActor`
+/// > class a plain `static let` is isolated to the main actor and cannot be read from the hop's
+/// > `nonisolated` requirement. The compiler then reports *"conformance of 'CheckoutScreen' to
+/// > protocol 'Responder' crosses into main actor-isolated code"* and offers `@MainActor` on the
+/// > conformance; that fix-it is the wrong one (an isolated conformance cannot be used as
+/// > `any Responder`, which leads to more errors). Add `nonisolated` instead: the table is an
+/// > immutable `Sendable` value, built once, so reading it from anywhere is safe. The same holds
+/// > for `isRoot`, `label` and the other `nonisolated` requirements you override.
 ///
 /// ```swift
 /// @MainActor
 /// final class CheckoutScreen: MainActorResponder {
-///     var next: (any Responder)? { window }
+///     var isPaying = false
+///     var next: (any Responder)? { nil }
 ///
 ///     nonisolated static let strategies = Strategies<CheckoutScreen> {
 ///         $0.on(PayTapped.self) { screen, event, context in
@@ -25,13 +34,13 @@
 public protocol MainActorResponder: Responder {}
 
 extension MainActorResponder where StrategyOwner == Self {
-    /// Runs ``Responder/strategies`` on the main actor.
+    /// Runs the instance's ``Responder/strategies-swift.property`` table on the main actor.
     @inlinable
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
         // No switch here: the handlers are `@MainActor` closures.
-        try await Self.strategies.run(on: self, event: event, context: &context)
+        try await strategies.run(on: self, event: event, context: &context)
     }
 }
 
@@ -39,8 +48,8 @@ extension MainActorResponder {
     /// Runs ``Responder/handle(_:context:)`` and reads ``Responder/next`` in one visit to the main
     /// actor.
     @inlinable
-    public nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async
-        -> Visit
+    public nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async
+        -> _Visit
     {
         await Self.visitOnMainActor(self, event: event, context: &context)
     }
@@ -51,7 +60,7 @@ extension MainActorResponder {
         _ responder: Self,
         event: any Event,
         context: inout EventContext
-    ) async -> Visit {
+    ) async -> _Visit {
         if context.canVisitDirectly(responder) {
             return await context.visitDirectly(responder, event: event)
         }

@@ -1,25 +1,25 @@
 // The default hop for responders that are actors.
 //
 // A method in a protocol extension is not isolated to `self`, even when `Self: Actor`. So the
-// default `visit` is a `nonisolated(nonsending)` shim (it runs where the router runs, with no
+// default `_visit` is a `nonisolated(nonsending)` shim (it runs where the system runs, with no
 // executor switch) that calls a static function with an `isolated Self` parameter: one switch onto
 // the responder's executor per hop, for the handlers and the read of `next` together. The default
 // `handle` needs no switch of its own: it runs where `visit` put it, and every handler declares
 // its isolation (`isolated Owner`), so a handler called from anywhere else still runs on its actor.
 
 extension Responder where Self: Actor, StrategyOwner == Self {
-    /// Runs ``Responder/strategies`` on the actor.
+    /// Runs the instance's ``Responder/strategies-swift.property`` table on the actor.
     @inlinable
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        try await Self.strategies.run(on: self, event: event, context: &context)
+        try await strategies.run(on: self, event: event, context: &context)
     }
 
     /// Runs ``Responder/handle(_:context:)`` and reads ``Responder/next`` in one visit to the actor.
     @inlinable
-    public nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async
-        -> Visit
+    public nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async
+        -> _Visit
     {
         await Self.visitIsolated(self, event: event, context: &context)
     }
@@ -29,7 +29,7 @@ extension Responder where Self: Actor, StrategyOwner == Self {
         _ responder: isolated Self,
         event: any Event,
         context: inout EventContext
-    ) async -> Visit {
+    ) async -> _Visit {
         if context.canVisitDirectly(responder) {
             return await context.visitDirectly(responder, event: event)
         }

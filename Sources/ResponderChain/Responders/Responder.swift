@@ -9,11 +9,11 @@
 ///      ▲ send(ItemAdded)     handles, decorates      passes           catch-all
 /// ```
 ///
-/// Any actor-isolated type can be a responder:
-/// - an `actor` (its own executor, or a shared one through `unownedExecutor`);
-/// - a `@MainActor` class, through ``MainActorResponder``;
-/// - a type isolated to another global actor, by implementing ``handle(_:context:)`` and
-///   ``visit(_:context:)`` itself (see <doc:Guide>).
+/// Conform one of three ways; each gives the hop its isolation:
+/// - an `actor` conforms to `Responder` (its own executor, or a shared one through
+///   `unownedExecutor`);
+/// - a `@MainActor` class conforms to ``MainActorResponder``;
+/// - a class isolated to another global actor conforms to ``GlobalActorResponder``.
 ///
 /// A minimal actor responder:
 ///
@@ -22,6 +22,11 @@
 ///     let id: Int
 ///     let session: CustomerSession
 ///     var next: (any Responder)? { session }
+///
+///     init(id: Int, session: CustomerSession) {
+///         self.id = id
+///         self.session = session
+///     }
 ///
 ///     static let strategies = Strategies<Order> {
 ///         $0.on(ItemAdded.self) { order, event, context in
@@ -32,11 +37,21 @@
 /// }
 /// ```
 ///
-/// Only ``next`` is required. Everything else has a default: no handlers, not a root, the default
-/// ``EventRouter``.
+/// Only ``next`` is required. Everything else has a default: the type's handler table (empty
+/// unless the type declares one), not a root, reentrant, the process-wide ``EventSystem``.
+///
+/// ## Implementation requirements
+///
+/// - Declare what you override `nonisolated` where the requirement is `nonisolated`
+///   (``isRoot``, ``label``, ``handlesOneEventAtATime``, ``eventSystem``, the `strategies`
+///   tables): they are read from outside the responder's isolation. In a `@MainActor` class this
+///   includes `nonisolated static let strategies` (see ``MainActorResponder``).
+/// - ``next`` must not block: it is read on every hop.
+/// - Do not implement `_visit(_:context:)`: it is the hop itself, provided for each of the three
+///   kinds of responder above.
 public protocol Responder: AnyObject, Sendable {
-    /// The type whose ``strategies`` table this responder uses. Defaults to `Self`; a non-final
-    /// class names itself here so that its subclasses share (or override) its table.
+    /// The type whose ``strategies-swift.type.property`` table this responder uses. Defaults to
+    /// `Self`; only a non-final class names itself here, so that its subclasses share its table.
     associatedtype StrategyOwner: Responder = Self
 
     /// The next responder up the chain, or `nil` at the end of the chain.
@@ -53,15 +68,49 @@ public protocol Responder: AnyObject, Sendable {
     /// are reported as interrupted. Defaults to `false`.
     nonisolated var isRoot: Bool { get }
 
-    /// The handler table for this type, built once per type.
+    /// The handler table of this type, built once: the fast default.
     ///
     /// Defaults to an empty table: a responder with no handlers passes every event on.
     static var strategies: Strategies<StrategyOwner> { get }
 
-    /// The routing configuration (tracer, dead-letter sink, posting limits) for events this
-    /// responder sends. Give every responder of a chain the same router to configure the chain.
-    /// Defaults to ``EventRouter/default``.
-    nonisolated var router: EventRouter { get }
+    /// The handler table of this instance. Defaults to the type's
+    /// ``strategies-swift.type.property``.
+    ///
+    /// Give an instance its own table to make two responders of one type behave differently:
+    ///
+    /// ```swift
+    /// actor Worker: Responder {
+    ///     nonisolated let strategies: Strategies<Worker>
+    ///     var next: (any Responder)? { nil }
+    ///     init(strategies: Strategies<Worker>) { self.strategies = strategies }
+    /// }
+    ///
+    /// let loud = Worker(strategies: Strategies { $0.on(Ping.self) { _, _, _ in .handled } })
+    /// let quiet = Worker(strategies: Strategies())
+    /// ```
+    nonisolated var strategies: Strategies<StrategyOwner> { get }
+
+    /// The event system of the events this responder sends and posts: their tracer, dead-letter
+    /// sink, posting limit and post queues. Read once per send, when it starts.
+    ///
+    /// Defaults to the process-wide ``EventSystem/default`` (see
+    /// ``EventSystem/bootstrap(_:)``). A chain that needs its own names it once, in a protocol
+    /// its responder types share, instead of in every type:
+    ///
+    /// ```swift
+    /// extension EventSystem {
+    ///     static let checkout = EventSystem(deadLetters: DeadLetterSink { print($0) })
+    /// }
+    /// protocol CheckoutResponder: Responder {}
+    /// extension CheckoutResponder {
+    ///     nonisolated var eventSystem: EventSystem { .checkout }
+    /// }
+    ///
+    /// actor Basket: CheckoutResponder { … }   // sends through .checkout
+    /// ```
+    ///
+    /// Views, controllers and windows follow their application's system.
+    nonisolated(nonsending) var eventSystem: EventSystem { get async }
 
     /// Whether this responder handles one event at a time. Defaults to `false`.
     ///
@@ -86,27 +135,28 @@ public protocol Responder: AnyObject, Sendable {
 
     /// Runs this responder's handlers for one event and returns their decision.
     ///
-    /// The default runs the ``strategies`` table on the responder's isolation. Implement it to
-    /// decide some other way, like a `ChannelHandler` that overrides one method; return
-    /// ``Disposition/pass`` for events you do not handle.
+    /// The default for actors and ``MainActorResponder``s runs the instance's
+    /// ``strategies-swift.property`` table on the responder's isolation. Implement it to decide
+    /// some other way, like a `ChannelHandler` that overrides one method; return
+    /// ``Disposition/pass`` for events you do not handle. A ``GlobalActorResponder`` implements it.
     nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
 
-    /// One hop: ``handle(_:context:)`` and then a read of ``next``, in one visit to the
-    /// responder's isolation.
-    ///
-    /// The defaults for actors and ``MainActorResponder`` do exactly this; you implement it only
-    /// for a responder isolated to another global actor, by calling
-    /// ``EventContext/visit(_:event:)`` from that actor.
-    nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async -> Visit
+    /// The hop itself: ``handle(_:context:)`` and then a read of ``next``, in one visit to the
+    /// responder's isolation. Machinery: provided for actors, ``MainActorResponder`` and
+    /// ``GlobalActorResponder``; do not implement it.
+    nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async -> _Visit
 }
 
 extension Responder {
     /// Not a root.
     public nonisolated var isRoot: Bool { false }
 
-    /// The default router.
-    public nonisolated var router: EventRouter { .default }
+    /// The process-wide system, ``EventSystem/default``.
+    public nonisolated var eventSystem: EventSystem { .default }
+
+    /// The type's table.
+    public nonisolated var strategies: Strategies<StrategyOwner> { Self.strategies }
 
     /// Reentrant: events are not made to wait for each other.
     public nonisolated var handlesOneEventAtATime: Bool { false }
@@ -116,6 +166,15 @@ extension Responder {
         // `_typeName` reads the runtime's cache of type names; `String(describing:)` would also
         // look for conformances first, which is many times slower on this per-outcome path.
         _typeName(Self.self, qualified: false)
+    }
+
+    /// The hop of a responder with no isolation of its own (a `Sendable` class whose handlers
+    /// are `nonisolated`): it runs where the route runs.
+    @inlinable
+    public nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async
+        -> _Visit
+    {
+        await context.visit(self, event: event)
     }
 }
 

@@ -2,10 +2,10 @@
 /// a background job.
 ///
 /// The relay names the on-chain responder where such events begin; they then travel up the
-/// chain like any other, with the relay's label as their ``EventSource``. The relay holds its
-/// entry weakly: once the entry is gone, sends end ``Outcome/interrupted(_:)``, naming the relay,
-/// and still reach the dead-letter sink and tracer (the send's own, or those of the router the
-/// entry had when the relay was made).
+/// chain like any other, with the relay's label as their ``EventSource``, through the entry's
+/// ``Responder/eventSystem``. The relay holds its entry weakly: once the entry is gone, sends end
+/// ``Outcome/interrupted(_:)``, naming the relay, and still reach a dead-letter sink and a tracer:
+/// the send's own, or those of the relay's `system` (the process-wide one unless you name one).
 ///
 /// ```swift
 /// let relay = Relay(entry: session, label: "PaymentWebhook")
@@ -18,15 +18,25 @@ public final class Relay: Sendable, CustomStringConvertible {
     public var entry: (any Responder)? { reference.responder }
 
     private let reference: WeakResponder
-    /// The entry's router, kept to report sends made after the entry is gone.
-    private let router: EventRouter
+    /// The system that reports sends made after the entry is gone; `nil` for the process-wide one.
+    private let system: EventSystem?
 
     /// A relay that injects events at `entry`.
-    public init(entry: any Responder, label: String) {
+    ///
+    /// - Parameters:
+    ///   - entry: Where relayed events begin; held weakly.
+    ///   - label: The producer's name, the events' source.
+    ///   - system: The system that accounts for events relayed after `entry` is gone (pass the
+    ///     entry's chain's system); `nil` for ``EventSystem/default``. While the entry lives, its
+    ///     own system is used.
+    public init(entry: any Responder, label: String, system: EventSystem? = nil) {
         self.label = label
         self.reference = WeakResponder(entry)
-        self.router = entry.router
+        self.system = system
     }
+
+    /// The system of events relayed after the entry is gone.
+    private var orphanSystem: EventSystem { system ?? .default }
 
     /// Sends `event` up the chain, starting at the entry responder.
     @discardableResult
@@ -52,7 +62,8 @@ public final class Relay: Sendable, CustomStringConvertible {
         let lane = ObjectIdentifier(self)
         guard let entry else {
             let outcome = await reportMissingEntry(event, options: options)
-            let ticket = TicketState(eventID: outcome.eventID, office: router.postOffice, lane: lane)
+            let ticket = TicketState(
+                eventID: outcome.eventID, office: orphanSystem.postOffice, lane: lane)
             ticket.finish(outcome)
             return Ticket(state: ticket)
         }
@@ -69,7 +80,8 @@ public final class Relay: Sendable, CustomStringConvertible {
         async -> Outcome
     {
         let source = EventSource.relay(label: label)
-        let capture = TraceCapture(tracer: options.tracer ?? router.tracer)
+        let system = orphanSystem
+        let capture = TraceCapture(system: system, options: options)
         let trace = capture.trace
         trace?.record(
             .sent(
@@ -78,10 +90,11 @@ public final class Relay: Sendable, CustomStringConvertible {
                     queued: nil)))
         let outcome = Outcome.interrupted(
             Outcome.Interruption(
-                path: Outcome.Path(eventID: capture.eventID, hops: 0, handlers: [], info: EventInfo()),
+                path: Outcome.Path(
+                    eventID: capture.eventID, hops: 0, handlers: [], info: options.info),
                 lastReached: ResponderID(objectID: ObjectIdentifier(self), label: description)))
         return await Router.end(
-            outcome, of: event, source: source, deadLetters: options.deadLetters ?? router.deadLetters,
+            outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
             trace: trace)
     }
 

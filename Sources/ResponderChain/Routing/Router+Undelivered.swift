@@ -1,5 +1,5 @@
 /// Outcomes of posted events that never reach a responder: rejected when posted, or ended while
-/// still queued (their ticket cancelled, or their router shut down). They are reported like any
+/// still queued (their ticket cancelled, or their system shut down). They are reported like any
 /// other send: to the ticket, the tracer (`sent`, then `finished`) and, where the outcome goes
 /// there, the dead-letter sink.
 extension Router {
@@ -7,11 +7,11 @@ extension Router {
     static nonisolated(nonsending) func reject(
         _ post: PendingPost,
         reason: Outcome.Rejection.Reason,
-        router: EventRouter
+        system: EventSystem
     ) async {
         let outcome = Outcome.rejected(
             Outcome.Rejection(path: emptyPath(of: post), sender: ResponderID(post.entry), reason: reason))
-        await endUndelivered(post, with: outcome, router: router)
+        await endUndelivered(post, with: outcome, system: system)
     }
 
     /// Ends `post`, removed from its queue by its ticket, as ``Outcome/cancelled(_:)`` before
@@ -23,11 +23,11 @@ extension Router {
         post.ticket.finish(end(outcome, trace: post.capture.trace))
     }
 
-    /// Ends `post`, removed from its queue by its router's shutdown, as ``Outcome/cancelled(_:)``
+    /// Ends `post`, removed from its queue by its system's shutdown, as ``Outcome/cancelled(_:)``
     /// before hop 1, with reason ``Outcome/Stop/Reason/shutdown``; it is dead-lettered.
-    static nonisolated(nonsending) func endQueuedByShutdown(_ post: PendingPost, router: EventRouter) async {
+    static nonisolated(nonsending) func endQueuedByShutdown(_ post: PendingPost, system: EventSystem) async {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .shutdown))
-        await endUndelivered(post, with: outcome, router: router)
+        await endUndelivered(post, with: outcome, system: system)
     }
 
     private static func queuedStop(of post: PendingPost, reason: Outcome.Stop.Reason) -> Outcome.Stop {
@@ -39,12 +39,12 @@ extension Router {
     private static nonisolated(nonsending) func endUndelivered(
         _ post: PendingPost,
         with outcome: Outcome,
-        router: EventRouter
+        system: EventSystem
     ) async {
         recordSent(post)
         let outcome = await end(
             outcome, of: post.event, source: post.source,
-            deadLetters: post.options.deadLetters ?? router.deadLetters, trace: post.capture.trace)
+            deadLetters: post.options.deadLetters ?? system.deadLetters, trace: post.capture.trace)
         post.ticket.finish(outcome)
     }
 

@@ -27,13 +27,23 @@ enum Router {
         signal: CancellationSignal? = nil,
         trace captured: TraceCapture? = nil
     ) async -> Outcome {
-        let router = sender.router
-        // A posted event brings the capture made at post time; an awaited send captures now.
-        let capture = captured ?? TraceCapture(tracer: options.tracer ?? router.tracer)
+        // A posted event brings the capture (and the system) of post time, and options whose
+        // timeout was started then; an awaited send starts here, in the sending task.
+        let system: EventSystem
+        let capture: TraceCapture
+        let options = captured == nil ? options.started() : options
+        if let captured {
+            system = captured.system
+            capture = captured
+        } else {
+            system = await sender.eventSystem
+            capture = TraceCapture(system: system, options: options)
+        }
         let trace = capture.trace
         var context = EventContext(
             key: EventKey(of: event),
             source: source,
+            info: options.info,
             trace: trace,
             // A deadline needs a signal for its timer to name itself with (see `stopReason`).
             signal: signal ?? options.withdrawal
@@ -56,7 +66,7 @@ enum Router {
             outcome = await route(event, from: sender, start: options.start, context: &context)
         }
         return await end(
-            outcome, of: event, source: source, deadLetters: options.deadLetters ?? router.deadLetters,
+            outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
             trace: trace)
     }
 
@@ -195,7 +205,7 @@ enum Router {
                         closedBy: ResponderID(previous ?? sender)))
             }
             context.hop += 1
-            let visit = await current.visit(event, context: &context)
+            let visit = await current._visit(event, context: &context)
             let stop = context.stopReason
 
             switch visit.result {

@@ -1,8 +1,16 @@
-/// Options for one send.
+/// Options for one send or post.
+///
+/// Options are plain values: build them once and reuse them. A relative ``timeout`` starts
+/// counting when each send (or post) starts, not when the options were made.
 ///
 /// ```swift
+/// let quick = SendOptions(timeout: .seconds(2))
+/// await order.send(Checkout(), options: quick)          // 2 s from this send
 /// await cell.send(Tapped(), options: .startingAtNext)
-/// await order.send(Checkout(), options: SendOptions(timeout: .seconds(2)))
+///
+/// var options = SendOptions()
+/// options.info[RequestID.self] = request.id              // seen from hop 1
+/// await lineItem.send(ItemAdded(sku: "A-1"), options: options)
 /// ```
 public struct SendOptions: Sendable {
     /// Where the event begins.
@@ -17,9 +25,16 @@ public struct SendOptions: Sendable {
     public var start: Start
     /// A moment after which the send stops with ``Outcome/timedOut(_:)``; `nil` for none.
     public var deadline: ContinuousClock.Instant?
-    /// A tracer for this send only, used instead of the router's.
+    /// How long each send made with these options may take, counted from when it starts (for a
+    /// post: from the call to `post`, time in the queue included); `nil` for no limit. With a
+    /// ``deadline`` too, the earlier of the two applies.
+    public var timeout: Duration?
+    /// Information the event carries from the start: handlers see it in ``EventContext/info``
+    /// from hop 1, and hops add to it on the way up. Your copy of the options never changes.
+    public var info: EventInfo
+    /// A tracer for this send only, used instead of the event system's.
     public var tracer: (any Tracer)?
-    /// A dead-letter sink for this send only, used instead of the router's.
+    /// A dead-letter sink for this send only, used instead of the event system's.
     public var deadLetters: DeadLetterSink?
     /// A signal the sender keeps to withdraw the event while it is under way (the window
     /// layer's pointer sequences); the event then ends ``Outcome/cancelled(_:)`` with reason
@@ -27,36 +42,45 @@ public struct SendOptions: Sendable {
     package var withdrawal: CancellationSignal?
 
     /// Options for one send.
+    ///
+    /// - Parameters:
+    ///   - start: Where the event begins.
+    ///   - deadline: A moment after which the send stops.
+    ///   - timeout: How long the send may take, counted from when it starts.
+    ///   - info: Information the event carries from hop 1.
+    ///   - tracer: A tracer for this send only.
+    ///   - deadLetters: A dead-letter sink for this send only.
     public init(
         start: Start = .atSender,
         deadline: ContinuousClock.Instant? = nil,
+        timeout: Duration? = nil,
+        info: EventInfo = EventInfo(),
         tracer: (any Tracer)? = nil,
         deadLetters: DeadLetterSink? = nil
     ) {
         self.start = start
         self.deadline = deadline
+        self.timeout = timeout
+        self.info = info
         self.tracer = tracer
         self.deadLetters = deadLetters
     }
 
-    /// Options with a deadline `timeout` from now.
-    public init(
-        start: Start = .atSender,
-        timeout: Duration,
-        tracer: (any Tracer)? = nil,
-        deadLetters: DeadLetterSink? = nil
-    ) {
-        self.init(
-            start: start,
-            deadline: .now + timeout,
-            tracer: tracer,
-            deadLetters: deadLetters
-        )
-    }
-
-    /// The defaults: start at the sender, no deadline, the router's tracer and sink.
+    /// The defaults: start at the sender, no deadline, no information, the event system's tracer
+    /// and sink.
     public static var `default`: SendOptions { SendOptions() }
 
     /// Start at the sender's `next`.
     public static var startingAtNext: SendOptions { SendOptions(start: .atNext) }
+
+    /// These options for a send that starts now: a ``timeout`` becomes a ``deadline`` (the
+    /// earlier one wins when both are set). The clock is read only when there is a timeout.
+    func started() -> SendOptions {
+        guard let timeout else { return self }
+        var started = self
+        let end = ContinuousClock.now + timeout
+        started.deadline = deadline.map { min($0, end) } ?? end
+        started.timeout = nil
+        return started
+    }
 }

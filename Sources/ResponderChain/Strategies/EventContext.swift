@@ -81,32 +81,19 @@ public struct EventContext: Sendable {
     }
 
     /// Runs one hop at `responder`: its ``Responder/handle(_:context:)`` (inside the tracer's
-    /// scope, if a tracer is installed), then a read of its ``Responder/next``.
-    ///
-    /// The default ``Responder/visit(_:context:)`` implementations call this on the responder's
-    /// isolation. Call it yourself from a responder isolated to another global actor:
-    ///
-    /// ```swift
-    /// @DatabaseActor
-    /// final class Store: Responder {
-    ///     nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext)
-    ///         async -> Visit { await Self.visitOnDatabaseActor(self, event, &context) }
-    ///
-    ///     @DatabaseActor static func visitOnDatabaseActor(
-    ///         _ store: Store, _ event: any Event, _ context: inout EventContext
-    ///     ) async -> Visit { await context.visit(store, event: event) }
-    /// }
-    /// ```
+    /// scope, if a tracer is installed), then a read of its ``Responder/next``. Every kind of
+    /// responder's `_visit` calls this on the responder's isolation.
     ///
     /// For a responder that ``Responder/handlesOneEventAtATime``, the hop first waits until no
     /// other event is being handled there (see Docs/Semantics.md, "Reentrancy"). The lock covers
     /// the handlers only: it is released as soon as they return, before `next` is read, so no
     /// task the handler started can pass through it after the handler is done.
-    public nonisolated(nonsending) mutating func visit(_ responder: some Responder, event: any Event)
-        async -> Visit
+    @usableFromInline
+    nonisolated(nonsending) mutating func visit(_ responder: some Responder, event: any Event)
+        async -> _Visit
     {
         guard responder.handlesOneEventAtATime else {
-            return Visit(result: await handleNow(responder, event: event), next: await responder.next)
+            return _Visit(result: await handleNow(responder, event: event), next: await responder.next)
         }
         var context = self
         let result: Result<Disposition, any Error>
@@ -116,10 +103,10 @@ public struct EventContext: Sendable {
             }
         } catch {
             // Stopped while waiting for the responder: the hop never began.
-            return Visit(result: .failure(HopNotEntered()), next: nil)
+            return _Visit(result: .failure(HopNotEntered()), next: nil)
         }
         self = context
-        return Visit(result: result, next: await responder.next)
+        return _Visit(result: result, next: await responder.next)
     }
 
     /// Runs `responder`'s handlers, inside the tracer's scope when a tracer is installed.
@@ -141,9 +128,9 @@ public struct EventContext: Sendable {
     /// the default hop of a responder type is specialized for it where the type is declared.
     @inlinable
     nonisolated(nonsending) mutating func visitDirectly(_ responder: some Responder, event: any Event)
-        async -> Visit
+        async -> _Visit
     {
-        Visit(result: await handleDirectly(responder, event: event), next: await responder.next)
+        _Visit(result: await handleDirectly(responder, event: event), next: await responder.next)
     }
 
     /// The handlers with nothing around them, their error caught.
@@ -160,12 +147,13 @@ public struct EventContext: Sendable {
 }
 
 /// The result of one hop: the handlers' decision (or the error one threw) and the responder's
-/// ``Responder/next`` as read when the event left it.
-public struct Visit: Sendable {
+/// ``Responder/next`` as read when the event left it. Machinery, returned by
+/// ``Responder/_visit(_:context:)``; nothing to build or read yourself.
+public struct _Visit: Sendable {
     /// What the responder's handlers decided, or the error a handler threw.
-    public let result: Result<Disposition, any Error>
+    let result: Result<Disposition, any Error>
     /// The next responder, read after the handlers ran.
-    public let next: (any Responder)?
+    let next: (any Responder)?
 
     @usableFromInline
     init(result: Result<Disposition, any Error>, next: (any Responder)?) {
@@ -191,6 +179,6 @@ enum EventKey: Hashable, Sendable {
 }
 
 /// What a hop reports when the event was stopped before the hop began: it was cancelled, or timed
-/// out, while it waited for a one-at-a-time responder. The router reports the stop *before* that
+/// out, while it waited for a one-at-a-time responder. The system reports the stop *before* that
 /// hop and does not count it.
 struct HopNotEntered: Error {}

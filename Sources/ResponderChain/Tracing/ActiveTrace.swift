@@ -1,6 +1,6 @@
 /// A tracer bound, for one send, to the context it captured in the sender's task.
 ///
-/// The router holds one of these per traced send (in ``EventContext``), so that each hop hands the
+/// The system holds one of these per traced send (in ``EventContext``), so that each hop hands the
 /// tracer its own typed ``Tracer/Context`` without a cast. Untraced sends hold none.
 protocol ActiveTrace: Sendable {
     /// Forwards a point event to the tracer.

@@ -1,4 +1,4 @@
-/// Where a hop's handlers ran: the isolation the router observed (with `#isolation`) inside the
+/// Where a hop's handlers ran: the isolation the system observed (with `#isolation`) inside the
 /// hop, not what the responder's type declares.
 public enum HopIsolation: Hashable, Sendable, CustomStringConvertible {
     /// On the main actor (a ``MainActorResponder``).

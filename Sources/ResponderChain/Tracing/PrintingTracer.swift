@@ -2,7 +2,7 @@
 /// hands the text (one block of lines per event) to a sink of your choice.
 ///
 /// ```swift
-/// let chain = EventRouter(tracer: PrintingTracer { print($0) })
+/// let chain = EventSystem(tracer: PrintingTracer { print($0) })
 /// ```
 ///
 /// Point events are buffered per event until its ``TraceEvent/finished(_:)``, so that the blocks

@@ -17,11 +17,11 @@
 public enum TraceEvent: Sendable, CustomStringConvertible {
     /// A send began: the first event of every send.
     case sent(Sent)
-    /// A hop began: the router reached a responder and is about to run its handlers (outside the
+    /// A hop began: the system reached a responder and is about to run its handlers (outside the
     /// tracer's scope, which opens next).
     case hopEntered(Hop)
     /// A hop ended: its decision or error, the information it added, its duration. Reported
-    /// after the tracer's scope closed, before the router reads the responder's `next`.
+    /// after the tracer's scope closed, before the system reads the responder's `next`.
     case hopLeft(HopRecord)
     /// An unhandled or interrupted event was given to the dead-letter sink (reported after the
     /// sink returned).

@@ -1,6 +1,6 @@
 /// Observes events as they travel: a scope around every hop, and point events.
 ///
-/// Install a tracer on an ``EventRouter`` (for a chain) or in ``SendOptions`` (for one send).
+/// Install a tracer on an ``EventSystem`` (for a chain) or in ``SendOptions`` (for one send).
 /// With none installed, routing pays one `nil` check per hop: no allocation, no clock read.
 ///
 /// A tracer has three parts, two of them optional:
@@ -23,7 +23,7 @@
 ///     }
 /// }
 ///
-/// let chain = EventRouter(tracer: HopLogger { print($0) })
+/// let chain = EventSystem(tracer: HopLogger { print($0) })
 /// ```
 ///
 /// A tracer observes; it does not route. What a hop did is what its handler returned or threw,

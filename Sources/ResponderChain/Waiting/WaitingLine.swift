@@ -14,7 +14,7 @@ package struct WaiterID: Hashable, Sendable, CustomStringConvertible {
 /// A first-come, first-served line of suspended tasks, as a pure state machine.
 ///
 /// Every place in the package where a task waits for something (a one-at-a-time responder's
-/// lock, room under a posting limit, a drained router, a ticket's outcome, the test kit's gates
+/// lock, room under a posting limit, a drained system, a ticket's outcome, the test kit's gates
 /// and recorders) keeps one of these inside the state its `Locked` protects. The line never
 /// resumes anything, starts tasks or runs user code: each transition returns the waiters the
 /// caller must resume once it is outside the lock. ``Locked/wait(in:as:unless:cancelled:)``

@@ -15,7 +15,7 @@
 /// app.addWindow(window)
 /// ```
 ///
-/// `router` configures tracing and dead letters for every event the window layer sends
+/// `system` configures tracing and dead letters for every event the window layer sends
 /// (pointer, key, action and control events).
 @MainActor
 open class Application: InterfaceResponder {
@@ -26,13 +26,13 @@ open class Application: InterfaceResponder {
     /// The window nil-target actions go to; the first window added until another is made key.
     public internal(set) var keyWindow: Window?
 
-    private nonisolated let configuredRouter: EventRouter
+    private nonisolated let configuredRouter: EventSystem
 
     /// An application whose chain ends at `delegate` (or at itself, without one), with the
-    /// tracer and dead-letter sink of `router` for the window layer's sends.
-    public init(delegate: (any Responder)? = nil, router: EventRouter = .default, label: String? = nil) {
+    /// tracer and dead-letter sink of `system` for the window layer's sends.
+    public init(delegate: (any Responder)? = nil, system: EventSystem = .default, label: String? = nil) {
         self.delegate = delegate
-        self.configuredRouter = router
+        self.configuredRouter = system
         super.init(label: label)
     }
 
@@ -42,12 +42,12 @@ open class Application: InterfaceResponder {
     /// `true` when there is no delegate: then the application ends the chain.
     open nonisolated override var isRoot: Bool { delegate == nil }
 
-    /// The router given at creation.
-    open nonisolated override var router: EventRouter { configuredRouter }
+    /// The system given at creation.
+    open nonisolated override var eventSystem: EventSystem { configuredRouter }
 
     /// The options the window layer sends its events with (pointer, key, action and control
     /// events): this application's tracer and dead-letter sink. A view's own
-    /// ``Responder/router`` is the default one, so pass these to events you send from views
+    /// ``Responder/system`` is the default one, so pass these to events you send from views
     /// yourself to have them traced and dead-lettered like the rest:
     ///
     /// ```swift

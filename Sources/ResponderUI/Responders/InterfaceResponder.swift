@@ -48,9 +48,9 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// delegate is a root.
     open nonisolated var isRoot: Bool { false }
 
-    /// The router for events this responder sends itself. The default router; the
+    /// The system for events this responder sends itself. The default system; the
     /// ``Application`` overrides it with the one it was created with.
-    open nonisolated var router: EventRouter { .default }
+    open nonisolated var eventSystem: EventSystem { .default }
 
     /// The window this responder belongs to, if any (the first responder lives there).
     open var window: Window? { nil }

@@ -5,7 +5,7 @@ actor OrderService: Responder {
     private(set) var audit: [String] = []
     var next: (any Responder)? { nil }
     nonisolated var isRoot: Bool { true }
-    nonisolated var router: EventRouter { OrderServiceRouting.router }
+    nonisolated var eventSystem: EventSystem { OrderServiceRouting.system }
 
     static let strategies = Strategies<OrderService> {
         $0.on(QuantityChanged.self) { service, event, context in
@@ -26,7 +26,7 @@ actor CustomerSession: Responder {
     let customer: String
     let service: OrderService
     var next: (any Responder)? { service }
-    nonisolated var router: EventRouter { OrderServiceRouting.router }
+    nonisolated var eventSystem: EventSystem { OrderServiceRouting.system }
 
     init(customer: String, service: OrderService) {
         self.customer = customer
@@ -52,7 +52,7 @@ actor Order: Responder {
     private lazy var events = OrderEvents(order: self)
 
     var next: (any Responder)? { session }
-    nonisolated var router: EventRouter { OrderServiceRouting.router }
+    nonisolated var eventSystem: EventSystem { OrderServiceRouting.system }
     nonisolated var label: String { "Order(#\(number))" }
 
     init(number: Int, session: CustomerSession) {
@@ -118,7 +118,7 @@ actor LineItem: Responder {
     private var order: Order?
 
     var next: (any Responder)? { order }
-    nonisolated var router: EventRouter { OrderServiceRouting.router }
+    nonisolated var eventSystem: EventSystem { OrderServiceRouting.system }
     nonisolated var label: String { "LineItem(\(sku))" }
 
     init(sku: String, unitPrice: Int, order: Order) {

@@ -1,11 +1,11 @@
 import ResponderChain
 
-/// The one router every responder of the order service names: it prints each event's trace and
+/// The one system every responder of the order service names: it prints each event's trace and
 /// keeps the dead letters.
 enum OrderServiceRouting {
     static let deadLetters = DeadLetterBox()
 
-    static let router = EventRouter(
+    static let system = EventSystem(
         tracer: PrintingTracer(printer: TracePrinter(showsDurations: false)) { block in
             print(block.split(separator: "\n").map { "     " + $0 }.joined(separator: "\n"))
         },

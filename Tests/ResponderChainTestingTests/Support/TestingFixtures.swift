@@ -12,19 +12,19 @@ actor Probe: Responder {
 
     nonisolated let name: String
     nonisolated let root: Bool
-    nonisolated let router: EventRouter
+    nonisolated let eventSystem: EventSystem
     let decision: Decision
     private var parent: (any Responder)?
 
     init(
         _ name: String, _ decision: Decision = .pass, parent: (any Responder)? = nil, root: Bool = false,
-        router: EventRouter = .default
+        system: EventSystem = .default
     ) {
         self.name = name
         self.decision = decision
         self.parent = parent
         self.root = root
-        self.router = router
+        self.eventSystem = system
     }
 
     var next: (any Responder)? { parent }

@@ -16,16 +16,16 @@ struct AccountingStressTests {
         let senders = 64
         let eventsPerSender = 2_000
         let counter = F.OutcomeCounter()
-        let router = EventRouter(tracer: counter)
+        let system = EventSystem(tracer: counter)
         var random = F.SplitMix(seed: 2026)
 
-        let root = F.Node("root", .handleAndContinue, root: true, router: router)
+        let root = F.Node("root", .handleAndContinue, root: true, system: system)
         var nodes = [root]
         for index in 1..<200 {
             let behavior: F.Behavior =
                 index % 7 == 0 ? .handleAndContinue : .suspendRandomly(seed: UInt64(index))
             let parent = nodes[Int(random.next() % UInt64(nodes.count))]
-            nodes.append(F.Node("n\(index)", behavior, parent: parent, router: router))
+            nodes.append(F.Node("n\(index)", behavior, parent: parent, system: system))
         }
 
         let done = Atomic<Bool>(false)
@@ -77,7 +77,7 @@ struct AccountingStressTests {
         for node in nodes { duplicates += await node.duplicates }
         #expect(duplicates == 0)
         #expect(relinks.load(ordering: .relaxed) > 0)
-        #expect(router.outstandingPosts == 0)
+        #expect(system.outstandingPosts == 0)
         // The re-linking really produced broken chains and cycles, not only clean deliveries.
         #expect(counter.count(.interrupted) > 0)
         #expect(counter.count(.cycleDetected) > 0)

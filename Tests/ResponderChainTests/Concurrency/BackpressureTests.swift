@@ -7,15 +7,15 @@ private typealias F = ConcurrencyFixtures
 
 @Suite("Backpressure")
 struct BackpressureTests {
-    @Test("a full router with the reject policy rejects a post at once; it is traced and dead-lettered")
+    @Test("a full system with the reject policy rejects a post at once; it is traced and dead-lettered")
     func rejectWhenFull() async throws {
         let gate = Gate()
         let tracer = RecordingTracer()
         let letters = DeadLetterRecorder()
-        let router = EventRouter(
+        let system = EventSystem(
             tracer: tracer, deadLetters: letters.sink,
             postingLimit: PostingLimit(maxOutstanding: 2, whenFull: .reject))
-        let node = F.Node("node", .park(gate), root: true, router: router)
+        let node = F.Node("node", .park(gate), root: true, system: system)
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let second = await node.post(F.Numbered(sender: 0, number: 1))
@@ -27,47 +27,47 @@ struct BackpressureTests {
         #expect(rejection.path.hops == 0)
         #expect(letters.outcomes.map(\.kind) == [.rejected])
         #expect(tracer.outcomes.map(\.kind) == [.rejected])
-        #expect(router.outstandingPosts == 2)
+        #expect(system.outstandingPosts == 2)
 
         gate.open()
         #expect(await first.outcome.kind == .handled)
         #expect(await second.outcome.kind == .handled)
         #expect(await node.seen.map(\.number) == [0, 1])
-        #expect(router.outstandingPosts == 0)
-        #expect(router.peakOutstandingPosts == 2)
+        #expect(system.outstandingPosts == 0)
+        #expect(system.peakOutstandingPosts == 2)
     }
 
-    @Test("a full router with the suspend policy makes the poster wait until there is room")
+    @Test("a full system with the suspend policy makes the poster wait until there is room")
     func suspendWhenFull() async {
         let gate = Gate()
-        let router = EventRouter(postingLimit: PostingLimit(maxOutstanding: 2, whenFull: .suspend))
-        let node = F.Node("node", .park(gate), root: true, router: router)
+        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 2, whenFull: .suspend))
+        let node = F.Node("node", .park(gate), root: true, system: system)
 
         _ = await node.post(F.Numbered(sender: 0, number: 0))
         _ = await node.post(F.Numbered(sender: 0, number: 1))
         let third = Task { await node.post(F.Numbered(sender: 0, number: 2)) }
-        await F.yield { router.suspendedPosters == 1 }
-        #expect(router.outstandingPosts == 2)
+        await F.yield { system.suspendedPosters == 1 }
+        #expect(system.outstandingPosts == 2)
 
         gate.open()
         let ticket = await third.value
         #expect(await ticket.outcome.kind == .handled)
         #expect(await node.seen.map(\.number) == [0, 1, 2])
-        #expect(router.peakOutstandingPosts == 2)
-        #expect(router.suspendedPosters == 0)
+        #expect(system.peakOutstandingPosts == 2)
+        #expect(system.suspendedPosters == 0)
     }
 
     @Test("posters waiting for room are admitted first come, first served")
     func waitingPostersInOrder() async {
         let gate = Gate()
-        let router = EventRouter(postingLimit: PostingLimit(maxOutstanding: 1))
-        let node = F.Node("node", .park(gate), root: true, router: router)
+        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 1))
+        let node = F.Node("node", .park(gate), root: true, system: system)
 
         _ = await node.post(F.Numbered(sender: 0, number: 0))
         var waiting: [Task<Ticket, Never>] = []
         for number in 1...4 {
             waiting.append(Task { await node.post(F.Numbered(sender: 0, number: number)) })
-            await F.yield { router.suspendedPosters == number }
+            await F.yield { system.suspendedPosters == number }
         }
         gate.open()
         for task in waiting { #expect(await task.value.outcome.kind == .handled) }
@@ -77,33 +77,33 @@ struct BackpressureTests {
     @Test("a poster cancelled while it waits for room gets a rejected ticket; the event is never delivered")
     func cancelWaitingPoster() async throws {
         let gate = Gate()
-        let router = EventRouter(postingLimit: PostingLimit(maxOutstanding: 1))
-        let node = F.Node("node", .park(gate), root: true, router: router)
+        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 1))
+        let node = F.Node("node", .park(gate), root: true, system: system)
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let waiting = Task { await node.post(F.Numbered(sender: 0, number: 1)) }
-        await F.yield { router.suspendedPosters == 1 }
+        await F.yield { system.suspendedPosters == 1 }
         waiting.cancel()
 
         let rejection = try #require((await waiting.value.outcome).rejectedDetails)
         #expect(rejection.reason == .posterCancelled)
-        #expect(router.suspendedPosters == 0)
+        #expect(system.suspendedPosters == 0)
         gate.open()
         #expect(await first.outcome.kind == .handled)
         #expect(await node.seen.map(\.number) == [0])
     }
 
-    @Test("a handler that posts while the router is full is not suspended: no deadlock")
+    @Test("a handler that posts while the system is full is not suspended: no deadlock")
     func handlerPostsOverTheLimit() async throws {
-        let router = EventRouter(postingLimit: PostingLimit(maxOutstanding: 1))
-        let node = F.Node("node", .repost, root: true, router: router)
+        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 1))
+        let node = F.Node("node", .repost, root: true, system: system)
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         #expect(await first.outcome.kind == .handled)
         let inner = try #require(await node.innerTickets.first)
         #expect(await inner.outcome.kind == .handled)
         #expect(await node.seen.map(\.number) == [0, 1])
-        #expect(router.peakOutstandingPosts == 2)
+        #expect(system.peakOutstandingPosts == 2)
     }
 
     @Test(
@@ -114,11 +114,11 @@ struct BackpressureTests {
         let flood = 100
         let hold = Gate()
         let after = Gate()  // opened once the handler that started the task has returned
-        let router = EventRouter(postingLimit: PostingLimit(maxOutstanding: limit, whenFull: policy))
-        let consumer = F.Node("consumer", .park(hold), root: true, router: router)
+        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: limit, whenFull: policy))
+        let consumer = F.Node("consumer", .park(hold), root: true, system: system)
         let tickets = F.Collector<Ticket>()
         let starter = F.Scripted(
-            "starter", root: true, router: router,
+            "starter", root: true, system: system,
             scripts: [
                 0: F.Script([
                     .spawn(after: after) { _ in
@@ -131,21 +131,21 @@ struct BackpressureTests {
 
         let posted = await starter.post(F.Numbered(sender: 0, number: 0))
         #expect(await posted.outcome.kind == .handled)
-        #expect(router.outstandingPosts == 0)
+        #expect(system.outstandingPosts == 0)
         let spawned = try #require(await starter.spawned.first)
         after.open()
 
         switch policy {
         case .suspend:
             // The task must end up waiting for room (right), or have posted everything (the bug).
-            await F.yield { router.suspendedPosters > 0 || tickets.count == flood }
-            #expect(router.suspendedPosters == 1)
+            await F.yield { system.suspendedPosters > 0 || tickets.count == flood }
+            #expect(system.suspendedPosters == 1)
         case .reject:
             await spawned.value
             let rejected = tickets.all.filter { $0.finishedOutcome?.kind == .rejected }
             #expect(rejected.count == flood - limit)
         }
-        #expect(router.peakOutstandingPosts <= limit)
+        #expect(system.peakOutstandingPosts <= limit)
 
         hold.open()
         await spawned.value
@@ -153,8 +153,8 @@ struct BackpressureTests {
         for ticket in tickets.all { kinds[await ticket.outcome.kind, default: 0] += 1 }
         #expect(kinds[.handled, default: 0] + kinds[.rejected, default: 0] == flood)
         #expect(kinds[.handled, default: 0] == (policy == .suspend ? flood : limit))
-        #expect(router.peakOutstandingPosts <= limit)
-        #expect(router.outstandingPosts == 0)
+        #expect(system.peakOutstandingPosts <= limit)
+        #expect(system.outstandingPosts == 0)
     }
 
     /// How many posts the flood makes: a million by default; fewer where the environment says
@@ -170,9 +170,9 @@ struct BackpressureTests {
         let posts = Self.floodSize
         let counter = F.OutcomeCounter()
         let limit = 1_024
-        let router = EventRouter(tracer: counter, postingLimit: PostingLimit(maxOutstanding: limit))
-        let top = F.Node("top", .suspendRandomly(seed: 11), root: true, router: router)
-        let leaf = F.Node("leaf", .pass, parent: top, router: router)
+        let system = EventSystem(tracer: counter, postingLimit: PostingLimit(maxOutstanding: limit))
+        let top = F.Node("top", .suspendRandomly(seed: 11), root: true, system: system)
+        let leaf = F.Node("leaf", .pass, parent: top, system: system)
 
         var last: Ticket?
         for number in 0..<posts {
@@ -182,8 +182,8 @@ struct BackpressureTests {
 
         #expect(counter.total == posts)
         #expect(counter.count(.unhandled) == posts)
-        #expect(router.peakOutstandingPosts <= limit)
-        #expect(router.outstandingPosts == 0)
+        #expect(system.peakOutstandingPosts <= limit)
+        #expect(system.outstandingPosts == 0)
         #expect(await top.seen.count == posts)
         #expect(await top.duplicates == 0)
     }

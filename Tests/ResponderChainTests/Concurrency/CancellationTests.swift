@@ -97,7 +97,7 @@ struct CancellationTests {
     func cancelQueuedTicket() async throws {
         let gate = Gate()
         let tracer = RecordingTracer()
-        let parked = F.Node("parked", .park(gate), root: true, router: EventRouter())
+        let parked = F.Node("parked", .park(gate), root: true, system: EventSystem())
         let options = SendOptions(tracer: tracer)
 
         let first = await parked.post(F.Numbered(sender: 0, number: 0), options: options)
@@ -116,7 +116,7 @@ struct CancellationTests {
         #expect(await first.outcome.kind == .handled)
         #expect(await parked.seen.map(\.number) == [0])
         #expect(tracer.outcomes.map(\.kind) == [.cancelled, .handled])
-        #expect(parked.router.outstandingPosts == 0)
+        #expect(parked.eventSystem.outstandingPosts == 0)
     }
 
     @Test("cancelling a ticket after its outcome is known changes nothing")

@@ -32,7 +32,7 @@ enum ConcurrencyFixtures {
         let name: String
         let root: Bool
         let exclusive: Bool
-        nonisolated let router: EventRouter
+        nonisolated let eventSystem: EventSystem
         private var behavior: Behavior
         private var parent: (any Responder)?
         private var random: SplitMix
@@ -48,14 +48,14 @@ enum ConcurrencyFixtures {
 
         init(
             _ name: String, _ behavior: Behavior = .pass, parent: (any Responder)? = nil,
-            root: Bool = false, exclusive: Bool = false, router: EventRouter = .default
+            root: Bool = false, exclusive: Bool = false, system: EventSystem = .default
         ) {
             self.name = name
             self.behavior = behavior
             self.parent = parent
             self.root = root
             self.exclusive = exclusive
-            self.router = router
+            self.eventSystem = system
             if case .suspendRandomly(let seed) = behavior {
                 random = SplitMix(seed: seed)
             } else {
@@ -124,7 +124,7 @@ enum ConcurrencyFixtures {
         var nodes: [Node] = []
         var parent: (any Responder)? = top
         for index in (0..<count).reversed() {
-            let node = Node("n\(index)", behavior(index), parent: parent, router: top.router)
+            let node = Node("n\(index)", behavior(index), parent: parent, system: top.eventSystem)
             nodes.insert(node, at: 0)
             parent = node
         }

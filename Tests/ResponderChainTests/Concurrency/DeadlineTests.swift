@@ -70,12 +70,12 @@ struct DeadlineTests {
         arguments: F.StopCause.allCases)
     func stopWinsOverHandled(cause: ConcurrencyFixtures.StopCause) async throws {
         let gate = Gate()  // never opened: only the stop wakes the handler
-        let router = EventRouter()
-        let top = F.Scripted("top", root: true, router: router)
+        let system = EventSystem()
+        let top = F.Scripted("top", root: true, system: system)
         let parked = F.Scripted(
-            "parked", parent: top, router: router,
+            "parked", parent: top, system: system,
             otherwise: F.Script([.parkIgnoringStop(gate)], then: .handled))
-        let leaf = F.Scripted("leaf", parent: parked, router: router, otherwise: F.Script(then: .pass))
+        let leaf = F.Scripted("leaf", parent: parked, system: system, otherwise: F.Script(then: .pass))
 
         let outcome = await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
             await gate.waitForArrivals(1)
@@ -96,10 +96,10 @@ struct DeadlineTests {
     func stopWinsOverUnhandled(cause: ConcurrencyFixtures.StopCause) async throws {
         let gate = Gate()  // never opened: only the stop wakes the handler
         let letters = DeadLetterRecorder()
-        let router = EventRouter(deadLetters: letters.sink)
+        let system = EventSystem(deadLetters: letters.sink)
         let root = F.Scripted(
-            "root", root: true, router: router, otherwise: F.Script([.parkIgnoringStop(gate)], then: .pass))
-        let leaf = F.Scripted("leaf", parent: root, router: router, otherwise: F.Script(then: .pass))
+            "root", root: true, system: system, otherwise: F.Script([.parkIgnoringStop(gate)], then: .pass))
+        let leaf = F.Scripted("leaf", parent: root, system: system, otherwise: F.Script(then: .pass))
 
         let outcome = await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
             await gate.waitForArrivals(1)
@@ -120,10 +120,10 @@ struct DeadlineTests {
     func stopWinsOverInterrupted(cause: ConcurrencyFixtures.StopCause) async throws {
         let gate = Gate()  // never opened: only the stop wakes the read of `next`
         let letters = DeadLetterRecorder()
-        let router = EventRouter(deadLetters: letters.sink)
+        let system = EventSystem(deadLetters: letters.sink)
         // Not a root, and its `next` is nil once read: a broken chain, were the send not stopped.
-        let broken = F.Scripted("broken", router: router, nextGate: gate, otherwise: F.Script(then: .pass))
-        let leaf = F.Scripted("leaf", parent: broken, router: router, otherwise: F.Script(then: .pass))
+        let broken = F.Scripted("broken", system: system, nextGate: gate, otherwise: F.Script(then: .pass))
+        let leaf = F.Scripted("leaf", parent: broken, system: system, otherwise: F.Script(then: .pass))
 
         let outcome = await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
             await gate.waitForArrivals(1)
@@ -154,9 +154,9 @@ struct DeadlineTests {
         let counts = await withTaskGroup(of: [Outcome.Kind: Int].self) { group in
             for worker in 0..<workers {
                 group.addTask {
-                    let router = EventRouter()
-                    let top = F.Yielder(root: true, router: router)
-                    let leaf = F.Yielder(parent: F.Yielder(parent: top, router: router), router: router)
+                    let system = EventSystem()
+                    let top = F.Yielder(root: true, system: system)
+                    let leaf = F.Yielder(parent: F.Yielder(parent: top, system: system), system: system)
                     var random = F.SplitMix(seed: UInt64(worker + 1))
                     var counts: [Outcome.Kind: Int] = [:]
                     for index in stride(from: worker, to: total, by: workers) {

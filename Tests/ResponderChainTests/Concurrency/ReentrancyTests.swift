@@ -119,7 +119,7 @@ struct ReentrancyTests {
     func ownPostWaitsForRunningHandler() async throws {
         let gate = Gate()
         let node = F.Scripted(
-            "node", root: true, exclusive: true, router: EventRouter(),
+            "node", root: true, exclusive: true, system: EventSystem(),
             scripts: [0: F.Script([.post(1), .park(gate)])])
         let first = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
         await gate.waitForArrivals(1)  // handler 0 has posted event 1 and is parked
@@ -144,7 +144,7 @@ struct ReentrancyTests {
         let late = Gate()  // opened once another event holds the responder
         let hold = Gate()
         let node = F.Scripted(
-            "node", root: true, exclusive: true, router: EventRouter(),
+            "node", root: true, exclusive: true, system: EventSystem(),
             scripts: [
                 0: F.Script([
                     .spawn(after: late) { node in
@@ -177,12 +177,12 @@ struct ReentrancyTests {
     func laneStartedInsideHandlerStillWaits() async throws {
         let leafGate = Gate()
         let hold = Gate()
-        let router = EventRouter()
+        let system = EventSystem()
         let leaf = F.Scripted(
-            "leaf", router: router, scripts: [1: F.Script([.park(leafGate)])],
+            "leaf", system: system, scripts: [1: F.Script([.park(leafGate)])],
             otherwise: F.Script(then: .pass))
         let node = F.Scripted(
-            "node", root: true, exclusive: true, router: router,
+            "node", root: true, exclusive: true, system: system,
             scripts: [0: F.Script([.post(1, from: leaf)]), 2: F.Script([.park(hold)])])
         await leaf.link(to: node)
 
@@ -214,14 +214,14 @@ struct ReentrancyTests {
         "stress: a one-at-a-time responder never runs two handlers at once, with many senders, its own posts and tasks its handlers start",
         .timeLimit(.minutes(1)))
     func oneAtATimeUnderStress() async {
-        let router = EventRouter()
-        let counter = F.ExclusiveCounter(seed: 42, router: router)
+        let system = EventSystem()
+        let counter = F.ExclusiveCounter(seed: 42, system: system)
         let senders = 8
         let perSender = 150
         await withTaskGroup(of: Void.self) { group in
             for sender in 0..<senders {
                 group.addTask {
-                    let leaf = F.Node("leaf \(sender)", parent: counter, router: router)
+                    let leaf = F.Node("leaf \(sender)", parent: counter, system: system)
                     var tickets: [Ticket] = []
                     for index in 0..<perSender {
                         let job = F.Job(id: sender * perSender + index + 1, followUps: true)
@@ -253,10 +253,10 @@ struct ReentrancyTests {
     func stoppedWhileWaiting(cause: ConcurrencyFixtures.StopCause, position: Int) async throws {
         let gate = Gate()
         let tracer = RecordingTracer()
-        let router = EventRouter()
-        let node = F.Node("node", .park(gate), root: true, exclusive: true, router: router)
+        let system = EventSystem()
+        let node = F.Node("node", .park(gate), root: true, exclusive: true, system: system)
         // The waiting responder is the sender itself (hop 1), or the one above it (hop 2).
-        let sender = position == 1 ? node : F.Node("leaf", .pass, parent: node, router: router)
+        let sender = position == 1 ? node : F.Node("leaf", .pass, parent: node, system: system)
         let holder = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
         await gate.waitForArrivals(1)
 

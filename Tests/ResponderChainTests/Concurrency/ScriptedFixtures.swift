@@ -39,7 +39,7 @@ extension ConcurrencyFixtures {
         let name: String
         let root: Bool
         let exclusive: Bool
-        nonisolated let router: EventRouter
+        nonisolated let eventSystem: EventSystem
         private var parent: (any Responder)?
         private let scripts: [Int: Script]
         private let otherwise: Script
@@ -59,14 +59,14 @@ extension ConcurrencyFixtures {
 
         init(
             _ name: String, parent: (any Responder)? = nil, root: Bool = false, exclusive: Bool = false,
-            router: EventRouter = .default, nextGate: Gate? = nil, scripts: [Int: Script] = [:],
+            system: EventSystem = .default, nextGate: Gate? = nil, scripts: [Int: Script] = [:],
             otherwise: Script = Script()
         ) {
             self.name = name
             self.parent = parent
             self.root = root
             self.exclusive = exclusive
-            self.router = router
+            self.eventSystem = system
             self.nextGate = nextGate
             self.scripts = scripts
             self.otherwise = otherwise
@@ -152,11 +152,11 @@ extension ConcurrencyFixtures {
         /// The tasks started by handlers.
         private(set) var spawned: [Task<Void, Never>] = []
 
-        nonisolated let router: EventRouter
+        nonisolated let eventSystem: EventSystem
 
-        init(seed: UInt64, router: EventRouter) {
+        init(seed: UInt64, system: EventSystem) {
             random = SplitMix(seed: seed)
-            self.router = router
+            self.eventSystem = system
         }
 
         var next: (any Responder)? { nil }
@@ -204,12 +204,12 @@ extension ConcurrencyFixtures {
     actor Yielder: Responder {
         private let parent: (any Responder)?
         private let root: Bool
-        nonisolated let router: EventRouter
+        nonisolated let eventSystem: EventSystem
 
-        init(parent: (any Responder)? = nil, root: Bool = false, router: EventRouter) {
+        init(parent: (any Responder)? = nil, root: Bool = false, system: EventSystem) {
             self.parent = parent
             self.root = root
-            self.router = router
+            self.eventSystem = system
         }
 
         var next: (any Responder)? { parent }

@@ -6,14 +6,14 @@ private typealias F = ConcurrencyFixtures
 
 @Suite("Shutdown")
 struct ShutdownTests {
-    /// A router with a recording tracer and dead-letter recorder.
+    /// A system with a recording tracer and dead-letter recorder.
     private struct Rig {
         let tracer = RecordingTracer()
         let letters = DeadLetterRecorder()
-        let router: EventRouter
+        let system: EventSystem
 
         init(limit: PostingLimit = .default) {
-            router = EventRouter(tracer: tracer, deadLetters: letters.sink, postingLimit: limit)
+            system = EventSystem(tracer: tracer, deadLetters: letters.sink, postingLimit: limit)
         }
     }
 
@@ -22,7 +22,7 @@ struct ShutdownTests {
     private static func threePostsOneParked() async -> (Rig, Gate, F.Node, [Ticket]) {
         let gate = Gate()
         let rig = Rig()
-        let node = F.Node("node", .park(gate), root: true, router: rig.router)
+        let node = F.Node("node", .park(gate), root: true, system: rig.system)
         var tickets: [Ticket] = []
         for number in 0..<3 {
             tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
@@ -32,15 +32,15 @@ struct ShutdownTests {
     }
 
     @Test(
-        "a router with nothing outstanding shuts down at once; later posts are refused, traced and dead-lettered"
+        "a system with nothing outstanding shuts down at once; later posts are refused, traced and dead-lettered"
     )
     func nothingOutstanding() async throws {
         let rig = Rig()
-        let node = F.Node("node", .handle, root: true, router: rig.router)
+        let node = F.Node("node", .handle, root: true, system: rig.system)
 
-        let report = await rig.router.shutDown(gracePeriod: .seconds(60))
+        let report = await rig.system.shutDown(gracePeriod: .seconds(60))
         #expect(report == ShutdownReport(finished: 0, endedEarly: 0, refused: 0))
-        #expect(rig.router.isShuttingDown)
+        #expect(rig.system.isShuttingDown)
 
         let late = await node.post(F.Numbered(sender: 0, number: 0))
         let rejection = try #require(late.finishedOutcome?.rejectedDetails)
@@ -48,7 +48,7 @@ struct ShutdownTests {
         #expect(rig.letters.outcomes.map(\.kind) == [.rejected])
         #expect(rig.tracer.outcomes.map(\.kind) == [.rejected])
         #expect(await node.seen.isEmpty)
-        #expect(await rig.router.shutDown(gracePeriod: .zero).refused == 1)
+        #expect(await rig.system.shutDown(gracePeriod: .zero).refused == 1)
     }
 
     @Test(
@@ -57,8 +57,8 @@ struct ShutdownTests {
     func acceptedPostsFinish() async throws {
         let (rig, gate, node, tickets) = await Self.threePostsOneParked()
 
-        let shutdown = Task { await rig.router.shutDown(gracePeriod: .seconds(60)) }
-        await F.yield { rig.router.isShuttingDown }
+        let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
+        await F.yield { rig.system.isShuttingDown }
         let refused = await node.post(F.Numbered(sender: 0, number: 3))
         #expect(refused.finishedOutcome?.rejectedDetails?.reason == .shuttingDown)
 
@@ -69,7 +69,7 @@ struct ShutdownTests {
             #expect(ticket.finishedOutcome?.kind == .handled)
         }
         #expect(await node.seen.map(\.number) == [0, 1, 2])
-        #expect(rig.router.outstandingPosts == 0)
+        #expect(rig.system.outstandingPosts == 0)
     }
 
     @Test(
@@ -78,7 +78,7 @@ struct ShutdownTests {
     func gracePeriodEnds() async throws {
         let (rig, _, node, tickets) = await Self.threePostsOneParked()  // the gate never opens
 
-        let report = await rig.router.shutDown(gracePeriod: .zero)
+        let report = await rig.system.shutDown(gracePeriod: .zero)
         #expect(report == ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
 
         let inFlight = try #require(tickets[0].finishedOutcome?.cancelledDetails)
@@ -104,15 +104,15 @@ struct ShutdownTests {
     func waitingPostersRefused() async throws {
         let gate = Gate()
         let rig = Rig(limit: PostingLimit(maxOutstanding: 1, whenFull: .suspend))
-        let node = F.Node("node", .park(gate), root: true, router: rig.router)
+        let node = F.Node("node", .park(gate), root: true, system: rig.system)
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let waiting = Task { await node.post(F.Numbered(sender: 1, number: 1)) }
-        await F.yield { rig.router.suspendedPosters == 1 }
+        await F.yield { rig.system.suspendedPosters == 1 }
 
-        let shutdown = Task { await rig.router.shutDown(gracePeriod: .seconds(60)) }
+        let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
         let refused = await waiting.value
         #expect(refused.finishedOutcome?.rejectedDetails?.reason == .shuttingDown)
-        #expect(rig.router.suspendedPosters == 0)
+        #expect(rig.system.suspendedPosters == 0)
 
         gate.open()
         #expect(await shutdown.value == ShutdownReport(finished: 1, endedEarly: 0, refused: 1))
@@ -124,11 +124,11 @@ struct ShutdownTests {
     /// goes on until the test lets it finish through `finish` (a wait that ignores cancellation)
     /// and returns `.handled`.
     private actor Stubborn: Responder {
-        nonisolated let router: EventRouter
+        nonisolated let eventSystem: EventSystem
         let cancelled = Gate()
         let finish = Gate()
 
-        init(router: EventRouter) { self.router = router }
+        init(system: EventSystem) { self.eventSystem = system }
 
         var next: (any Responder)? { nil }
         nonisolated var isRoot: Bool { true }
@@ -148,12 +148,12 @@ struct ShutdownTests {
     )
     func handlerIgnoringCancellation() async throws {
         let rig = Rig()
-        let stubborn = Stubborn(router: rig.router)
+        let stubborn = Stubborn(system: rig.system)
         let ticket = await stubborn.post(F.Numbered(sender: 0, number: 0))
 
-        let shutdown = Task { await rig.router.shutDown(gracePeriod: .zero) }
+        let shutdown = Task { await rig.system.shutDown(gracePeriod: .zero) }
         await stubborn.cancelled.waitForArrivals(1)  // the shutdown has cancelled the delivery
-        #expect(rig.router.outstandingPosts == 1)
+        #expect(rig.system.outstandingPosts == 1)
         #expect(ticket.finishedOutcome == nil)
         stubborn.finish.open()
         try await stubborn.finish.pass()
@@ -170,30 +170,30 @@ struct ShutdownTests {
     func repeatedShutdown() async {
         let gate = Gate()
         let rig = Rig()
-        let node = F.Node("node", .park(gate), root: true, router: rig.router)
+        let node = F.Node("node", .park(gate), root: true, system: rig.system)
         _ = await node.post(F.Numbered(sender: 0, number: 0))
         await gate.waitForArrivals(1)
 
-        let first = Task { await rig.router.shutDown(gracePeriod: .seconds(60)) }
-        let second = Task { await rig.router.shutDown(gracePeriod: .seconds(60)) }
-        await F.yield { rig.router.isShuttingDown }
+        let first = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
+        let second = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
+        await F.yield { rig.system.isShuttingDown }
         gate.open()
         let expected = ShutdownReport(finished: 1, endedEarly: 0, refused: 0)
         #expect(await first.value == expected)
         #expect(await second.value == expected)
-        #expect(await rig.router.shutDown(gracePeriod: .zero) == expected)
+        #expect(await rig.system.shutDown(gracePeriod: .zero) == expected)
     }
 
     @Test("cancelling the task that shuts down ends the grace period at once")
     func cancellingTheShutdown() async throws {
         let gate = Gate()  // never opened
         let rig = Rig()
-        let node = F.Node("node", .park(gate), root: true, router: rig.router)
+        let node = F.Node("node", .park(gate), root: true, system: rig.system)
         let ticket = await node.post(F.Numbered(sender: 0, number: 0))
         await gate.waitForArrivals(1)
 
-        let shutdown = Task { await rig.router.shutDown(gracePeriod: .seconds(3_600)) }
-        await F.yield { rig.router.isShuttingDown }
+        let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(3_600)) }
+        await F.yield { rig.system.isShuttingDown }
         shutdown.cancel()
         #expect(await shutdown.value == ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
         #expect(ticket.finishedOutcome?.cancelledDetails?.reason == .shutdown)
@@ -204,9 +204,9 @@ struct ShutdownTests {
     @Test("every post accepted before the shutdown gets exactly one outcome, with posters still posting")
     func everyPostAccountedFor() async throws {
         let rig = Rig(limit: PostingLimit(maxOutstanding: 64))
-        let top = F.Node("top", .suspendRandomly(seed: 7), root: true, router: rig.router)
+        let top = F.Node("top", .suspendRandomly(seed: 7), root: true, system: rig.system)
         let leaves = (0..<8).map { index in
-            F.Node("leaf\(index)", .suspendRandomly(seed: UInt64(index)), parent: top, router: rig.router)
+            F.Node("leaf\(index)", .suspendRandomly(seed: UInt64(index)), parent: top, system: rig.system)
         }
         let started = Gate()
 
@@ -218,13 +218,13 @@ struct ShutdownTests {
                     tickets.append(await leaf.post(F.Numbered(sender: index, number: number)))
                     number += 1
                     if number == 50 { try? await started.pass() }
-                } while number < 50 || !rig.router.isShuttingDown
+                } while number < 50 || !rig.system.isShuttingDown
                 return tickets
             }
         }
         await started.waitForArrivals(leaves.count)
         started.open()
-        let report = await rig.router.shutDown(gracePeriod: .milliseconds(2))
+        let report = await rig.system.shutDown(gracePeriod: .milliseconds(2))
 
         var tickets: [Ticket] = []
         for poster in posters { tickets += await poster.value }
@@ -237,7 +237,7 @@ struct ShutdownTests {
         #expect(rig.tracer.outcomes.count == tickets.count)
         #expect(Set(rig.tracer.outcomes.map(\.eventID)).count == tickets.count)
         #expect(rig.letters.outcomes.filter { $0.cancelledDetails?.reason == .shutdown }.count == endedEarly)
-        #expect(rig.router.outstandingPosts == 0)
+        #expect(rig.system.outstandingPosts == 0)
         for node in leaves + [top] { #expect(await node.duplicates == 0) }
     }
 }

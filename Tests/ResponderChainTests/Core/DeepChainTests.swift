@@ -44,8 +44,8 @@ extension CoreSuites {
 }
 
 /// A bead of a long chain: a responder with no isolation of its own, so that its hops run where the
-/// router runs (the test measures the router's loop, not 10,000 executor switches, and stays
-/// light enough not to slow the suites running beside it).
+/// route runs (the test measures the system's loop, not 10,000 executor switches, and stays
+/// light enough not to slow the suites running beside it). Its hop is the default for responders with no isolation.
 private final class Bead: Responder {
     let parent: Bead?
     let isRoot: Bool
@@ -61,9 +61,5 @@ private final class Bead: Responder {
         async throws -> Disposition
     {
         isRoot ? .handled : .pass
-    }
-
-    nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async -> Visit {
-        await context.visit(self, event: event)
     }
 }

@@ -5,10 +5,10 @@ import Testing
 extension CoreSuites {
     @Suite("Roots, interruptions and dead letters")
     struct EndOfChainTests {
-        @Test("an event nobody handles ends unhandled at the root and reaches the router's dead-letter sink")
+        @Test("an event nobody handles ends unhandled at the root and reaches the system's dead-letter sink")
         func unhandledAtRoot() async throws {
             let deadLetters = DeadLetterRecorder()
-            let chain = makeChain([.pass, .pass], router: deadLetters.router)
+            let chain = makeChain([.pass, .pass], system: deadLetters.system)
 
             let outcome = await chain[0].send(Ping())
 
@@ -26,7 +26,7 @@ extension CoreSuites {
         )
         func interruptedAtDetachedResponder() async throws {
             let deadLetters = DeadLetterRecorder()
-            let chain = makeChain([.pass, .pass, .pass], topIsRoot: false, router: deadLetters.router)
+            let chain = makeChain([.pass, .pass, .pass], topIsRoot: false, system: deadLetters.system)
 
             let outcome = await chain[0].send(Ping())
 
@@ -40,8 +40,8 @@ extension CoreSuites {
         @Test("unhandled and interrupted dead letters are told apart by their outcome")
         func deadLettersAreDistinguishable() async throws {
             let deadLetters = DeadLetterRecorder()
-            let rooted = makeChain([.pass, .pass], router: deadLetters.router)
-            let detached = makeChain([.pass, .pass], topIsRoot: false, router: deadLetters.router)
+            let rooted = makeChain([.pass, .pass], system: deadLetters.system)
+            let detached = makeChain([.pass, .pass], topIsRoot: false, system: deadLetters.system)
 
             await rooted[0].send(Ping())
             await detached[0].send(Ping())
@@ -51,11 +51,11 @@ extension CoreSuites {
             #expect(deadLetters.outcomes[1].interruptedDetails?.lastReached == ResponderID(detached[1]))
         }
 
-        @Test("a per-send dead-letter sink is used instead of the router's")
+        @Test("a per-send dead-letter sink is used instead of the system's")
         func perSendSinkWins() async throws {
             let chainLetters = DeadLetterRecorder()
             let sendLetters = DeadLetterRecorder()
-            let chain = makeChain([.pass, .pass], topIsRoot: false, router: chainLetters.router)
+            let chain = makeChain([.pass, .pass], topIsRoot: false, system: chainLetters.system)
 
             let outcome = await chain[0].send(Ping(), options: SendOptions(deadLetters: sendLetters.sink))
 
@@ -64,7 +64,7 @@ extension CoreSuites {
             #expect(chainLetters.count == 0)
         }
 
-        @Test("a per-send dead-letter sink works for a responder whose router has none")
+        @Test("a per-send dead-letter sink works for a responder whose system has none")
         func perSendSinkWithoutRouterSink() async throws {
             let sendLetters = DeadLetterRecorder()
             let chain = makeChain([.pass, .pass])
@@ -77,9 +77,9 @@ extension CoreSuites {
         @Test("handled and failed events never reach the dead-letter sink")
         func onlyUnhandledAndInterruptedAreDeadLettered() async throws {
             let deadLetters = DeadLetterRecorder()
-            let handling = makeChain([.pass, .handle], router: deadLetters.router)
-            let continuing = makeChain([.handleAndContinue, .pass], router: deadLetters.router)
-            let failing = makeChain([.pass, .fail], router: deadLetters.router)
+            let handling = makeChain([.pass, .handle], system: deadLetters.system)
+            let continuing = makeChain([.handleAndContinue, .pass], system: deadLetters.system)
+            let failing = makeChain([.pass, .fail], system: deadLetters.system)
 
             let outcomes = [
                 await handling[0].send(Ping()),

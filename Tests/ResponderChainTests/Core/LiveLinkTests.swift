@@ -84,7 +84,7 @@ extension CoreSuites {
             gate.open()
             let outcome = await sending.value
 
-            // The router keeps the responders it visited alive until the send ends, so a newcomer
+            // The system keeps the responders it visited alive until the send ends, so a newcomer
             // can never be mistaken for one of them.
             #expect(outcome.handledDetails?.stoppedAt == ResponderID(newcomer))
             #expect(outcome.hops == 5)

@@ -53,12 +53,14 @@ extension CoreSuites {
             #expect(outcome.handledDetails?.stoppedAt == ResponderID(chain[0]))
         }
 
-        @Test("a relay whose entry was deallocated ends interrupted, naming the relay, and is dead-lettered")
+        @Test(
+            "a relay whose entry was deallocated ends interrupted, naming the relay, and is dead-lettered through the relay's system"
+        )
         func relayWithoutEntry() async throws {
             let chainLetters = DeadLetterRecorder()
             let sendLetters = DeadLetterRecorder()
-            var entry: Station? = Station("entry", .handle, root: true, router: chainLetters.router)
-            let relay = Relay(entry: try #require(entry), label: "Webhook")
+            var entry: Station? = Station("entry", .handle, root: true, system: chainLetters.system)
+            let relay = Relay(entry: try #require(entry), label: "Webhook", system: chainLetters.system)
             entry = nil
             #expect(relay.entry == nil)
 

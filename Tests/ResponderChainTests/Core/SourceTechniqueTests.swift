@@ -136,7 +136,7 @@ extension CoreSuites {
             let window = Station("Window", .pass, parent: app)
             let controller = Station("Controller", .handle, parent: window)
             let popup = Station("Popup", .pass, parent: window)  // added to the window, not the controller
-            let button = Station("Button", .pass, parent: popup, router: deadLetters.router)
+            let button = Station("Button", .pass, parent: popup, system: deadLetters.system)
 
             let attached = await button.send(Ping())
             await window.link(to: nil)  // the window is closed

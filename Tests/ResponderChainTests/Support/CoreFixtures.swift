@@ -95,7 +95,7 @@ extension EventInfo {
 actor Station: Responder {
     nonisolated let name: String
     nonisolated let root: Bool
-    nonisolated let router: EventRouter
+    nonisolated let eventSystem: EventSystem
     private(set) var reaction: Reaction
     let journal: Journal?
     private var parent: (any Responder)?
@@ -103,13 +103,13 @@ actor Station: Responder {
 
     init(
         _ name: String, _ reaction: Reaction = .pass, parent: (any Responder)? = nil,
-        root: Bool = false, router: EventRouter = .default, journal: Journal? = nil
+        root: Bool = false, system: EventSystem = .default, journal: Journal? = nil
     ) {
         self.name = name
         self.reaction = reaction
         self.parent = parent
         self.root = root
-        self.router = router
+        self.eventSystem = system
         self.journal = journal
     }
 
@@ -136,7 +136,7 @@ actor Station: Responder {
 /// Builds a chain of stations `s0` (the leaf, first in the result) … `sN-1` (the top) with the
 /// given reactions; the top is a root unless `topIsRoot` is `false`.
 func makeChain(
-    _ reactions: [Reaction], topIsRoot: Bool = true, router: EventRouter = .default,
+    _ reactions: [Reaction], topIsRoot: Bool = true, system: EventSystem = .default,
     journal: Journal? = nil
 ) -> [Station] {
     var stations: [Station] = []
@@ -144,7 +144,7 @@ func makeChain(
     for (index, reaction) in reactions.enumerated().reversed() {
         let station = Station(
             "s\(index)", reaction, parent: parent, root: topIsRoot && index == reactions.count - 1,
-            router: router, journal: journal)
+            system: system, journal: journal)
         stations.insert(station, at: 0)
         parent = station
     }
@@ -221,10 +221,11 @@ actor LedgerActor {
     static let shared = LedgerActor()
 }
 
-/// A responder isolated to ``LedgerActor``: it implements `handle` and `visit` itself, as the
-/// `Responder` documentation describes.
+/// A responder isolated to ``LedgerActor``: it names its actor and implements `handle`, as the
+/// `GlobalActorResponder` documentation describes.
 @LedgerActor
-final class Ledger: Responder {
+final class Ledger: GlobalActorResponder {
+    nonisolated static var globalActor: any Actor { LedgerActor.shared }
     private let parent: (any Responder)?
     let journal: Journal?
     private(set) var entries: [String] = []
@@ -242,10 +243,6 @@ final class Ledger: Responder {
         await Self.record(self, event: event, context: &context)
     }
 
-    nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async -> Visit {
-        await Self.visitOnLedger(self, event: event, context: &context)
-    }
-
     private static func record(_ ledger: Ledger, event: any Event, context: inout EventContext)
         -> Disposition
     {
@@ -254,12 +251,6 @@ final class Ledger: Responder {
         ledger.journal?.append("ledger")
         context.info[Tag.self] = "ledger"
         return .pass
-    }
-
-    private static func visitOnLedger(_ ledger: Ledger, event: any Event, context: inout EventContext)
-        async -> Visit
-    {
-        await context.visit(ledger, event: event)
     }
 }
 
@@ -343,6 +334,6 @@ actor Cart: Responder {
 
 /// Routers with a recorder as their dead-letter sink.
 extension DeadLetterRecorder {
-    /// A router whose dead letters go to this recorder.
-    var router: EventRouter { EventRouter(deadLetters: sink) }
+    /// A system whose dead letters go to this recorder.
+    var system: EventSystem { EventSystem(deadLetters: sink) }
 }

@@ -41,19 +41,19 @@ enum TracingFixtures {
         let name: String
         let root: Bool
         let behavior: Behavior
-        nonisolated let router: EventRouter
+        nonisolated let eventSystem: EventSystem
         private var parent: (any Responder)?
         private(set) var sightings: [Sighting] = []
 
         init(
             _ name: String, _ behavior: Behavior = .pass, parent: (any Responder)? = nil,
-            root: Bool = false, router: EventRouter = .default
+            root: Bool = false, system: EventSystem = .default
         ) {
             self.name = name
             self.behavior = behavior
             self.parent = parent
             self.root = root
-            self.router = router
+            self.eventSystem = system
         }
 
         var next: (any Responder)? { parent }
@@ -151,7 +151,7 @@ enum TracingFixtures {
         }
     }
 
-    /// A responder that notes the `hopMarker` bound when its handler runs and when the router
+    /// A responder that notes the `hopMarker` bound when its handler runs and when the system
     /// reads its `next` (after the handler, when the hop's scope has closed).
     actor Watcher: Responder {
         let parent: any Responder

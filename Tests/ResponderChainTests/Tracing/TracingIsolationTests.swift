@@ -10,31 +10,19 @@ extension TracingFixtures {
         static let shared = LaneActor()
     }
 
-    /// A responder isolated to another global actor: it implements `visit` to hop onto it.
+    /// A responder isolated to another global actor: its hops run on it.
     @LaneActor
-    final class LaneResponder: Responder {
+    final class LaneResponder: GlobalActorResponder {
+        nonisolated static var globalActor: any Actor { LaneActor.shared }
         var next: (any Responder)? { nil }
         nonisolated var isRoot: Bool { true }
 
         nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
             async throws -> Disposition
         { .handled }
-
-        nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async
-            -> Visit
-        {
-            await Self.visitOnLane(self, event: event, context: &context)
-        }
-
-        @LaneActor
-        private static func visitOnLane(
-            _ responder: LaneResponder, event: any Event, context: inout EventContext
-        ) async -> Visit {
-            await context.visit(responder, event: event)
-        }
     }
 
-    /// A responder with no isolation of its own: its hop runs wherever the router runs.
+    /// A responder with no isolation of its own: its hop runs wherever the system runs.
     final class FreeResponder: Responder {
         let parent: any Responder
         init(parent: any Responder) { self.parent = parent }
@@ -44,12 +32,6 @@ extension TracingFixtures {
         nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
             async throws -> Disposition
         { .pass }
-
-        nonisolated(nonsending) func visit(_ event: any Event, context: inout EventContext) async
-            -> Visit
-        {
-            await context.visit(self, event: event)
-        }
     }
 }
 

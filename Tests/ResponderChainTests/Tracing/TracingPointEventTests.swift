@@ -37,9 +37,9 @@ struct TracingPointEventTests {
             return await F.Station("A", .fail).send(F.Ping(), options: options)
         case .rejected:
             let gate = Gate()
-            let full = EventRouter(postingLimit: PostingLimit(maxOutstanding: 1, whenFull: .reject))
-            let parked = F.Station("Parked", .park(gate), router: full)
-            let first = await parked.post(F.Ping())  // untraced: fills the router
+            let full = EventSystem(postingLimit: PostingLimit(maxOutstanding: 1, whenFull: .reject))
+            let parked = F.Station("Parked", .park(gate), system: full)
+            let first = await parked.post(F.Ping())  // untraced: fills the system
             let rejected = await parked.post(F.Ping(), options: options).outcome
             gate.open()
             _ = await first.outcome

@@ -59,13 +59,13 @@ struct TracingRecordingTests {
         #expect(handled.hops == 5)
     }
 
-    @Test("a tracer on the chain's router sees its sends, and a per-send tracer replaces it")
+    @Test("a tracer on the chain's system sees its sends, and a per-send tracer replaces it")
     func perChainAndPerSend() async {
         let chainTracer = RecordingTracer()
         let sendTracer = RecordingTracer()
-        let router = EventRouter(tracer: chainTracer)
-        let top = F.Station("Top", .handle, root: true, router: router)
-        let leaf = F.Station("Leaf", .pass, parent: top, router: router)
+        let system = EventSystem(tracer: chainTracer)
+        let top = F.Station("Top", .handle, root: true, system: system)
+        let leaf = F.Station("Leaf", .pass, parent: top, system: system)
 
         let first = await leaf.send(F.Ping())
         let second = await leaf.send(F.Ping(), options: SendOptions(tracer: sendTracer))

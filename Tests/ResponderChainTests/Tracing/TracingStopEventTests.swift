@@ -54,10 +54,10 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
             return await sending.value
         case .cancelledByAPostedEventsTicket:
             // A posted event: captured at post time, delivered from another task, its ticket
-            // cancelled while hop 1 runs (the handler does not look; the router stops before hop 2).
+            // cancelled while hop 1 runs (the handler does not look; the system stops before hop 2).
             let gate = Gate()
             let leaf = F.Station("Leaf", .parkThenPass(gate), parent: top)
-            let capture = TraceCapture.posting(from: leaf, options: options)
+            let capture = TraceCapture.posting(through: .default, options: options)
             let ticket = CancellationSignal()
             let delivering = Task.detached {
                 await Router.send(

@@ -18,7 +18,7 @@ struct PostOfficeStateTests {
     func post(_ number: Int) -> PendingPost {
         PendingPost(
             event: Ping(number: number), entry: sender, source: .responder(sender), options: .default,
-            capture: TraceCapture(tracer: nil),
+            capture: TraceCapture(system: EventSystem(), options: .default),
             ticket: TicketState(eventID: EventID(rawValue: UInt64(number)), office: office, lane: lane),
             isolation: nil)
     }

@@ -125,12 +125,12 @@ enum UIFixtures {
         let window: Window
         let controller: ViewController
 
-        /// The scene; `deadLetters` is the application's router's dead-letter sink (none by
+        /// The scene; `deadLetters` is the application's system's dead-letter sink (none by
         /// default).
         init(withDelegate: Bool = true, deadLetters: DeadLetterSink? = nil) {
             app = Application(
                 delegate: withDelegate ? delegate : nil,
-                router: EventRouter(tracer: recorder, deadLetters: deadLetters),
+                system: EventSystem(tracer: recorder, deadLetters: deadLetters),
                 label: "app")
             window = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "window")
             controller = ViewController(view: View(label: "rootView"), label: "controller")

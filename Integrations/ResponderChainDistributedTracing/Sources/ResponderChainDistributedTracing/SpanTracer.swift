@@ -11,7 +11,7 @@ public import Tracing
 ///
 /// ```swift
 /// InstrumentationSystem.bootstrap(OTelTracer(…))          // once, at startup
-/// let checkout = EventRouter(tracer: SpanTracer())          // every send of the chain
+/// let checkout = EventSystem(tracer: SpanTracer())          // every send of the chain
 /// ```
 ///
 /// Span attributes: `responder.event_id`, `responder.event`, `responder.hop`,

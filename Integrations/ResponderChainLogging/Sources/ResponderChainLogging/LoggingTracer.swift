@@ -12,7 +12,7 @@ public import ResponderChain
 ///
 /// ```swift
 /// let logger = Logger(label: "checkout.events")
-/// let checkout = EventRouter(tracer: LoggingTracer(logger: logger))
+/// let checkout = EventSystem(tracer: LoggingTracer(logger: logger))
 /// ```
 public struct LoggingTracer: ResponderChain.Tracer {
     /// The logger the point events go to.

@@ -1,36 +1,45 @@
-/// The routing configuration shared by the responders of a chain: its tracer, its dead-letter
-/// sink and its posting limit, and the queues of the events posted through it.
+/// The world a chain's events live in: its tracer, its dead-letter sink, its posting limit, and
+/// the queues of the events posted through it.
 ///
-/// Each responder names its router (``Responder/router``, by default ``EventRouter/default``);
-/// a send uses the sender's router unless ``SendOptions`` overrides a part of it. To configure a
-/// chain, give its responders one router:
+/// An event system does not route (each send carries its event hop by hop itself); it
+/// configures what happens around the routing, and it owns the posted events until they end,
+/// which is why it is what you shut down (``shutDown(gracePeriod:)``).
+///
+/// Configure the process-wide system once, at start-up, before the first event is sent:
 ///
 /// ```swift
-/// let checkout = EventRouter(tracer: RecordingTracer(), deadLetters: DeadLetterSink { letter in
-///     await audit.record(letter)
-/// })
+/// try EventSystem.bootstrap(
+///     EventSystem(tracer: PrintingTracer(), deadLetters: DeadLetterSink { print($0) }))
+/// ```
 ///
-/// actor Order: Responder {
-///     nonisolated var router: EventRouter { checkout }
-///     …
+/// Every responder uses it unless it names another (``Responder/eventSystem``); views,
+/// controllers and windows use their `Application`'s. A chain of actors that needs its own
+/// system names it once, in a protocol its types share:
+///
+/// ```swift
+/// extension EventSystem {
+///     static let checkout = EventSystem(postingLimit: PostingLimit(maxOutstanding: 256))
+/// }
+/// protocol CheckoutResponder: Responder {}
+/// extension CheckoutResponder {
+///     nonisolated var eventSystem: EventSystem { .checkout }
 /// }
 /// ```
-public final class EventRouter: Sendable {
-    /// The router of responders that name none: no tracer, no dead-letter sink, the default
-    /// ``PostingLimit``.
-    public static let `default` = EventRouter()
-
-    /// The tracer every send through this router reports to, unless the send names its own.
+///
+/// A send uses the system of the responder it is sent from (a relay's: its entry's), read once
+/// when the send starts; ``SendOptions`` can replace its tracer or dead-letter sink for one send.
+public final class EventSystem: Sendable {
+    /// The tracer every send through this system reports to, unless the send names its own.
     public let tracer: (any Tracer)?
     /// Where unhandled, interrupted and rejected events go, unless the send names its own sink.
     public let deadLetters: DeadLetterSink?
-    /// How many posted events this router holds at once, and what `post` does when it is full.
+    /// How many posted events this system holds at once, and what `post` does when it is full.
     public let postingLimit: PostingLimit
 
-    /// The per-sender queues of the events posted through this router.
+    /// The per-sender queues of the events posted through this system.
     let postOffice: PostOffice
 
-    /// A router with an optional tracer and dead-letter sink, and a posting limit.
+    /// A system with an optional tracer and dead-letter sink, and a posting limit.
     public init(
         tracer: (any Tracer)? = nil,
         deadLetters: DeadLetterSink? = nil,
@@ -45,17 +54,17 @@ public final class EventRouter: Sendable {
     /// The number of posted events accepted and not yet finished (queued or being delivered).
     public var outstandingPosts: Int { postOffice.statistics.outstanding }
 
-    /// The largest ``outstandingPosts`` seen since the router was created: never more than
+    /// The largest ``outstandingPosts`` seen since the system was created: never more than
     /// ``PostingLimit/maxOutstanding``, plus the posts made by handlers during delivery.
     public var peakOutstandingPosts: Int { postOffice.statistics.peak }
 
     /// The number of posters waiting for room right now (policy ``PostingLimit/Policy/suspend``).
     public var suspendedPosters: Int { postOffice.statistics.suspended }
 
-    /// Whether ``shutDown(gracePeriod:)`` has been called: the router accepts no more posts.
+    /// Whether ``shutDown(gracePeriod:)`` has been called: the system accepts no more posts.
     public var isShuttingDown: Bool { postOffice.isShuttingDown }
 
-    /// Shuts the router's posting down gracefully, and returns what became of the posts it held.
+    /// Shuts the system's posting down gracefully, and returns what became of the posts it held.
     ///
     /// 1. From the call on, every new post is refused: its ticket ends
     ///    ``Outcome/rejected(_:)`` with reason ``Outcome/Rejection/Reason/shuttingDown`` (traced
@@ -69,18 +78,18 @@ public final class EventRouter: Sendable {
     ///    ``Outcome/Stop/Reason/shutdown`` and they go to the dead-letter sink.
     ///
     /// Returns once every post has its outcome, with the counts. A handler that ignores
-    /// cancellation delays the return until it finishes: the router cannot take an answer back
+    /// cancellation delays the return until it finishes: the system cannot take an answer back
     /// from a handler still running. Cancelling the calling task ends the grace period at once.
     /// Awaited sends are not affected: they run in their callers' tasks, which own them.
     ///
     /// Calling it again (or concurrently) waits for the same drain and returns its counts.
     ///
     /// ```swift
-    /// let report = await router.shutDown(gracePeriod: .seconds(5))
+    /// let report = await system.shutDown(gracePeriod: .seconds(5))
     /// print(report)   // 12 finished, 0 ended early, 3 refused
     /// ```
     @discardableResult
     public nonisolated(nonsending) func shutDown(gracePeriod: Duration) async -> ShutdownReport {
-        await postOffice.shutDown(until: .now + gracePeriod, router: self)
+        await postOffice.shutDown(until: .now + gracePeriod, system: self)
     }
 }

@@ -1,0 +1,59 @@
+/// A responder isolated to a global actor other than the main actor: a `@DatabaseActor` store,
+/// a `@RenderActor` scene.
+///
+/// Swift cannot name "the global actor of `Self`" in a protocol, so the type says which actor its
+/// hops run on, and implements ``Responder/handle(_:context:)`` itself (a handler table's
+/// closures cannot be typed for an arbitrary global actor). Each hop then enters that actor once,
+/// for the handlers and the read of ``Responder/next`` together, like the hops of actors and
+/// ``MainActorResponder``s.
+///
+/// ```swift
+/// @globalActor actor DatabaseActor { static let shared = DatabaseActor() }
+///
+/// @DatabaseActor
+/// final class Store: GlobalActorResponder {
+///     nonisolated static var globalActor: any Actor { DatabaseActor.shared }
+///     nonisolated var isRoot: Bool { true }
+///     var next: (any Responder)? { nil }
+///     private(set) var saved: [String] = []
+///
+///     nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
+///         async throws -> Disposition
+///     {
+///         await save(event)             // no switch: the hop already runs on DatabaseActor
+///     }
+///
+///     private func save(_ event: any Event) -> Disposition {
+///         saved.append(event.traceName)
+///         return .handled
+///     }
+/// }
+/// ```
+///
+/// Declare ``globalActor`` `nonisolated`, like every `nonisolated` requirement of
+/// ``Responder`` (see ``MainActorResponder`` for what the compiler says otherwise).
+public protocol GlobalActorResponder: Responder {
+    /// The shared instance of the global actor this type is isolated to.
+    nonisolated static var globalActor: any Actor { get }
+}
+
+extension GlobalActorResponder {
+    /// Runs ``Responder/handle(_:context:)`` and reads ``Responder/next`` in one visit to
+    /// ``globalActor``.
+    @inlinable
+    public nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async
+        -> _Visit
+    {
+        await Self.visit(on: Self.globalActor, self, event: event, context: &context)
+    }
+
+    @inlinable
+    static func visit(
+        on actor: isolated any Actor,
+        _ responder: Self,
+        event: any Event,
+        context: inout EventContext
+    ) async -> _Visit {
+        await context.visit(responder, event: event)
+    }
+}
