@@ -28,6 +28,38 @@ struct DeadlineTests {
         #expect(await top.seen.isEmpty)
     }
 
+    @Test(
+        "a stored timeout starts with each send: a send made after an earlier one timed out gets its own time"
+    )
+    func storedTimeoutStartsPerSend() async throws {
+        let gate = Gate()  // never opened: the first send can only end by timing out
+        let parked = F.Node("parked", .park(gate), root: true)
+        let quick = F.Node("quick", .handle, root: true)
+        let options = SendOptions(timeout: .milliseconds(100))
+
+        let first = await parked.send(F.Numbered(sender: 0, number: 0), options: options)
+        // The first send ended by its timeout, so the moment the options were made is now more
+        // than a timeout ago: a deadline fixed then would stop this send before its first hop.
+        let second = await quick.send(F.Numbered(sender: 0, number: 1), options: options)
+        let posted = await quick.post(F.Numbered(sender: 0, number: 2), options: options)
+
+        #expect(first.kind == .timedOut)
+        #expect(second.kind == .handled)
+        #expect(await posted.outcome.kind == .handled)
+        #expect(options.deadline == nil && options.timeout == .milliseconds(100))
+    }
+
+    @Test("with both a deadline and a timeout, the earlier one stops the send")
+    func earlierOfDeadlineAndTimeout() async throws {
+        let leaf = F.Node("leaf", .handle, root: true)
+        let passed = SendOptions(deadline: .now - .seconds(1), timeout: .seconds(60))
+
+        let outcome = await leaf.send(F.Numbered(sender: 0, number: 0), options: passed)
+
+        #expect(try #require(outcome.timedOutDetails).hop == 1)
+        #expect(await leaf.seen.isEmpty)
+    }
+
     @Test("a deadline that has already passed stops the send before its first hop")
     func deadlinePassedBeforeFirstHop() async throws {
         let leaf = F.Node("leaf", .handle, root: true)

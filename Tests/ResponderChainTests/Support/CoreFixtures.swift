@@ -49,6 +49,8 @@ struct Sighting: Sendable, Equatable {
     let trail: [String]?
     let source: String
     let sourceResponder: ResponderID?
+    /// Everything in the context's information when the handler ran: name → printed value.
+    var info: [String: String] = [:]
 }
 
 /// The names of the responders whose handlers ran, in order, across all of them.
@@ -126,7 +128,8 @@ actor Station: Responder {
             station.sightings.append(
                 Sighting(
                     hop: context.hop, tag: context.info[Tag.self], trail: context.info[Trail.self],
-                    source: context.source.description, sourceResponder: context.source.responderID))
+                    source: context.source.description, sourceResponder: context.source.responderID,
+                    info: Dictionary(uniqueKeysWithValues: context.info.entries.map { ($0.name, $0.value) })))
             station.journal?.append(station.name)
             return try await perform(station.reaction, by: station.name, context: &context)
         }
