@@ -11,7 +11,7 @@ import ResponderChain
 ///   PaymentGateway (not a responder) ──Relay──▶ CustomerSession
 /// ```
 ///
-/// Every responder shares one system: it prints each event's path hop by hop (`PrintingTracer`)
+/// Every responder uses the process-wide system (bootstrapped in `main.swift`): it prints each event's path hop by hop (`PrintingTracer`)
 /// and reports dead letters. Each step then prints the outcome the sender got back.
 enum OrderServiceDemo {
     static func run() async {
@@ -67,7 +67,7 @@ enum OrderServiceDemo {
             await apples.post(QuantityChanged(sku: "A-1", quantity: 7)),
             await apples.post(QuantityChanged(sku: "A-1", quantity: 8)),
         ]
-        let report = await OrderServiceRouting.system.shutDown(gracePeriod: .seconds(5))
+        let report = await EventSystem.default.shutDown(gracePeriod: .seconds(5))
         let late = await apples.post(QuantityChanged(sku: "A-1", quantity: 9))
         for ticket in lastTaps + [late] {
             print("   → \(await ticket.outcome)")
@@ -75,7 +75,7 @@ enum OrderServiceDemo {
         print("   → shutdown: \(report); refused since: \(await late.outcome.kind)")
 
         print("\n-- the service audited: \(await service.audit.joined(separator: "; "))")
-        print("-- dead letters: \(await OrderServiceRouting.deadLetters.count)")
+        print("-- dead letters: \(await OrderServiceSystem.deadLetters.count)")
     }
 
     /// Prints a title, runs one send (its trace prints as it finishes), then the outcome.

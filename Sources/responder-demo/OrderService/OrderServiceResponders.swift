@@ -5,7 +5,6 @@ actor OrderService: Responder {
     private(set) var audit: [String] = []
     var next: (any Responder)? { nil }
     nonisolated var isRoot: Bool { true }
-    nonisolated var eventSystem: EventSystem { OrderServiceRouting.system }
 
     static let strategies = Strategies<OrderService> {
         $0.on(QuantityChanged.self) { service, event, context in
@@ -26,7 +25,6 @@ actor CustomerSession: Responder {
     let customer: String
     let service: OrderService
     var next: (any Responder)? { service }
-    nonisolated var eventSystem: EventSystem { OrderServiceRouting.system }
 
     init(customer: String, service: OrderService) {
         self.customer = customer
@@ -52,7 +50,6 @@ actor Order: Responder {
     private lazy var events = OrderEvents(order: self)
 
     var next: (any Responder)? { session }
-    nonisolated var eventSystem: EventSystem { OrderServiceRouting.system }
     nonisolated var label: String { "Order(#\(number))" }
 
     init(number: Int, session: CustomerSession) {
@@ -118,7 +115,6 @@ actor LineItem: Responder {
     private var order: Order?
 
     var next: (any Responder)? { order }
-    nonisolated var eventSystem: EventSystem { OrderServiceRouting.system }
     nonisolated var label: String { "LineItem(\(sku))" }
 
     init(sku: String, unitPrice: Int, order: Order) {

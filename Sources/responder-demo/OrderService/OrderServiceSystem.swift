@@ -1,8 +1,8 @@
 import ResponderChain
 
-/// The one system every responder of the order service names: it prints each event's trace and
-/// keeps the dead letters.
-enum OrderServiceRouting {
+/// The process-wide event system, bootstrapped once in `main.swift` before any event is sent: it
+/// prints each event's trace and keeps the dead letters. No responder names it; all use it.
+enum OrderServiceSystem {
     static let deadLetters = DeadLetterBox()
 
     static let system = EventSystem(
