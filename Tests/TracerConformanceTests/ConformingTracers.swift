@@ -1,7 +1,8 @@
 // This module is built with `NonisolatedNonsendingByDefault` (see Package.swift): an async
 // function or closure type written without isolation runs on its caller's actor here. These
 // conformers are written the way a user of that mode writes them, with no isolation spelled, and
-// must still satisfy `Tracer`, whose requirements spell `nonisolated(nonsending)`.
+// must still satisfy `ScopingTracer`, whose `withHop` spells `nonisolated(nonsending)`. (A scope
+// spelled wrongly for the other mode does not compile: see Tests/CompileFailures.)
 
 import ResponderChain
 import ResponderChainTesting
@@ -12,8 +13,8 @@ enum ConformanceContext {
     @TaskLocal static var span: String?
 }
 
-/// A conformer written in this module's default mode: nothing spelled.
-struct SpanningTracer: Tracer {
+/// A scoping conformer written in this module's default mode: nothing spelled.
+struct SpanningTracer: ScopingTracer {
     let recorder = RecordingTracer()
 
     func captureContext() -> String? { ConformanceContext.requestID }
@@ -32,8 +33,9 @@ struct SpanningTracer: Tracer {
     func record(_ event: TraceEvent) { recorder.record(event) }
 }
 
-/// A conformer that spells the isolation explicitly, as a module in the other mode must.
-struct ExplicitTracer: Tracer {
+/// A scoping conformer that spells the isolation explicitly, as a module in the other mode must,
+/// and captures nothing (`HopScope<Never>`: `captureContext()` comes from the default).
+struct ExplicitTracer: ScopingTracer {
     let recorder = RecordingTracer()
 
     nonisolated(nonsending) func withHop(
@@ -48,7 +50,7 @@ struct ExplicitTracer: Tracer {
     func record(_ event: TraceEvent) { recorder.record(event) }
 }
 
-/// A conformer that only records: both scope and capture come from the defaults.
+/// A plain tracer: it only records, and its hops run with no scope.
 struct PointEventsOnlyTracer: Tracer {
     let recorder = RecordingTracer()
 

@@ -39,7 +39,7 @@ struct TracerConformanceTests {
         #expect(tracer.recorder.hops(for: outcome.eventID).map(\.hop.isolation) == [.mainActor, .responder])
     }
 
-    @Test("a conformer that implements only record gets the default scope and capture")
+    @Test("a plain Tracer, which implements only record, runs its hops with no scope")
     func recordOnlyConformer() async {
         let tracer = PointEventsOnlyTracer()
         let top = ProbeResponder("Top")

@@ -1,12 +1,13 @@
-/// A tracer bound, for one send, to the context it captured in the sender's task.
+/// A tracer bound, for one send, to what it captured in the sender's task.
 ///
-/// The system holds one of these per traced send (in ``EventContext``), so that each hop hands the
-/// tracer its own typed ``Tracer/Context`` without a cast. Untraced sends hold none.
+/// Each traced send holds one of these (in ``EventContext``), so that each hop reaches
+/// the tracer without a cast: the one dynamic cast (is it a ``ScopingTracer``?) happens once, in
+/// ``Tracer/bindCapturedContext()``. Untraced sends hold none.
 protocol ActiveTrace: Sendable {
     /// Forwards a point event to the tracer.
     func record(_ event: TraceEvent)
 
-    /// Runs the tracer's scope around `body` for `hop`, with the captured context.
+    /// Runs `body` for `hop`: inside the tracer's scope for a ``ScopingTracer``, as is otherwise.
     nonisolated(nonsending) func withHop(
         _ hop: Hop,
         _ body: nonisolated(nonsending) () async throws -> Disposition
@@ -16,8 +17,26 @@ protocol ActiveTrace: Sendable {
     var tracerName: String { get }
 }
 
-/// A ``Tracer`` and what it captured.
-struct BoundTrace<Bound: Tracer>: ActiveTrace {
+/// A plain ``Tracer``: point events only, no scope around the handlers.
+struct UnscopedTrace<Bound: Tracer>: ActiveTrace {
+    let tracer: Bound
+
+    func record(_ event: TraceEvent) {
+        tracer.record(event)
+    }
+
+    nonisolated(nonsending) func withHop(
+        _ hop: Hop,
+        _ body: nonisolated(nonsending) () async throws -> Disposition
+    ) async throws -> Disposition {
+        try await body()
+    }
+
+    var tracerName: String { String(describing: Bound.self) }
+}
+
+/// A ``ScopingTracer`` and what it captured: each hop runs inside its scope.
+struct BoundTrace<Bound: ScopingTracer>: ActiveTrace {
     let tracer: Bound
     let context: Bound.Context?
 
@@ -36,8 +55,19 @@ struct BoundTrace<Bound: Tracer>: ActiveTrace {
 }
 
 extension Tracer {
-    /// Captures this tracer's context in the current task and binds it for one send.
+    /// Binds this tracer for one send: a ``ScopingTracer`` captures its context here, in the
+    /// current task. Called once per traced send; the only place a tracer is cast.
     func bindCapturedContext() -> any ActiveTrace {
+        if let scoping = self as? any ScopingTracer {
+            return scoping.bindScope()
+        }
+        return UnscopedTrace(tracer: self)
+    }
+}
+
+extension ScopingTracer {
+    /// Captures this tracer's context in the current task and binds it for one send.
+    fileprivate func bindScope() -> any ActiveTrace {
         BoundTrace(tracer: self, context: captureContext())
     }
 }

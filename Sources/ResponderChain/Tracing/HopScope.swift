@@ -1,4 +1,4 @@
-/// The hop a tracer's ``Tracer/withHop(_:_:)`` wraps, and what the tracer captured when the event
+/// The hop a ``ScopingTracer/withHop(_:_:)`` wraps, and what the tracer captured when the event
 /// was sent.
 ///
 /// ```swift
@@ -14,8 +14,8 @@
 public struct HopScope<Context: Sendable>: Sendable {
     /// The hop: event, number, responder, isolation.
     public let hop: Hop
-    /// What ``Tracer/captureContext()`` returned in the sender's task when the event was sent or
-    /// posted; `nil` if it captured nothing.
+    /// What ``ScopingTracer/captureContext()`` returned in the sender's task when the event was
+    /// sent or posted; `nil` if it captured nothing (always, for a `HopScope<Never>`).
     public let context: Context?
 
     /// A scope for `hop` (for tests of your own tracers).

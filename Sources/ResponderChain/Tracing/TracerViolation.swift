@@ -1,5 +1,6 @@
-/// The error a hop reports when a tracer's ``Tracer/withHop(_:_:)`` broke its contract (call
-/// `body` exactly once), so that the event is reported rather than lost.
+/// The error a hop reports when a ``ScopingTracer/withHop(_:_:)`` broke its contract (call `body`
+/// exactly once), so that the event is reported rather than lost. A plain ``Tracer`` runs no
+/// scope, so it never causes one.
 ///
 /// - ``Kind/handlerNotRun``: the scope returned or threw without calling `body`; the handlers
 ///   never ran and the send ends ``Outcome/failed(_:)`` with this error (unless the send was

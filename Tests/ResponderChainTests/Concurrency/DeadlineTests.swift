@@ -35,7 +35,7 @@ struct DeadlineTests {
         let gate = Gate()  // never opened: the first send can only end by timing out
         let parked = F.Node("parked", .park(gate), root: true)
         let quick = F.Node("quick", .handle, root: true)
-        let options = SendOptions(timeout: .milliseconds(100))
+        let options = SendOptions(timeout: .seconds(1))
 
         let first = await parked.send(F.Numbered(sender: 0, number: 0), options: options)
         // The first send ended by its timeout, so the moment the options were made is now more
@@ -46,7 +46,7 @@ struct DeadlineTests {
         #expect(first.kind == .timedOut)
         #expect(second.kind == .handled)
         #expect(await posted.outcome.kind == .handled)
-        #expect(options.deadline == nil && options.timeout == .milliseconds(100))
+        #expect(options.deadline == nil && options.timeout == .seconds(1))
     }
 
     @Test("with both a deadline and a timeout, the earlier one stops the send")

@@ -104,4 +104,21 @@ struct TracingCorrelationTests {
         #expect(outcome.kind == .handled)
         #expect(await top.sightings.map(\.requestID) == ["req-1"])
     }
+
+    @Test("a scoping tracer captures its context once per send, not once per hop")
+    func capturesOncePerSend() async {
+        let tracer = F.ScopedTracer()
+        let top = F.Station("Top", .handle, root: true)
+        let middle = F.Station("Middle", .pass, parent: top)
+        let leaf = F.Station("Leaf", .pass, parent: middle)
+
+        let first = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
+        #expect(first.hops == 3)
+        #expect(tracer.captures.withLock { $0 } == 1)
+
+        // A post captures at post time; its delivery, in another task, captures nothing more.
+        let ticket = await leaf.post(F.Ping(), options: SendOptions(tracer: tracer))
+        #expect(await ticket.outcome.hops == 3)
+        #expect(tracer.captures.withLock { $0 } == 2)
+    }
 }

@@ -127,12 +127,17 @@ enum TracingFixtures {
 
     /// Binds `hopMarker` to `hop N` around each hop, and restores the `requestID` captured in the
     /// sender's task; forwards point events to a ``RecordingTracer``.
-    final class ScopedTracer: Tracer {
+    final class ScopedTracer: ScopingTracer {
         let recorder = RecordingTracer()
         /// The `hopMarker` bound when each point event was recorded, in order.
         let markersAtRecord = Locked<[String?]>([])
+        /// How many times the context was captured: once per send.
+        let captures = Locked(0)
 
-        func captureContext() -> String? { TracingFixtures.requestID }
+        func captureContext() -> String? {
+            captures.withLock { $0 += 1 }
+            return TracingFixtures.requestID
+        }
 
         nonisolated(nonsending) func withHop(
             _ scope: HopScope<String>,
@@ -151,7 +156,41 @@ enum TracingFixtures {
         }
     }
 
-    /// A responder that notes the `hopMarker` bound when its handler runs and when the system
+    /// A plain ``Tracer`` (not a ``ScopingTracer``) with a correctly spelled `withHop`: an
+    /// ordinary method, which no send ever calls.
+    final class PlainTracerWithStrayScope: Tracer {
+        let recorder = RecordingTracer()
+        /// How many times the stray `withHop` ran: never.
+        let strayCalls = Locked(0)
+
+        nonisolated(nonsending) func withHop(
+            _ scope: HopScope<Never>,
+            _ body: nonisolated(nonsending) () async throws -> Disposition
+        ) async throws -> Disposition {
+            strayCalls.withLock { $0 += 1 }
+            return try await TracingFixtures.$hopMarker.withValue("stray") { try await body() }
+        }
+
+        func record(_ event: TraceEvent) { recorder.record(event) }
+    }
+
+    /// A scope written as a plain `async` method: only `body` spells `nonisolated(nonsending)`.
+    /// The compiler accepts it as the witness (it runs off the caller's executor), and sends
+    /// calls it.
+    struct ConcurrentScopeTracer: ScopingTracer {
+        func withHop(
+            _ scope: HopScope<Never>,
+            _ body: nonisolated(nonsending) () async throws -> Disposition
+        ) async throws -> Disposition {
+            try await TracingFixtures.$hopMarker.withValue("concurrent \(scope.number)") {
+                try await body()
+            }
+        }
+
+        func record(_ event: TraceEvent) {}
+    }
+
+    /// A responder that notes the `hopMarker` bound when its handler runs and when the route
     /// reads its `next` (after the handler, when the hop's scope has closed).
     actor Watcher: Responder {
         let parent: any Responder
@@ -188,7 +227,7 @@ enum TracingFixtures {
     }
 
     /// A scope that misbehaves in one of the ways a tracer can.
-    final class MisbehavingTracer: Tracer {
+    final class MisbehavingTracer: ScopingTracer {
         enum Fault: Sendable {
             /// Returns `.handled` without calling `body`.
             case skipsHandler

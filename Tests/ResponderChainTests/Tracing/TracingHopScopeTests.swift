@@ -47,6 +47,36 @@ struct TracingHopScopeTests {
         #expect(await top.sightings.map(\.hopMarker) == [nil])
     }
 
+    @Test("a plain Tracer runs no scope: a withHop method on it is an ordinary method, never called")
+    func plainTracerHasNoScope() async {
+        let tracer = F.PlainTracerWithStrayScope()
+        let top = F.Station("Top", .handle, root: true)
+        let leaf = F.Station("Leaf", .pass, parent: top)
+
+        let outcome = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
+
+        #expect(outcome.kind == .handled)
+        #expect(await leaf.sightings.map(\.hopMarker) == [nil])
+        #expect(await top.sightings.map(\.hopMarker) == [nil])
+        #expect(tracer.strayCalls.withLock { $0 } == 0)
+        #expect(
+            tracer.recorder.shape(for: outcome.eventID) == [
+                "sent", "enter 1", "leave 1", "enter 2", "leave 2", "finished",
+            ])
+    }
+
+    @Test("a scope written as a plain async method (its body nonisolated(nonsending)) still wraps each hop")
+    func concurrentScopeIsCalled() async {
+        let top = F.Station("Top", .handle, root: true)
+        let screen = await F.Screen("Screen", .pass, parent: top)
+
+        let outcome = await screen.send(F.Ping(), options: SendOptions(tracer: F.ConcurrentScopeTracer()))
+
+        #expect(outcome.kind == .handled)
+        #expect(await screen.sightings.map(\.hopMarker) == ["concurrent 1"])
+        #expect(await top.sightings.map(\.hopMarker) == ["concurrent 2"])
+    }
+
     @Test("the scope sees the hop's responder, number and isolation")
     func scopeSeesHop() async {
         let tracer = F.ScopedTracer()

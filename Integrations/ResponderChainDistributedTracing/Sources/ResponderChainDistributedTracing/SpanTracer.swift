@@ -1,7 +1,8 @@
 public import ResponderChain
 public import Tracing
 
-/// A ResponderChain tracer that opens one swift-distributed-tracing span around each hop.
+/// A ResponderChain tracer that opens one swift-distributed-tracing span around each hop (a
+/// `ScopingTracer` whose context is the sender's `ServiceContext`).
 ///
 /// Each hop's span is a child of the span that was current where the event was sent — also when
 /// the event is delivered later from a queue, because the sender's `ServiceContext` is captured
@@ -16,7 +17,7 @@ public import Tracing
 ///
 /// Span attributes: `responder.event_id`, `responder.event`, `responder.hop`,
 /// `responder.isolation`, and `responder.disposition` when the handlers return.
-public struct SpanTracer: ResponderChain.Tracer {
+public struct SpanTracer: ResponderChain.ScopingTracer {
     private let backend: (any Tracing.Tracer)?
 
     /// A tracer that opens its spans with `tracer`, or with the tracer bootstrapped in

@@ -7,14 +7,16 @@ public import ResponderChain
 ///
 /// Handled sends log at `handledLevel` (`.debug` by default); dead letters log at `.warning`, and
 /// every other outcome (unhandled, interrupted, cycle, cancelled, timed out, failed) at
-/// `.notice`. Around each hop it binds ``eventID`` so that a `Logger.MetadataProvider` (see
-/// ``metadataProvider``) tags what the *handlers* log with the event's id too.
+/// `.notice`. It is a `ScopingTracer`: around each hop it binds ``eventID`` so that a
+/// `Logger.MetadataProvider` (see ``metadataProvider``) tags what the *handlers* log with the
+/// event's id too. Its scope needs nothing from the sender's task (`HopScope<Never>`), so it
+/// captures nothing.
 ///
 /// ```swift
 /// let logger = Logger(label: "checkout.events")
 /// let checkout = EventSystem(tracer: LoggingTracer(logger: logger))
 /// ```
-public struct LoggingTracer: ResponderChain.Tracer {
+public struct LoggingTracer: ResponderChain.ScopingTracer {
     /// The logger the point events go to.
     public let logger: Logger
     /// The level of the lines of a send that ends handled (its `sent`, hops and outcome).
