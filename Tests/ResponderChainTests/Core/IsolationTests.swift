@@ -40,7 +40,7 @@ extension CoreSuites {
         }
 
         @Test(
-            "a responder isolated to another global actor implements visit itself and runs its handler there")
+            "a responder isolated to another global actor runs its handler on that actor")
         func otherGlobalActor() async throws {
             let journal = Journal()
             let root = Station("root", .handle, root: true, journal: journal)
