@@ -1,7 +1,7 @@
 import Testing
 
 /// The documents whose Swift blocks this target compiles, relative to the repository.
-private let documents = ["README.md"]
+private let documents = ["README.md", "Docs/Guide.md"]
 
 /// Every ```swift block of README.md and Docs/Guide.md is compiled in this target, verbatim: the
 /// other files hold each one as a region between a `snippet: <document> <n>` marker line and an
