@@ -41,6 +41,12 @@ let package = Package(
             name: "ResponderChainTestingTests",
             dependencies: ["ResponderChain", "ResponderChainTesting"]
         ),
+        // The README's and the Guide's Swift blocks, compiled verbatim, and a suite that fails
+        // when a block and its compiled copy differ.
+        .testTarget(
+            name: "DocSnippetTests",
+            dependencies: ["ResponderChain", "ResponderUI", "ResponderChainTesting"]
+        ),
         // Conformers written in a module built with other concurrency defaults must still match
         // the core's protocols (see the extra setting below the loop).
         .testTarget(

@@ -1,0 +1,59 @@
+// swift-format-ignore-file
+// Docs/Guide.md's Swift blocks of "Testing your chain", verbatim (checked by DocSnippetTests).
+// They are written for a test's body; here they are compiled, never called.
+
+import ResponderChain
+import ResponderChainTesting
+import Testing
+
+extension Guide {
+    static func testingOutcomeDetails(lineItem: LineItem, order: any Responder, cart: Cart)
+        async throws
+    {
+        // snippet: Docs/Guide.md 24
+        let handled = try #require(await lineItem.send(ItemAdded(sku: "A-1")).handledDetails)
+        #expect(handled.handlers == [ResponderID(order)])
+        #expect(handled.info[OrderID.self] == 42)
+
+        let outcome = await cart.send(.addToCart, payload: 7)
+        let mismatch = try #require(outcome.failedError(as: PayloadTypeMismatch.self))
+        #expect(mismatch.expected == "String")
+        // end snippet
+    }
+
+    static func testingDeadLetters(detachedItem: LineItem) async throws {
+        // snippet: Docs/Guide.md 25
+        let deadLetters = DeadLetterRecorder()
+        let options = SendOptions(deadLetters: deadLetters.sink)   // or EventSystem(deadLetters:)
+
+        await detachedItem.send(ItemAdded(sku: "A-1"), options: options)
+        #expect(deadLetters.outcomes.map(\.kind) == [.interrupted])
+
+        let letters = try await deadLetters.waitForLetters(1)     // for letters from posts, other tasks
+        #expect(letters[0].source.responderID == ResponderID(detachedItem))
+        // end snippet
+    }
+
+    /// What the gate's block leaves implicit: an order that can move to another session.
+    actor MovableOrder: Responder {
+        private var session: CustomerSession
+        init(session: CustomerSession) { self.session = session }
+        var next: (any Responder)? { session }
+        func move(to session: CustomerSession) { self.session = session }
+    }
+
+    static func testingGate(lineItem: LineItem, order: MovableOrder, otherSession: CustomerSession)
+        async
+    {
+        // snippet: Docs/Guide.md 26
+        let gate = Gate()
+        // in a handler:  try await gate.pass()
+        let sending = Task { await lineItem.send(ItemAdded(sku: "A-1")) }
+        await gate.waitForArrivals(1)          // the handler is parked now
+        await order.move(to: otherSession)     // re-link: the event follows at its next hop
+        gate.open()
+        let outcome = await sending.value
+        #expect(outcome.kind == .handled)
+        // end snippet
+    }
+}
