@@ -3,7 +3,9 @@
 ///
 /// It plays the part of `UIResponder`. Every instance has:
 /// - a live ``next`` link (subclasses say what it is: superview, controller, window, application);
-/// - a per-instance, typed handler table, filled through ``EventHandling/handlers``:
+/// - a per-instance handler table (``handlerTable``, the core's `Strategies`), filled through
+///   ``EventHandling/handlers``, typed by the responder's class — entries by type or name, a
+///   proxy, a catch-all:
 ///   ```swift
 ///   cell.handlers.on(AddToCart.self) { cell, event, context in
 ///       context.info[CellIndex.self] = cell.index
@@ -23,11 +25,18 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// ``handlerTable``.
     public typealias StrategyOwner = InterfaceResponder
 
-    /// Empty: the window layer keeps its handlers per instance (see ``EventHandling/handlers``).
+    /// Empty: the window layer keeps its handlers per instance (see ``handlerTable``).
     public nonisolated static var strategies: Strategies<InterfaceResponder> { Strategies() }
 
-    /// This responder's own handlers, by event type.
-    public let handlerTable = HandlerTable()
+    /// This responder's own handlers: the core's handler table, one per instance instead of one
+    /// per type, filled through ``EventHandling/handlers`` (which gives each handler this
+    /// responder typed as the class it was registered on). Read it to ask what is registered:
+    ///
+    /// ```swift
+    /// cell.handlers.on(AddToCart.self) { cell, event, context in .handled }
+    /// cell.handlerTable.handles(AddToCart.self)    // true
+    /// ```
+    public internal(set) final var handlerTable = Strategies<InterfaceResponder>()
 
     private nonisolated let customLabel: String?
 
@@ -67,10 +76,12 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
 
     /// Decides what to do with one event at this hop.
     ///
-    /// The default runs the handler registered for the event's type in ``handlerTable``; if
-    /// there is none, or it passes, it calls the method for the window layer's own events
-    /// (``pointerBegan(_:)``…, ``keyDown(_:)``, ``keyUp(_:)``). Override it to decide otherwise;
-    /// call `super` for the default.
+    /// The default runs ``handlerTable`` the way the core runs a responder's table — the entry
+    /// for the event's type (or a `NamedEvent`'s name), else the proxy's handlers, else the
+    /// catch-all; if that passes, it calls the method for the window layer's own events
+    /// (``pointerBegan(_:)``…, ``keyDown(_:)``, ``keyUp(_:)``). A responder with an empty table
+    /// goes straight to the methods. Override it to decide otherwise; call `super` for the
+    /// default.
     ///
     /// A pointer event that was stopped while the handler ran (``EventContext/isCancelled``: its
     /// window withdrew it because its sequence was cancelled or a later phase was sent, or its
@@ -78,8 +89,8 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// told of the later phase, or of `cancelled`, while the handler was parked, and must not
     /// see this phase after it.
     open func respond(to event: any Event, context: inout EventContext) async throws -> Disposition {
-        if let handler = handlerTable.handler(for: type(of: event)) {
-            let disposition = try await handler(self, event, &context)
+        if !handlerTable.isEmpty {
+            let disposition = try await handlerTable.run(on: self, event: event, context: &context)
             if disposition.isHandled { return disposition }
         }
         if let pointer = event as? PointerEvent {
@@ -126,10 +137,28 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
 
     // MARK: Actions
 
-    /// Whether this responder would handle an action of type `action` (without running
-    /// anything). The default answers whether ``handlerTable`` has a handler for it.
-    open func canPerform<Action: Event>(_ action: Action.Type) -> Bool {
-        handlerTable.handles(action)
+    /// Whether this responder performs actions of type `action`, found without running any
+    /// handler. ``Application/target(forAction:from:)`` asks it of each interface responder on
+    /// the way.
+    ///
+    /// The default answers from ``handlerTable``, the table a hop runs: `true` when it has an
+    /// entry for the type, or else when its proxy (read now, as a hop would read it) performs
+    /// the action — an interface responder proxy is asked this method, any other responder its
+    /// static `strategies` table (and its proxy, the same way). A catch-all does not count:
+    /// whether it handles an action is known only by running it. A proxy that leads back to a
+    /// responder already being asked adds nothing.
+    ///
+    /// Override it to refuse an action in some state (call `super` otherwise), and have the
+    /// handler pass in that state too, so that the query and the send still agree:
+    ///
+    /// ```swift
+    /// override func canPerform<Action: Event>(_ action: Action.Type) async -> Bool {
+    ///     if action == Copy.self, selection.isEmpty { return false }
+    ///     return await super.canPerform(action)
+    /// }
+    /// ```
+    open func canPerform<Action: Event>(_ action: Action.Type) async -> Bool {
+        await ActionLookup.table(handlerTable, of: self, performs: action)
     }
 
     // MARK: First responder
