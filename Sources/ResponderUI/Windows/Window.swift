@@ -15,7 +15,8 @@
 /// app.addWindow(window)
 ///
 /// let delivery = await window.tap(at: Point(x: 300, y: 120))
-/// // delivery?.target: the view hit; delivery?.outcome: how the event ended
+/// // delivery?.target: the view hit; delivery?.outcome: how the event ended;
+/// // delivery?.triggered: the chain events a control it triggered sent, and their outcomes
 /// ```
 @MainActor
 open class Window: View {
@@ -99,8 +100,13 @@ open class Window: View {
     /// in, and its delivery's outcome is ``Outcome/cancelled(_:)`` with reason
     /// ``Outcome/Stop/Reason/withdrawn``. `ended` and `cancelled` are never withdrawn.
     ///
-    /// - Returns: what was sent where, and its outcome; `nil` when nothing was sent (a
-    ///   `began` outside every view, or a later phase of a pointer that has no sequence).
+    /// The send returns when the event has finished its way up the chain — including, for an
+    /// `ended` that triggers a ``Control``, the chain events the control sends: they are in the
+    /// delivery's ``PointerDelivery/triggered``, with their outcomes.
+    ///
+    /// - Returns: what was sent where, its outcome, and the chain events it triggered; `nil`
+    ///   when nothing was sent (a `began` outside every view, or a later phase of a pointer that
+    ///   has no sequence).
     @discardableResult
     public func dispatch(
         _ phase: PointerPhase,
@@ -149,17 +155,28 @@ open class Window: View {
             options.withdrawal = signal
             token = sendToken
         }
-        let outcome = await target.send(event, options: options)
+        let triggered = TriggeredChainEvents()
+        let outcome = await TriggeredChainEvents.$current.withValue(triggered) {
+            await target.send(event, options: options)
+        }
         if let token {
             // A no-op when the sequence has ended (or a new one holds the pointer): the token is
             // this send's own.
             sequences[pointer]?.eventsUnderWay[token] = nil
         }
-        return PointerDelivery(target: target, event: event, outcome: outcome)
+        return PointerDelivery(
+            target: target, event: event, outcome: outcome, triggered: triggered.deliveries)
     }
 
     /// A tap: `began` then `ended` at `location`. Returns the delivery of `ended` (`nil` if
-    /// nothing was hit, or the sequence was cancelled in between).
+    /// nothing was hit, or the sequence was cancelled in between); on a control, its
+    /// ``PointerDelivery/triggered`` holds the chain events the tap made the control send, with
+    /// their outcomes.
+    ///
+    /// ```swift
+    /// let delivery = await window.tap(at: buy.convert(Point(x: 5, y: 5), to: nil))
+    /// #expect(delivery?.triggered.map(\.outcome.kind) == [.handled])
+    /// ```
     @discardableResult
     public func tap(at location: Point, pointer: PointerID = .primary) async -> PointerDelivery? {
         guard await dispatch(.began, at: location, pointer: pointer) != nil else { return nil }
