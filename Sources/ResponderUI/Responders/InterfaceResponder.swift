@@ -14,7 +14,8 @@
 ///   ```
 /// - overridable methods for the window layer's own events (``pointerBegan(_:)``,
 ///   ``keyDown(_:)``, …) that pass by default, so an event nobody claims bubbles up;
-/// - first-responder state (``canBecomeFirstResponder``, ``becomeFirstResponder()``, …).
+/// - first-responder state (``canBecomeFirstResponder``, ``becomeFirstResponder()``, …) and
+///   hooks told when it changes (``didBecomeFirstResponder()``, ``didResignFirstResponder()``).
 ///
 /// A hop to an interface responder runs ``respond(to:context:)`` on the main actor. An event
 /// sent from the main actor visits every main-actor responder of the chain without leaving it;
@@ -170,4 +171,20 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// Whether this responder lets another take its place as first responder. `true` by
     /// default; a field holding an invalid entry can refuse.
     open var canResignFirstResponder: Bool { true }
+
+    /// Called right after this responder became its window's first responder
+    /// (``becomeFirstResponder()`` succeeded); ``Window/firstResponder`` is already this
+    /// responder. When it took the place of another, that one's ``didResignFirstResponder()``
+    /// has run first. Does nothing by default; override it to show focus (no need to call
+    /// `super`).
+    open func didBecomeFirstResponder() {}
+
+    /// Called right after this responder stopped being its window's first responder: it
+    /// resigned (``resignFirstResponder()``, or to let another one become), or it left its
+    /// window (it, or an ancestor, was removed from the window's tree or moved to another
+    /// window). ``Window/firstResponder`` no longer names it (it is `nil` at that point). Not
+    /// called when a resignation is refused, nor when the window is detached from its
+    /// application (the window keeps its first responder). Does nothing by default; override it
+    /// to hide focus (no need to call `super`).
+    open func didResignFirstResponder() {}
 }

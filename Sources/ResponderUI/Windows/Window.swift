@@ -41,7 +41,11 @@ open class Window: View {
 
     /// The application this window is attached to.
     public internal(set) weak var application: Application?
-    /// The responder key events start at, and nil-target actions with it.
+    /// The responder key events start at, and nil-target actions with it. Changed by
+    /// ``InterfaceResponder/becomeFirstResponder()`` and
+    /// ``InterfaceResponder/resignFirstResponder()``, and set to `nil` when the first responder
+    /// leaves the window; it is already up to date when the responders' hooks run. A window
+    /// detached from its application keeps it.
     public internal(set) weak var firstResponder: InterfaceResponder?
 
     private var sequences: [PointerID: PointerSequence] = [:]
@@ -201,11 +205,14 @@ open class Window: View {
     }
 
     /// Called when `root` and its subtree left this window: cancels the pointer sequences bound
-    /// there (each bound view is told) and drops a first responder that is no longer here.
+    /// there (each bound view is told), then drops a first responder that is no longer here and
+    /// tells it (``InterfaceResponder/didResignFirstResponder()``, with ``firstResponder``
+    /// already `nil`; its ``InterfaceResponder/canResignFirstResponder`` is not asked).
     func subtreeDidLeave(_ root: View, reason: PointerCancellation) {
         cancelSequences(reason: reason) { _, sequence in sequence.view.isDescendant(of: root) }
         if let firstResponder, firstResponder.window !== self {
             self.firstResponder = nil
+            firstResponder.didResignFirstResponder()
         }
     }
 
