@@ -62,8 +62,8 @@ struct ActionTests {
         #expect(target === ui.scene.controller)
         #expect(ui.counter.copies == 0)
         #expect(ui.scene.recorder.labels.isEmpty)
-        #expect(ui.scene.controller.canPerform(Copy.self))
-        #expect(!ui.editor.canPerform(Copy.self))
+        #expect(await ui.scene.controller.canPerform(Copy.self))
+        #expect(await !ui.editor.canPerform(Copy.self))
     }
 
     @Test("the query reaches the delegate's static table, and answers nil when nobody can perform")
@@ -89,6 +89,72 @@ struct ActionTests {
         #expect(await proxy.shared == 1)
     }
 
+    @Test(
+        "the query sees an action a view's proxy performs, as the send does: the view is the target, and the send is handled there"
+    )
+    func proxyOfAView() async {
+        let ui = EditorScene()
+        let shareProxy = UIFixtures.ShareProxy()
+        #expect(ui.editor.becomeFirstResponder())
+        #expect(await ui.scene.app.target(forAction: Share.self) == nil)
+
+        ui.editor.handlers.delegate { _ in shareProxy }
+
+        #expect(await ui.editor.canPerform(Share.self))
+        #expect(await ui.scene.app.target(forAction: Share.self) === ui.editor)
+        #expect(await shareProxy.shared == 0)
+        let outcome = await ui.scene.app.sendAction(Share())
+        #expect(outcome.handlers == [ResponderID(ui.editor)])
+        #expect(await shareProxy.shared == 1)
+    }
+
+    @Test(
+        "the query follows a proxy's own proxy, as the send does; a proxy cycle answers no instead of recursing"
+    )
+    func proxiesOfProxies() async {
+        let ui = EditorScene()
+        let shareProxy = UIFixtures.ShareProxy()
+        let first = View(label: "first proxy")
+        let second = View(label: "second proxy")
+        first.handlers.delegate { _ in second }
+        second.handlers.delegate { _ in shareProxy }
+        ui.menu.handlers.delegate { _ in first }
+
+        #expect(await ui.scene.app.target(forAction: Share.self, from: ui.menu) === ui.menu)
+        let outcome = await ui.scene.app.sendAction(Share(), from: ui.menu)
+        #expect(outcome.handlers == [ResponderID(ui.menu)])
+        #expect(await shareProxy.shared == 1)
+
+        second.handlers.delegate { _ in first }  // first → second → first
+        #expect(await !ui.menu.canPerform(Share.self))
+        #expect(await ui.scene.app.target(forAction: Share.self, from: ui.menu) == nil)
+        #expect(await ui.scene.app.target(forAction: Copy.self, from: ui.menu) === ui.scene.controller)
+    }
+
+    @Test("the query follows the proxy of a responder that is not an interface responder (the delegate's)")
+    func proxyOfTheDelegate() async {
+        let shareProxy = UIFixtures.ShareProxy()
+        let delegate = ForwardingDelegate(proxy: shareProxy)
+        let app = Application(delegate: delegate, label: "app")
+        let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "window")
+        app.addWindow(window)
+
+        #expect(await app.target(forAction: Share.self, from: window) === delegate)
+        #expect(await app.target(forAction: Copy.self, from: window) == nil)
+        let outcome = await app.sendAction(Share(), from: window)
+        #expect(outcome.handlers == [ResponderID(delegate)])
+        #expect(await shareProxy.shared == 1)
+    }
+
+    @Test("a catch-all is not counted by the query: it decides only when it runs")
+    func catchAllNotCounted() async {
+        let ui = EditorScene()
+        #expect(ui.editor.becomeFirstResponder())
+        ui.editor.handlers.onAnyEvent { _, _, _ in .pass }
+        #expect(await !ui.editor.canPerform(Copy.self))
+        #expect(await ui.scene.app.target(forAction: Copy.self) === ui.scene.controller)
+    }
+
     @Test("without a sender the action starts at the key window's first responder")
     func keyWindow() async {
         let ui = EditorScene()
@@ -111,4 +177,17 @@ struct ActionTests {
         ui.scene.app.removeWindow(other)
         #expect(ui.scene.app.keyWindow === ui.scene.window)
     }
+}
+
+/// An app delegate that hands every event to a proxy (and ends the chain).
+private actor ForwardingDelegate: Responder {
+    let proxy: any Responder
+    var next: (any Responder)? { nil }
+    nonisolated var isRoot: Bool { true }
+
+    init(proxy: any Responder) {
+        self.proxy = proxy
+    }
+
+    static let strategies = Strategies<ForwardingDelegate> { $0.delegate { $0.proxy } }
 }

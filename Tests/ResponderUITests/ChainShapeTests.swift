@@ -62,7 +62,9 @@ struct ChainShapeTests {
             ])
     }
 
-    @Test("a presented controller chains to its presenter")
+    @Test(
+        "a presented controller's view goes on top of the window, filling it, and its chain goes on at its presenter"
+    )
     func presentedController() async {
         let scene = UIFixtures.Scene()
         let sheet = ViewController(view: View(label: "sheetView"), label: "sheet")
@@ -72,6 +74,9 @@ struct ChainShapeTests {
 
         #expect(scene.controller.presentedController === sheet)
         #expect(sheet.presentingController === scene.controller)
+        #expect(sheet.view.superview === scene.window)  // on the window, on top, filling it
+        #expect(scene.window.subviews.last === sheet.view)
+        #expect(sheet.view.frame == scene.window.bounds)
         #expect(scene.window.hitTest(Point(x: 10, y: 10)) === field)
         await field.send(Ping(), options: scene.options)
         #expect(

@@ -26,6 +26,10 @@ struct HandlerTable: Sendable {
 
     var count: Int { keys.count }
 
+    /// No entry, no proxy, no catch-all: running the table would only pass.
+    @inlinable
+    var isEmpty: Bool { keys.isEmpty && proxy == nil && fallback == nil }
+
     func contains(_ key: EventKey) -> Bool {
         slot(for: key) != nil
     }
@@ -41,6 +45,16 @@ struct HandlerTable: Sendable {
         if keys.count > Self.linearScanLimit {
             index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         }
+    }
+
+    /// Removes the handler for `key`, if any; the other entries keep their order.
+    mutating func remove(_ key: EventKey) {
+        guard let existing = slot(for: key) else { return }
+        keys.remove(at: existing)
+        handlers.remove(at: existing)
+        index =
+            keys.count > Self.linearScanLimit
+            ? Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }) : nil
     }
 
     @inlinable

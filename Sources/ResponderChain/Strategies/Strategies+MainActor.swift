@@ -44,3 +44,69 @@ extension Strategies where Owner: MainActorResponder {
         setProxy { await proxy(Self.owner($0)) }
     }
 }
+
+/// Registration for a table whose handlers are written for a subclass of its owner: the window
+/// layer keeps one `Strategies<InterfaceResponder>` per instance and gives each handler the
+/// responder typed as the class it was registered on (`cell.handlers.on(…) { cell, … }`).
+///
+/// The responder a hop passes is cast to `Receiver`, checked (a table value can be copied to
+/// another responder): a handler whose responder is not a `Receiver` passes, and a proxy provider
+/// gives no proxy.
+extension Strategies where Owner: MainActorResponder {
+    /// Handles events of type `type` on the main actor, given the responder as a `Receiver`.
+    package mutating func on<E: Event, Receiver: MainActorResponder>(
+        _ type: E.Type,
+        as _: Receiver.Type,
+        _ handler:
+            @escaping @MainActor @Sendable (Receiver, E, inout EventContext) async throws
+            -> Disposition
+    ) {
+        register(.type(ObjectIdentifier(type))) { owner, event, context in
+            guard let receiver = owner as? Receiver, let typed = event as? E else { return .pass }
+            return try await handler(receiver, typed, &context)
+        }
+    }
+
+    /// Handles named events called `name` whose payload is a `Payload`, on the main actor, given
+    /// the responder as a `Receiver`.
+    package mutating func on<Payload: Sendable, Receiver: MainActorResponder>(
+        _ name: EventName,
+        payload: Payload.Type,
+        as _: Receiver.Type,
+        _ handler:
+            @escaping @MainActor @Sendable (Receiver, Payload, inout EventContext) async throws
+            -> Disposition
+    ) {
+        register(.name(name)) { owner, event, context in
+            guard let receiver = owner as? Receiver else { return .pass }
+            return try await handler(
+                receiver, try Self.payload(of: event, named: name, as: Payload.self), &context)
+        }
+    }
+
+    /// Handles every event no entry (nor the proxy) handles, given the responder as a
+    /// `Receiver`.
+    package mutating func onAnyEvent<Receiver: MainActorResponder>(
+        as _: Receiver.Type,
+        _ handler:
+            @escaping @MainActor @Sendable (Receiver, any Event, inout EventContext) async throws
+            -> Disposition
+    ) {
+        setFallback { owner, event, context in
+            guard let receiver = owner as? Receiver else { return .pass }
+            return try await handler(receiver, event, &context)
+        }
+    }
+
+    /// Hands events no entry handles to the responder `proxy` gives for the responder, as a
+    /// `Receiver`.
+    package mutating func delegate<Receiver: MainActorResponder>(
+        as _: Receiver.Type,
+        to proxy: @escaping @MainActor @Sendable (Receiver) -> (any Responder)?
+    ) {
+        setProxy { owner in
+            guard let receiver = owner as? Receiver else { return nil }
+            return await proxy(receiver)
+        }
+    }
+}

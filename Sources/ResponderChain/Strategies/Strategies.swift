@@ -24,7 +24,10 @@
 ///
 /// Handlers run on the responder's isolation: an actor's handler gets the actor `isolated`, a
 /// ``MainActorResponder``'s handler runs on the main actor. Registering a second handler for the
-/// same type or name replaces the first.
+/// same type or name replaces the first; ``remove(_:)-(…)`` takes one out.
+///
+/// The window layer (`ResponderUI`) keeps one table per interface responder instead of one per
+/// type, filled at run time through `view.handlers`; it runs the same way.
 public struct Strategies<Owner: Responder>: Sendable {
     /// The entries, with the owner erased: a table of a generic type would make the runtime look
     /// up the metadata of its handler type at every hop.
@@ -46,6 +49,11 @@ public struct Strategies<Owner: Responder>: Sendable {
     /// The number of handlers registered by type or name.
     public var count: Int { table.count }
 
+    /// Whether the table has no handler by type or name, no proxy and no catch-all: every event
+    /// passes.
+    @inlinable
+    public var isEmpty: Bool { table.isEmpty }
+
     /// Whether a handler is registered for events of type `type`.
     public func handles<E: Event>(_ type: E.Type) -> Bool {
         table.contains(.type(ObjectIdentifier(type)))
@@ -54,6 +62,35 @@ public struct Strategies<Owner: Responder>: Sendable {
     /// Whether a handler is registered for named events called `name`.
     public func handles(_ name: EventName) -> Bool {
         table.contains(.name(name))
+    }
+
+    /// Removes the handler for events of type `type`, if there is one. The other handlers keep
+    /// their order; a later event of that type goes to the proxy, the catch-all, or on.
+    ///
+    /// ```swift
+    /// strategies.remove(ItemAdded.self)
+    /// ```
+    public mutating func remove<E: Event>(_ type: E.Type) {
+        table.remove(.type(ObjectIdentifier(type)))
+    }
+
+    /// Removes the handler for named events called `name`, if there is one.
+    ///
+    /// ```swift
+    /// strategies.remove(.cancelOrder)
+    /// ```
+    public mutating func remove(_ name: EventName) {
+        table.remove(.name(name))
+    }
+
+    /// Removes the proxy set with `delegate(to:)`, if any.
+    public mutating func removeDelegate() {
+        table.proxy = nil
+    }
+
+    /// Removes the catch-all set with `onAnyEvent(_:)`, if any.
+    public mutating func removeAnyEventHandler() {
+        table.fallback = nil
     }
 
     mutating func register(_ key: EventKey, _ handler: @escaping HandlerTable.Handler) {
@@ -78,12 +115,20 @@ public struct Strategies<Owner: Responder>: Sendable {
     }
 
     /// Runs the handler this table has for `event` on `owner`; returns ``Disposition/pass``
-    /// when there is none.
+    /// when there is none. (Package-wide: the window layer runs its per-instance tables with it.)
     @inlinable
-    nonisolated(nonsending) func run(on owner: Owner, event: any Event, context: inout EventContext)
+    package nonisolated(nonsending) func run(on owner: Owner, event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
         try await table.run(on: owner, event: event, context: &context)
+    }
+
+    /// The proxy this table hands `owner`'s unhandled events to, read now on `owner`'s isolation
+    /// (as a hop reads it), or `nil` without one. (Package-wide: the window layer's action lookup
+    /// follows proxies with it, without running any handler.)
+    package nonisolated(nonsending) func proxy(for owner: Owner) async -> (any Responder)? {
+        guard let proxy = table.proxy else { return nil }
+        return await proxy(owner)
     }
 }
 

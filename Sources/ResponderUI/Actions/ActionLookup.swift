@@ -1,12 +1,43 @@
-/// Asks any responder, whatever its isolation, whether its static table handles a type.
+/// The one way the window layer finds out, without running any handler, whether a responder
+/// performs an action: the entries of the handler table a hop would run, then that table's proxy,
+/// asked the same way.
+///
+/// An interface responder answers through ``InterfaceResponder/canPerform(_:)`` (whose default
+/// asks its per-instance ``InterfaceResponder/handlerTable`` here); any other responder's static
+/// `strategies` table is asked directly. Proxies are followed as a hop follows them, so the
+/// lookup and a send agree on where an action is performed — as long as each entry found handles
+/// what it is registered for and no catch-all on the way claims the action first (a catch-all
+/// is never counted: what it decides is known only by running it).
+@MainActor
 enum ActionLookup {
-    /// Whether `responder`'s ``Responder/strategies`` has a handler for `action`.
-    static func hasStaticHandler<Action: Event>(_ responder: any Responder, for action: Action.Type)
-        -> Bool
-    {
-        func check<R: Responder>(_ responder: R) -> Bool {
-            R.strategies.handles(action)
+    /// The responders whose tables are being asked in this task, innermost last: a proxy that
+    /// leads back to one of them adds nothing, so a proxy cycle cannot make the lookup recurse
+    /// forever.
+    @TaskLocal static var beingAsked: Set<ObjectIdentifier> = []
+
+    /// Whether `responder` performs `action`.
+    static func responder(_ responder: any Responder, performs action: (some Event).Type) async -> Bool {
+        if let interface = responder as? InterfaceResponder {
+            return await interface.canPerform(action)
         }
-        return check(responder)
+        func ask<R: Responder>(_ responder: R) async -> Bool {
+            // A responder runs the table of its `StrategyOwner`, which it is (the default
+            // `handle` runs `Self.strategies` on `self`).
+            guard let owner = responder as? R.StrategyOwner else { return false }
+            return await table(R.strategies, of: owner, performs: action)
+        }
+        return await ask(responder)
+    }
+
+    /// Whether `table`, run at `owner`, has an entry for `action`, or else its proxy performs it.
+    static func table<Owner: Responder>(
+        _ table: Strategies<Owner>, of owner: Owner, performs action: (some Event).Type
+    ) async -> Bool {
+        if table.handles(action) { return true }
+        let id = ObjectIdentifier(owner)
+        guard !beingAsked.contains(id), let proxy = await table.proxy(for: owner) else { return false }
+        return await $beingAsked.withValue(beingAsked.union([id])) {
+            await responder(proxy, performs: action)
+        }
     }
 }

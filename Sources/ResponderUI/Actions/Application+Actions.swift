@@ -16,20 +16,24 @@ extension Application {
     }
 
     /// The responder a nil-target `action` would reach first among those that can perform it,
-    /// found without running any handler: the same walk as ``sendAction(_:from:)``, asking
-    /// ``InterfaceResponder/canPerform(_:)`` of interface responders and the static table of
-    /// any other responder (such as the delegate). `nil` if none can.
+    /// found without running any handler: the same walk as ``sendAction(_:from:)``, asking each
+    /// responder on the way whether it performs the action — an interface responder through
+    /// ``InterfaceResponder/canPerform(_:)``, any other (such as the delegate) through its static
+    /// `strategies` table. Both look at the table a hop runs, its proxy included, so the answer
+    /// is the responder where ``sendAction(_:from:)`` would be handled, as long as the handlers
+    /// found handle what they are registered for and no catch-all below claims the action
+    /// first. `nil` if none can.
+    ///
+    /// ```swift
+    /// copyButton.isEnabled = await app.target(forAction: Copy.self, from: copyButton) != nil
+    /// ```
     public func target<Action: Event>(forAction action: Action.Type, from sender: InterfaceResponder? = nil)
         async -> (any Responder)?
     {
         var current: (any Responder)? = actionStart(from: sender)
         var visited: Set<ObjectIdentifier> = []
         while let responder = current, visited.insert(ObjectIdentifier(responder)).inserted {
-            if let interface = responder as? InterfaceResponder {
-                if interface.canPerform(action) { return responder }
-            } else if ActionLookup.hasStaticHandler(responder, for: action) {
-                return responder
-            }
+            if await ActionLookup.responder(responder, performs: action) { return responder }
             current = await responder.next
         }
         return nil

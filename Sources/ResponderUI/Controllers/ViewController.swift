@@ -12,7 +12,7 @@
 /// controller, for a child). A controller whose view is in no tree ends the chain.
 ///
 /// A controller can hand the events it does not handle itself to a separate object with its own
-/// handlers — the "event proxy" beside the controller:
+/// handlers — the "event proxy" beside the controller, the proxy of its handler table:
 ///
 /// ```swift
 /// controller.eventProxy = ProductEvents(store: store)   // any Responder; its `next` is unused
@@ -30,9 +30,24 @@ open class ViewController: InterfaceResponder {
     /// The controller that presented this one, if it was presented.
     public private(set) weak var presentingController: ViewController?
 
-    /// A separate responder whose handlers get every event this controller's own handlers pass
-    /// (only its ``Responder/handle(_:context:)`` runs; its `next` is never used).
-    public var eventProxy: (any Responder)?
+    /// A separate responder whose handlers get the events no entry of this controller's
+    /// ``InterfaceResponder/handlerTable`` handles (only its ``Responder/handle(_:context:)``
+    /// runs; its `next` is never used).
+    ///
+    /// It is the proxy of the controller's table: setting it registers
+    /// `handlers.delegate { $0.eventProxy }` (setting `nil`, `handlers.removeDelegate()`), so it
+    /// runs where a proxy runs — after the entries, before the catch-all and the pointer and key
+    /// methods — and ``InterfaceResponder/canPerform(_:)`` sees its handlers. A later
+    /// `handlers.delegate(to:)` replaces it.
+    public var eventProxy: (any Responder)? {
+        didSet {
+            if eventProxy == nil {
+                handlers.removeDelegate()
+            } else {
+                handlers.delegate { $0.eventProxy }
+            }
+        }
+    }
 
     /// A controller with `view` as its root view, named `label` in traces.
     public init(view: View = View(), label: String? = nil) {
@@ -50,26 +65,6 @@ open class ViewController: InterfaceResponder {
 
     /// The window the root view is in.
     open override var window: Window? { view.window }
-
-    /// Runs this controller's own handlers (and pointer/key methods), then the ``eventProxy``'s.
-    open override func respond(to event: any Event, context: inout EventContext) async throws
-        -> Disposition
-    {
-        let own = try await super.respond(to: event, context: &context)
-        if own.isHandled { return own }
-        if let eventProxy {
-            return try await eventProxy.handle(event, context: &context)
-        }
-        return .pass
-    }
-
-    /// Whether this controller or its ``eventProxy`` handles actions of type `action`.
-    open override func canPerform<Action: Event>(_ action: Action.Type) -> Bool {
-        if super.canPerform(action) { return true }
-        guard let eventProxy else { return false }
-        if let interface = eventProxy as? InterfaceResponder { return interface.canPerform(action) }
-        return ActionLookup.hasStaticHandler(eventProxy, for: action)
-    }
 
     // MARK: Children
 

@@ -12,7 +12,13 @@
 /// A pointer that goes down on the control (or on a subview of it, and bubbles up) highlights
 /// it; lifting it inside the control's hit area triggers the control (``controlTriggered()``),
 /// which sends the events registered for ``ControlEvent/tap``. The pointer events themselves
-/// stop at the control.
+/// stop at the control. The delivery of the `ended` that triggered it waits for those chain
+/// events and returns them with their outcomes:
+///
+/// ```swift
+/// let delivery = await window.tap(at: Point(x: 20, y: 20))
+/// delivery?.triggered.map(\.outcome.kind)     // [.handled]
+/// ```
 @MainActor
 open class Control: View {
     /// The chain events to send for each control event, in registration order.
@@ -37,12 +43,25 @@ open class Control: View {
 
     /// Sends the chain events registered for `controlEvent` up the chain from this control, one
     /// after the other, and returns their outcomes (also kept in ``lastOutcomes``).
+    ///
+    /// When this happens while a window delivers a pointer event (the control was triggered by
+    /// it, or a handler of it called this), each chain event sent is also reported, with its
+    /// outcome, in that delivery's ``PointerDelivery/triggered``.
     @discardableResult
     public final func sendChainEvents(for controlEvent: ControlEvent) async -> [Outcome] {
+        let delivery = TriggeredChainEvents.current
         var outcomes: [Outcome] = []
         for make in chainEvents[controlEvent] ?? [] {
             guard let event = make(self) else { continue }
-            outcomes.append(await send(event, options: window?.sendOptions ?? .default))
+            let options = window?.sendOptions ?? .default
+            // What the chain event's handlers trigger in turn belongs to them, not to the
+            // pointer delivery.
+            let outcome = await TriggeredChainEvents.$current.withValue(nil) {
+                await send(event, options: options)
+            }
+            outcomes.append(outcome)
+            delivery?.append(
+                ChainEventDelivery(control: self, controlEvent: controlEvent, event: event, outcome: outcome))
         }
         lastOutcomes = outcomes
         return outcomes
@@ -50,7 +69,10 @@ open class Control: View {
 
     /// A pointer went up inside the control. Sends the ``ControlEvent/tap`` chain events;
     /// subclasses change what triggering means (a switch flips and sends
-    /// ``ControlEvent/valueChanged``).
+    /// ``ControlEvent/valueChanged``). The `ended` delivery that triggered the control awaits
+    /// this method, and reports every chain event sent through ``sendChainEvents(for:)`` from
+    /// it in its ``PointerDelivery/triggered``: an override that sends its chain events that
+    /// way (as ``Switch`` does) needs nothing else to report them.
     open func controlTriggered() async {
         await sendChainEvents(for: .tap)
     }

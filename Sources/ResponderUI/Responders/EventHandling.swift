@@ -11,13 +11,13 @@
 ///     return .handledAndContinue
 /// }
 /// ```
+///
+/// ``InterfaceResponder`` conforms; the protocol exists so that `handlers` can name `Self`.
 @MainActor
-public protocol EventHandling: AnyObject {
-    /// The table the registrations go into.
-    var handlerTable: HandlerTable { get }
-}
+public protocol EventHandling: AnyObject {}
 
-extension EventHandling {
-    /// Registration of this responder's own handlers (see ``HandlerRegistrar``).
+extension EventHandling where Self: InterfaceResponder {
+    /// Registration of this responder's own handlers, in its
+    /// ``InterfaceResponder/handlerTable`` (see ``HandlerRegistrar``).
     public var handlers: HandlerRegistrar<Self> { HandlerRegistrar(owner: self) }
 }

@@ -3,7 +3,9 @@
 ///
 /// It plays the part of `UIResponder`. Every instance has:
 /// - a live ``next`` link (subclasses say what it is: superview, controller, window, application);
-/// - a per-instance, typed handler table, filled through ``EventHandling/handlers``:
+/// - a per-instance handler table (``handlerTable``, the core's `Strategies`), filled through
+///   ``EventHandling/handlers``, typed by the responder's class — entries by type or name, a
+///   proxy, a catch-all:
 ///   ```swift
 ///   cell.handlers.on(AddToCart.self) { cell, event, context in
 ///       context.info[CellIndex.self] = cell.index
@@ -12,7 +14,8 @@
 ///   ```
 /// - overridable methods for the window layer's own events (``pointerBegan(_:)``,
 ///   ``keyDown(_:)``, …) that pass by default, so an event nobody claims bubbles up;
-/// - first-responder state (``canBecomeFirstResponder``, ``becomeFirstResponder()``, …).
+/// - first-responder state (``canBecomeFirstResponder``, ``becomeFirstResponder()``, …) and
+///   hooks told when it changes (``didBecomeFirstResponder()``, ``didResignFirstResponder()``).
 ///
 /// A hop to an interface responder runs ``respond(to:context:)`` on the main actor. An event
 /// sent from the main actor visits every main-actor responder of the chain without leaving it;
@@ -23,11 +26,18 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// ``handlerTable``.
     public typealias StrategyOwner = InterfaceResponder
 
-    /// Empty: the window layer keeps its handlers per instance (see ``EventHandling/handlers``).
+    /// Empty: the window layer keeps its handlers per instance (see ``handlerTable``).
     public nonisolated static var strategies: Strategies<InterfaceResponder> { Strategies() }
 
-    /// This responder's own handlers, by event type.
-    public let handlerTable = HandlerTable()
+    /// This responder's own handlers: the core's handler table, one per instance instead of one
+    /// per type, filled through ``EventHandling/handlers`` (which gives each handler this
+    /// responder typed as the class it was registered on). Read it to ask what is registered:
+    ///
+    /// ```swift
+    /// cell.handlers.on(AddToCart.self) { cell, event, context in .handled }
+    /// cell.handlerTable.handles(AddToCart.self)    // true
+    /// ```
+    public internal(set) final var handlerTable = Strategies<InterfaceResponder>()
 
     private nonisolated let customLabel: String?
 
@@ -67,10 +77,12 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
 
     /// Decides what to do with one event at this hop.
     ///
-    /// The default runs the handler registered for the event's type in ``handlerTable``; if
-    /// there is none, or it passes, it calls the method for the window layer's own events
-    /// (``pointerBegan(_:)``…, ``keyDown(_:)``, ``keyUp(_:)``). Override it to decide otherwise;
-    /// call `super` for the default.
+    /// The default runs ``handlerTable`` the way the core runs a responder's table — the entry
+    /// for the event's type (or a `NamedEvent`'s name), else the proxy's handlers, else the
+    /// catch-all; if that passes, it calls the method for the window layer's own events
+    /// (``pointerBegan(_:)``…, ``keyDown(_:)``, ``keyUp(_:)``). A responder with an empty table
+    /// goes straight to the methods. Override it to decide otherwise; call `super` for the
+    /// default.
     ///
     /// A pointer event that was stopped while the handler ran (``EventContext/isCancelled``: its
     /// window withdrew it because its sequence was cancelled or a later phase was sent, or its
@@ -78,8 +90,8 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// told of the later phase, or of `cancelled`, while the handler was parked, and must not
     /// see this phase after it.
     open func respond(to event: any Event, context: inout EventContext) async throws -> Disposition {
-        if let handler = handlerTable.handler(for: type(of: event)) {
-            let disposition = try await handler(self, event, &context)
+        if !handlerTable.isEmpty {
+            let disposition = try await handlerTable.run(on: self, event: event, context: &context)
             if disposition.isHandled { return disposition }
         }
         if let pointer = event as? PointerEvent {
@@ -126,10 +138,28 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
 
     // MARK: Actions
 
-    /// Whether this responder would handle an action of type `action` (without running
-    /// anything). The default answers whether ``handlerTable`` has a handler for it.
-    open func canPerform<Action: Event>(_ action: Action.Type) -> Bool {
-        handlerTable.handles(action)
+    /// Whether this responder performs actions of type `action`, found without running any
+    /// handler. ``Application/target(forAction:from:)`` asks it of each interface responder on
+    /// the way.
+    ///
+    /// The default answers from ``handlerTable``, the table a hop runs: `true` when it has an
+    /// entry for the type, or else when its proxy (read now, as a hop would read it) performs
+    /// the action — an interface responder proxy is asked this method, any other responder its
+    /// static `strategies` table (and its proxy, the same way). A catch-all does not count:
+    /// whether it handles an action is known only by running it. A proxy that leads back to a
+    /// responder already being asked adds nothing.
+    ///
+    /// Override it to refuse an action in some state (call `super` otherwise), and have the
+    /// handler pass in that state too, so that the query and the send still agree:
+    ///
+    /// ```swift
+    /// override func canPerform<Action: Event>(_ action: Action.Type) async -> Bool {
+    ///     if action == Copy.self, selection.isEmpty { return false }
+    ///     return await super.canPerform(action)
+    /// }
+    /// ```
+    open func canPerform<Action: Event>(_ action: Action.Type) async -> Bool {
+        await ActionLookup.table(handlerTable, of: self, performs: action)
     }
 
     // MARK: First responder
@@ -141,4 +171,20 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// Whether this responder lets another take its place as first responder. `true` by
     /// default; a field holding an invalid entry can refuse.
     open var canResignFirstResponder: Bool { true }
+
+    /// Called right after this responder became its window's first responder
+    /// (``becomeFirstResponder()`` succeeded); ``Window/firstResponder`` is already this
+    /// responder. When it took the place of another, that one's ``didResignFirstResponder()``
+    /// has run first. Does nothing by default; override it to show focus (no need to call
+    /// `super`).
+    open func didBecomeFirstResponder() {}
+
+    /// Called right after this responder stopped being its window's first responder: it
+    /// resigned (``resignFirstResponder()``, or to let another one become), or it left its
+    /// window (it, or an ancestor, was removed from the window's tree or moved to another
+    /// window). ``Window/firstResponder`` no longer names it (it is `nil` at that point). Not
+    /// called when a resignation is refused, nor when the window is detached from its
+    /// application (the window keeps its first responder). Does nothing by default; override it
+    /// to hide focus (no need to call `super`).
+    open func didResignFirstResponder() {}
 }

@@ -157,10 +157,11 @@ open class View: InterfaceResponder {
 
     /// Removes this view (and its subtree) from its superview. Pointer sequences bound to views
     /// of the subtree are cancelled (each view is told through
-    /// ``InterfaceResponder/pointerCancelled(_:)``), a first responder inside it is dropped, and
-    /// events in flight there end ``Outcome/interrupted(_:)`` at their next hop — except the
-    /// `began` and `moved` of the cancelled sequences, which their window withdraws first (they
-    /// end ``Outcome/cancelled(_:)``, reason ``Outcome/Stop/Reason/withdrawn``).
+    /// ``InterfaceResponder/pointerCancelled(_:)``), a first responder inside it is dropped (and
+    /// told, through ``InterfaceResponder/didResignFirstResponder()``), and events in flight
+    /// there end ``Outcome/interrupted(_:)`` at their next hop — except the `began` and `moved`
+    /// of the cancelled sequences, which their window withdraws first (they end
+    /// ``Outcome/cancelled(_:)``, reason ``Outcome/Stop/Reason/withdrawn``).
     public final func removeFromSuperview() {
         guard let superview else { return }
         let oldWindow = window

@@ -15,7 +15,8 @@
 /// app.addWindow(window)
 ///
 /// let delivery = await window.tap(at: Point(x: 300, y: 120))
-/// // delivery?.target: the view hit; delivery?.outcome: how the event ended
+/// // delivery?.target: the view hit; delivery?.outcome: how the event ended;
+/// // delivery?.triggered: the chain events a control it triggered sent, and their outcomes
 /// ```
 @MainActor
 open class Window: View {
@@ -40,7 +41,11 @@ open class Window: View {
 
     /// The application this window is attached to.
     public internal(set) weak var application: Application?
-    /// The responder key events start at, and nil-target actions with it.
+    /// The responder key events start at, and nil-target actions with it. Changed by
+    /// ``InterfaceResponder/becomeFirstResponder()`` and
+    /// ``InterfaceResponder/resignFirstResponder()``, and set to `nil` when the first responder
+    /// leaves the window; it is already up to date when the responders' hooks run. A window
+    /// detached from its application keeps it.
     public internal(set) weak var firstResponder: InterfaceResponder?
 
     private var sequences: [PointerID: PointerSequence] = [:]
@@ -99,8 +104,13 @@ open class Window: View {
     /// in, and its delivery's outcome is ``Outcome/cancelled(_:)`` with reason
     /// ``Outcome/Stop/Reason/withdrawn``. `ended` and `cancelled` are never withdrawn.
     ///
-    /// - Returns: what was sent where, and its outcome; `nil` when nothing was sent (a
-    ///   `began` outside every view, or a later phase of a pointer that has no sequence).
+    /// The send returns when the event has finished its way up the chain — including, for an
+    /// `ended` that triggers a ``Control``, the chain events the control sends: they are in the
+    /// delivery's ``PointerDelivery/triggered``, with their outcomes.
+    ///
+    /// - Returns: what was sent where, its outcome, and the chain events it triggered; `nil`
+    ///   when nothing was sent (a `began` outside every view, or a later phase of a pointer that
+    ///   has no sequence).
     @discardableResult
     public func dispatch(
         _ phase: PointerPhase,
@@ -149,17 +159,28 @@ open class Window: View {
             options.withdrawal = signal
             token = sendToken
         }
-        let outcome = await target.send(event, options: options)
+        let triggered = TriggeredChainEvents()
+        let outcome = await TriggeredChainEvents.$current.withValue(triggered) {
+            await target.send(event, options: options)
+        }
         if let token {
             // A no-op when the sequence has ended (or a new one holds the pointer): the token is
             // this send's own.
             sequences[pointer]?.eventsUnderWay[token] = nil
         }
-        return PointerDelivery(target: target, event: event, outcome: outcome)
+        return PointerDelivery(
+            target: target, event: event, outcome: outcome, triggered: triggered.deliveries)
     }
 
     /// A tap: `began` then `ended` at `location`. Returns the delivery of `ended` (`nil` if
-    /// nothing was hit, or the sequence was cancelled in between).
+    /// nothing was hit, or the sequence was cancelled in between); on a control, its
+    /// ``PointerDelivery/triggered`` holds the chain events the tap made the control send, with
+    /// their outcomes.
+    ///
+    /// ```swift
+    /// let delivery = await window.tap(at: buy.convert(Point(x: 5, y: 5), to: nil))
+    /// #expect(delivery?.triggered.map(\.outcome.kind) == [.handled])
+    /// ```
     @discardableResult
     public func tap(at location: Point, pointer: PointerID = .primary) async -> PointerDelivery? {
         guard await dispatch(.began, at: location, pointer: pointer) != nil else { return nil }
@@ -184,11 +205,14 @@ open class Window: View {
     }
 
     /// Called when `root` and its subtree left this window: cancels the pointer sequences bound
-    /// there (each bound view is told) and drops a first responder that is no longer here.
+    /// there (each bound view is told), then drops a first responder that is no longer here and
+    /// tells it (``InterfaceResponder/didResignFirstResponder()``, with ``firstResponder``
+    /// already `nil`; its ``InterfaceResponder/canResignFirstResponder`` is not asked).
     func subtreeDidLeave(_ root: View, reason: PointerCancellation) {
         cancelSequences(reason: reason) { _, sequence in sequence.view.isDescendant(of: root) }
         if let firstResponder, firstResponder.window !== self {
             self.firstResponder = nil
+            firstResponder.didResignFirstResponder()
         }
     }
 

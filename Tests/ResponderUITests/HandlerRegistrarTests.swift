@@ -1,0 +1,233 @@
+import ResponderChainTesting
+import ResponderUI
+import Testing
+
+private typealias Ping = UIFixtures.Ping
+private typealias Share = UIFixtures.Share
+private typealias RecordingView = UIFixtures.RecordingView
+
+extension EventName {
+    fileprivate static let rename: EventName = "rename"
+}
+
+/// A cell with state its handlers read, to check that they get it typed as `Cell`.
+@MainActor
+private final class Cell: View {
+    var row = 0
+    var renamed: [String] = []
+}
+
+/// A view outside every chain, used as another view's proxy: only its handlers run.
+@MainActor
+private final class ProxyView: View {
+    var seen: [String] = []
+}
+
+@Suite("Handlers on interface responders")
+@MainActor
+struct HandlerRegistrarTests {
+    @Test("a handler gets the responder typed as the class it was registered on")
+    func typedOwner() async throws {
+        let scene = UIFixtures.Scene()
+        let cell = Cell(label: "cell")
+        cell.row = 3
+        scene.controller.view.addSubview(cell)
+        cell.handlers.on(Ping.self) { cell, ping, context in
+            cell.renamed.append("row \(cell.row) \(ping.tag)")
+            return .handled
+        }
+
+        let outcome = await cell.send(Ping(tag: "a"), options: scene.options)
+
+        #expect(try #require(outcome.handledDetails).stoppedAt == ResponderID(cell))
+        #expect(cell.renamed == ["row 3 a"])
+        #expect(cell.handlerTable.count == 1)
+        #expect(!cell.handlerTable.isEmpty)
+        #expect(View().handlerTable.isEmpty)
+    }
+
+    @Test("removing a handler by type lets that event pass on; the other handlers stay")
+    func removalByType() async throws {
+        let scene = UIFixtures.Scene()
+        let view = View(label: "view")
+        scene.controller.view.addSubview(view)
+        view.handlers.on(Ping.self) { _, _, _ in .handled }
+        view.handlers.on(Share.self) { _, _, _ in .handled }
+
+        view.handlers.remove(Ping.self)
+
+        #expect(!view.handlerTable.handles(Ping.self))
+        #expect(view.handlerTable.handles(Share.self))
+        #expect(view.handlerTable.count == 1)
+        let ping = await view.send(Ping(), options: scene.options)
+        #expect(try #require(ping.unhandledDetails).root == ResponderID(scene.delegate))
+        let share = await view.send(Share(), options: scene.options)
+        #expect(try #require(share.handledDetails).stoppedAt == ResponderID(view))
+        view.handlers.remove(Ping.self)  // removing what is not there does nothing
+        #expect(view.handlerTable.count == 1)
+    }
+
+    @Test("removal keeps a large table's lookup right: entries before and after the removed one still run")
+    func removalFromALargeTable() async throws {
+        let view = View(label: "view")
+        for tag in 0..<12 {
+            view.handlers.on(.init("event \(tag)"), payload: Int.self) { _, _, context in
+                context.info[Tag.self] = tag  // which handler ran
+                return .handled
+            }
+        }
+        view.handlers.remove(EventName("event 3"))
+
+        #expect(view.handlerTable.count == 11)
+        #expect(!view.handlerTable.handles(EventName("event 3")))
+        for tag in [0, 2, 4, 10, 11] {
+            let outcome = await view.send(EventName("event \(tag)"), payload: 0)
+            #expect(try #require(outcome.handledDetails).info[Tag.self] == tag)
+        }
+        #expect(await view.send(EventName("event 3"), payload: 0).kind == .interrupted)
+    }
+
+    @Test(
+        "a named event reaches the handler registered for its name with its payload typed; removed by name, it passes"
+    )
+    func namedEvents() async throws {
+        let scene = UIFixtures.Scene()
+        let cell = Cell(label: "cell")
+        scene.controller.view.addSubview(cell)
+        cell.handlers.on(.rename, payload: String.self) { cell, name, _ in
+            cell.renamed.append(name)
+            return .handled
+        }
+
+        let renamed = await cell.send(.rename, payload: "Socks", options: scene.options)
+        #expect(try #require(renamed.handledDetails).stoppedAt == ResponderID(cell))
+        #expect(cell.renamed == ["Socks"])
+
+        let wrongPayload = await cell.send(.rename, payload: 42, options: scene.options)
+        let mismatch = try #require(wrongPayload.failedError(as: PayloadTypeMismatch.self))
+        #expect(mismatch.expected == "String")
+
+        #expect(cell.handlerTable.handles(.rename))
+        cell.handlers.remove(.rename)
+        #expect(!cell.handlerTable.handles(.rename))
+        let passed = await cell.send(.rename, payload: "Hats", options: scene.options)
+        #expect(passed.kind == .unhandled)
+        #expect(cell.renamed == ["Socks"])
+    }
+
+    @Test(
+        "the catch-all sees what no entry handles, before the pointer and key methods; removed, they run again"
+    )
+    func catchAll() async throws {
+        let scene = UIFixtures.Scene()
+        let view = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "view")
+        view.keyDisposition = .handled
+        scene.controller.view.addSubview(view)
+        view.handlers.on(Ping.self) { view, _, _ in
+            view.log.append("entry Ping")
+            return .handled
+        }
+        view.handlers.onAnyEvent { view, event, _ in
+            view.log.append("catch-all \(event.traceName)")
+            return event is KeyEvent ? .pass : .handled
+        }
+
+        await view.send(Ping(), options: scene.options)
+        let share = await view.send(Share(), options: scene.options)
+        await view.send(KeyEvent("a"), options: scene.options)
+        let tap = await scene.window.tap(at: Point(x: 10, y: 10))
+
+        #expect(try #require(share.handledDetails).stoppedAt == ResponderID(view))
+        #expect(
+            view.log == [
+                "entry Ping", "catch-all Share", "catch-all KeyEvent.down", "keyDown a",
+                "catch-all PointerEvent.began", "catch-all PointerEvent.ended",
+            ])
+        #expect(tap?.outcome.handlers == [ResponderID(view)])
+
+        view.log.removeAll()
+        view.handlers.removeAnyEventHandler()
+        let unclaimed = await view.send(Share(), options: scene.options)
+        await scene.window.tap(at: Point(x: 10, y: 10))
+        #expect(unclaimed.kind == .unhandled)
+        #expect(view.log == ["began 0", "ended 0"])
+    }
+
+    @Test(
+        "a proxy beside a view handles what the view's entries lack; when it passes the catch-all runs; its next is never used"
+    )
+    func proxy() async throws {
+        let scene = UIFixtures.Scene()
+        let view = RecordingView(label: "view")
+        scene.controller.view.addSubview(view)
+        let proxy = ProxyView(label: "proxy")
+        proxy.handlers.on(Share.self) { proxy, _, _ in
+            proxy.seen.append("Share")
+            return .handled
+        }
+        proxy.handlers.onAnyEvent { proxy, event, _ in
+            proxy.seen.append("passed \(event.traceName)")
+            return .pass
+        }
+        let outside = View(label: "outside")
+        outside.addSubview(proxy)  // the proxy has a `next`, which must not be followed
+        view.handlers.on(Ping.self) { view, _, _ in
+            view.log.append("entry Ping")
+            return .handled
+        }
+        view.handlers.delegate { _ in proxy }
+        view.handlers.onAnyEvent { view, event, _ in
+            view.log.append("catch-all \(event.traceName)")
+            return .pass
+        }
+
+        let ping = await view.send(Ping(), options: scene.options)
+        let share = await view.send(Share(), options: scene.options)
+        let copy = await view.send(UIFixtures.Copy(), options: scene.options)
+
+        #expect(try #require(ping.handledDetails).stoppedAt == ResponderID(view))
+        #expect(try #require(share.handledDetails).handlers == [ResponderID(view)])
+        #expect(copy.kind == .unhandled)
+        #expect(view.log == ["entry Ping", "catch-all Copy"])
+        #expect(proxy.seen == ["Share", "passed Copy"])
+        #expect(scene.recorder.labels.filter { $0 == "outside" || $0 == "proxy" }.isEmpty)
+
+        view.handlers.removeDelegate()
+        let unproxied = await view.send(Share(), options: scene.options)
+        #expect(unproxied.kind == .unhandled)
+        #expect(proxy.seen == ["Share", "passed Copy"])
+    }
+
+    @Test("a controller's event proxy is its table's proxy: nil removes it, delegate(to:) replaces it")
+    func eventProxyIsTheTableProxy() async throws {
+        let scene = UIFixtures.Scene()
+        let shareProxy = UIFixtures.ShareProxy()
+        #expect(scene.controller.handlerTable.isEmpty)
+
+        scene.controller.eventProxy = shareProxy
+        #expect(!scene.controller.handlerTable.isEmpty)
+        #expect(
+            await scene.controller.send(Share(), options: scene.options).handlers == [
+                ResponderID(scene.controller)
+            ])
+        #expect(await shareProxy.shared == 1)
+
+        scene.controller.eventProxy = nil
+        #expect(scene.controller.handlerTable.isEmpty)
+        #expect(await scene.controller.send(Share(), options: scene.options).kind == .unhandled)
+
+        scene.controller.eventProxy = shareProxy
+        let other = ProxyView(label: "other")
+        other.handlers.on(Share.self) { other, _, _ in
+            other.seen.append("Share")
+            return .handled
+        }
+        scene.controller.handlers.delegate { _ in other }
+        await scene.controller.send(Share(), options: scene.options)
+        #expect(other.seen == ["Share"])
+        #expect(await shareProxy.shared == 1)
+    }
+}
+
+/// The value a handler of the large-table test records.
+private enum Tag: InfoKey { typealias Value = Int }
