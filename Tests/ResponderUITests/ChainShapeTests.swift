@@ -14,7 +14,7 @@ struct ChainShapeTests {
         scene.controller.view.addSubview(cell)
         cell.addSubview(button)
 
-        let outcome = await button.send(Ping(), options: scene.options)
+        let outcome = await button.send(Ping())
 
         #expect(
             scene.recorder.labels == [
@@ -31,7 +31,7 @@ struct ChainShapeTests {
     @Test("without a delegate the application is the root")
     func applicationIsRoot() async {
         let scene = UIFixtures.Scene(withDelegate: false)
-        let outcome = await scene.controller.view.send(Ping(), options: scene.options)
+        let outcome = await scene.controller.view.send(Ping())
         #expect(scene.recorder.labels == ["rootView", "controller", "window", "app"])
         guard case .unhandled(let unhandled) = outcome else {
             Issue.record("expected unhandled, got \(outcome)")
@@ -54,7 +54,7 @@ struct ChainShapeTests {
 
         #expect(child.parent === scene.controller)
         #expect(scene.controller.children.count == 1)
-        await leaf.send(Ping(), options: scene.options)
+        await leaf.send(Ping())
         #expect(
             scene.recorder.labels == [
                 "leaf", "childView", "child", "container", "rootView", "controller", "window", "app",
@@ -78,7 +78,7 @@ struct ChainShapeTests {
         #expect(scene.window.subviews.last === sheet.view)
         #expect(sheet.view.frame == scene.window.bounds)
         #expect(scene.window.hitTest(Point(x: 10, y: 10)) === field)
-        await field.send(Ping(), options: scene.options)
+        await field.send(Ping())
         #expect(
             scene.recorder.labels == [
                 "field", "sheetView", "sheet", "controller", "window", "app", "AppDelegate",
@@ -110,19 +110,6 @@ struct ChainShapeTests {
         #expect(other.view.superview == nil)
     }
 
-    @Test("a view's own send is traced by the application's tracer when it uses the application's options")
-    func applicationOptions() async {
-        let scene = UIFixtures.Scene()
-        let leaf = View(label: "leaf")
-        scene.controller.view.addSubview(leaf)
-
-        await leaf.send(Ping())
-        #expect(scene.recorder.labels.isEmpty)  // a view's own system is the default one
-
-        await leaf.send(Ping(), options: scene.app.sendOptions)
-        #expect(scene.recorder.labels == ["leaf", "rootView", "controller", "window", "app", "AppDelegate"])
-    }
-
     @Test("replacing the root controller takes the old one's view out of the window, behind any popup")
     func replacingRootController() async {
         let scene = UIFixtures.Scene()
@@ -138,7 +125,7 @@ struct ChainShapeTests {
         #expect(scene.window.subviews.map(\.label) == ["newRootView", "popup"])
         #expect(replacement.view.frame == scene.window.bounds)
         #expect(scene.window.hitTest(Point(x: 200, y: 200)) === replacement.view)
-        let outcome = await old.view.send(Ping(), options: scene.options)
+        let outcome = await old.view.send(Ping())
         guard case .interrupted(let interruption) = outcome else {
             Issue.record("expected interrupted, got \(outcome)")
             return
@@ -169,11 +156,11 @@ struct ChainShapeTests {
         scene.controller.view.addSubview(first)
         scene.controller.view.addSubview(second)
         first.addSubview(leaf)
-        await leaf.send(Ping(), options: scene.options)
+        await leaf.send(Ping())
         #expect(scene.recorder.labels.prefix(2) == ["leaf", "first"])
         scene.recorder.reset()
         second.addSubview(leaf)
-        await leaf.send(Ping(), options: scene.options)
+        await leaf.send(Ping())
         #expect(scene.recorder.labels.prefix(2) == ["leaf", "second"])
         #expect(first.subviews.isEmpty)
     }
@@ -195,7 +182,7 @@ struct ChainShapeTests {
             return .handled
         }
 
-        let outcome = await button.send(Ping(), options: scene.options)
+        let outcome = await button.send(Ping())
 
         guard case .handled(let handled) = outcome else {
             Issue.record("expected handled, got \(outcome)")
@@ -229,7 +216,7 @@ struct ChainShapeTests {
             return .pass
         }
 
-        let outcome = await leaf.send(Ping(), options: scene.options)
+        let outcome = await leaf.send(Ping())
 
         #expect(outcome.hops == 6)
         #expect(probe.sawInterleaving == false)

@@ -12,7 +12,7 @@ extension Application {
     @discardableResult
     public func sendAction(_ action: some Event, from sender: InterfaceResponder? = nil) async -> Outcome {
         let start = actionStart(from: sender)
-        return await start.send(action, options: sendOptions)
+        return await start.send(action)
     }
 
     /// The responder a nil-target `action` would reach first among those that can perform it,

@@ -15,8 +15,9 @@
 /// app.addWindow(window)
 /// ```
 ///
-/// `system` configures tracing and dead letters for every event the window layer sends
-/// (pointer, key, action and control events).
+/// Its event system (``init(delegate:system:label:)``) is the one of every event sent from its
+/// windows, their views and controllers: the window layer's pointer, key, action and control
+/// events, and the events your views send themselves, with no option to pass.
 @MainActor
 open class Application: InterfaceResponder {
     /// The responder above the application: the app delegate, an actor.
@@ -26,13 +27,20 @@ open class Application: InterfaceResponder {
     /// The window nil-target actions go to; the first window added until another is made key.
     public internal(set) var keyWindow: Window?
 
-    private nonisolated let configuredRouter: EventSystem
+    /// The system given at creation; `nil` for the process-wide one, read when each send starts.
+    private nonisolated let system: EventSystem?
 
-    /// An application whose chain ends at `delegate` (or at itself, without one), with the
-    /// tracer and dead-letter sink of `system` for the window layer's sends.
-    public init(delegate: (any Responder)? = nil, system: EventSystem = .default, label: String? = nil) {
+    /// An application whose chain ends at `delegate` (or at itself, without one).
+    ///
+    /// - Parameters:
+    ///   - delegate: The responder above the application, usually an actor; `nil` makes the
+    ///     application the root.
+    ///   - system: The event system of every event sent from this application's windows (see
+    ///     ``InterfaceResponder/eventSystem``); `nil` for ``EventSystem/default``.
+    ///   - label: The application's name in traces and outcomes.
+    public init(delegate: (any Responder)? = nil, system: EventSystem? = nil, label: String? = nil) {
         self.delegate = delegate
-        self.configuredRouter = system
+        self.system = system
         super.init(label: label)
     }
 
@@ -42,20 +50,7 @@ open class Application: InterfaceResponder {
     /// `true` when there is no delegate: then the application ends the chain.
     open nonisolated override var isRoot: Bool { delegate == nil }
 
-    /// The system given at creation.
-    open nonisolated override var eventSystem: EventSystem { configuredRouter }
-
-    /// The options the window layer sends its events with (pointer, key, action and control
-    /// events): this application's tracer and dead-letter sink. A view's own
-    /// ``Responder/system`` is the default one, so pass these to events you send from views
-    /// yourself to have them traced and dead-lettered like the rest:
-    ///
-    /// ```swift
-    /// await cell.send(AddToCart(sku: cell.sku), options: app.sendOptions)
-    /// ```
-    public var sendOptions: SendOptions {
-        SendOptions(tracer: configuredRouter.tracer, deadLetters: configuredRouter.deadLetters)
-    }
+    override var currentEventSystem: EventSystem { system ?? .default }
 
     // MARK: Windows
 
@@ -66,6 +61,7 @@ open class Application: InterfaceResponder {
         window.application?.removeWindow(window)
         windows.append(window)
         window.application = self
+        window.systemOfFormerApplication = nil
         if keyWindow == nil { keyWindow = window }
     }
 
@@ -76,6 +72,8 @@ open class Application: InterfaceResponder {
     public func removeWindow(_ window: Window) {
         guard window.application === self else { return }
         windows.removeAll { $0 === window }
+        // Events sent from the detached window are still this application's to account for.
+        window.systemOfFormerApplication = currentEventSystem
         window.application = nil
         if keyWindow === window { keyWindow = windows.last }
         window.cancelAllSequences(reason: .windowDetached)

@@ -53,11 +53,10 @@ open class Control: View {
         var outcomes: [Outcome] = []
         for make in chainEvents[controlEvent] ?? [] {
             guard let event = make(self) else { continue }
-            let options = window?.sendOptions ?? .default
             // What the chain event's handlers trigger in turn belongs to them, not to the
             // pointer delivery.
             let outcome = await TriggeredChainEvents.$current.withValue(nil) {
-                await send(event, options: options)
+                await send(event)
             }
             outcomes.append(outcome)
             delivery?.append(

@@ -58,9 +58,30 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// delegate is a root.
     open nonisolated var isRoot: Bool { false }
 
-    /// The system for events this responder sends itself. The default system; the
-    /// ``Application`` overrides it with the one it was created with.
-    open nonisolated var eventSystem: EventSystem { .default }
+    /// The event system of the events this responder sends: its application's, found through
+    /// its window each time a send starts.
+    ///
+    /// So a view's own sends, and the pointer, key, action and control events the window layer
+    /// sends for it, are traced and dead-lettered by its ``Application``'s system with no option
+    /// passed; a view moved to another application's window follows it. A window detached from
+    /// its application keeps that application's system (its events still reach the same tracer
+    /// and dead-letter sink); a responder in no window uses ``EventSystem/default``.
+    ///
+    /// ```swift
+    /// let app = Application(system: EventSystem(deadLetters: DeadLetterSink { print($0) }))
+    /// app.addWindow(window)
+    /// await cell.send(AddToCart(sku: cell.sku))   // through app's system
+    /// ```
+    public final nonisolated(nonsending) var eventSystem: EventSystem {
+        get async { await Self.currentEventSystem(of: self) }
+    }
+
+    private static func currentEventSystem(of responder: InterfaceResponder) -> EventSystem {
+        responder.currentEventSystem
+    }
+
+    /// The system this responder's sends use right now: its window's.
+    var currentEventSystem: EventSystem { window?.currentEventSystem ?? .default }
 
     /// The window this responder belongs to, if any (the first responder lives there).
     open var window: Window? { nil }

@@ -147,7 +147,7 @@ open class Window: View {
         let event = PointerEvent(
             pointer: pointer, phase: phase, location: location,
             cancellation: phase == .cancelled ? .system : nil)
-        var options = sendOptions
+        var options = SendOptions()
         var token: Int?
         if phase == .began || phase == .moved {
             // The sequence is in the table (it was just bound or looked up, and nothing ran
@@ -194,14 +194,17 @@ open class Window: View {
     @discardableResult
     public func dispatch(_ key: KeyEvent) async -> Outcome {
         let start: InterfaceResponder = firstResponder ?? self
-        return await start.send(key, options: sendOptions)
+        return await start.send(key)
     }
 
     // MARK: Detaching
 
-    /// The options for the window layer's sends: the application's tracer and dead-letter sink.
-    var sendOptions: SendOptions {
-        application?.sendOptions ?? .default
+    /// The system of the application this window was detached from, until it joins another.
+    var systemOfFormerApplication: EventSystem?
+
+    /// The application's system; once detached, the former application's.
+    override var currentEventSystem: EventSystem {
+        application?.currentEventSystem ?? systemOfFormerApplication ?? .default
     }
 
     /// Called when `root` and its subtree left this window: cancels the pointer sequences bound
