@@ -1,21 +1,27 @@
-/// An event that nobody handled, or whose chain broke, as a ``DeadLetterSink`` receives it.
+/// An event that reached no one who could take it, as a ``DeadLetterSink`` receives it: nobody
+/// handled it, its chain broke, it was refused, or a shutdown ended it (see
+/// ``Outcome/goesToDeadLetters``).
 public struct DeadLetter: Sendable {
     /// The event.
     public let event: any Event
     /// Who sent it.
     public let source: EventSource
-    /// The outcome: ``Outcome/unhandled(_:)`` or ``Outcome/interrupted(_:)``.
+    /// The outcome: ``Outcome/unhandled(_:)``, ``Outcome/interrupted(_:)``,
+    /// ``Outcome/rejected(_:)`` (a full posting limit with the reject policy, a poster cancelled
+    /// while waiting, a system shutting down), or ``Outcome/cancelled(_:)`` with reason
+    /// ``Outcome/Stop/Reason/shutdown``.
     public let outcome: Outcome
 }
 
-/// Where unhandled and interrupted events go, so that none disappears silently.
+/// Where unhandled, interrupted and rejected events go (and posts a shutdown ended), so that none
+/// disappears silently.
 ///
 /// Install one on an ``EventSystem`` (for a whole chain) or in ``SendOptions`` (for one send).
 /// The send awaits the sink before it returns its outcome.
 ///
 /// ```swift
 /// let system = EventSystem(deadLetters: DeadLetterSink { letter in
-///     logger.warning("dead letter: \(letter.event.traceName) — \(letter.outcome)")
+///     print("dead letter: \(letter.event.traceName) — \(letter.outcome)")
 /// })
 /// ```
 public struct DeadLetterSink: Sendable {

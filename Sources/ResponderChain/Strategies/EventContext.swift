@@ -31,6 +31,9 @@ public struct EventContext: Sendable {
     let signal: CancellationSignal?
     /// The send's deadline, if any.
     public let deadline: ContinuousClock.Instant?
+    /// The owners whose tables are running their proxies at this hop, outermost first (empty
+    /// unless a proxy runs): what ``ProxyCycle`` is detected with.
+    var ownersRunningProxies: [ObjectIdentifier] = []
 
     init(
         key: EventKey,

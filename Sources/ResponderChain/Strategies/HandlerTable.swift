@@ -75,13 +75,32 @@ struct HandlerTable: Sendable {
         if let position = slot(for: context.key) {
             return try await handlers[position](owner, event, &context)
         }
-        if let proxy, let delegate = await proxy(owner) {
-            let disposition = try await delegate.handle(event, context: &context)
+        if let proxy {
+            let disposition = try await runProxy(proxy, of: owner, event: event, context: &context)
             if disposition.isHandled { return disposition }
         }
         if let fallback {
             return try await fallback(owner, event, &context)
         }
         return .pass
+    }
+
+    /// Runs the handlers of `owner`'s proxy, if it has one now; passes otherwise.
+    ///
+    /// The context remembers the owners whose proxies are being run at this hop, so that a proxy
+    /// leading back to one of them (or to itself) ends the send ``Outcome/failed(_:)`` with a
+    /// ``ProxyCycle`` instead of recursing forever.
+    @usableFromInline
+    nonisolated(nonsending) func runProxy(
+        _ proxy: ProxyProvider, of owner: AnyObject, event: any Event, context: inout EventContext
+    ) async throws -> Disposition {
+        guard let delegate = await proxy(owner) else { return .pass }
+        let delegateID = ObjectIdentifier(delegate)
+        if delegateID == ObjectIdentifier(owner) || context.ownersRunningProxies.contains(delegateID) {
+            throw ProxyCycle(proxy: ResponderID(delegate))
+        }
+        context.ownersRunningProxies.append(ObjectIdentifier(owner))
+        defer { context.ownersRunningProxies.removeLast() }
+        return try await delegate.handle(event, context: &context)
     }
 }

@@ -3,8 +3,8 @@
 /// asked the same way.
 ///
 /// An interface responder answers through ``InterfaceResponder/canPerform(_:)`` (whose default
-/// asks its per-instance ``InterfaceResponder/handlerTable`` here); any other responder's static
-/// `strategies` table is asked directly. Proxies are followed as a hop follows them, so the
+/// asks its per-instance ``InterfaceResponder/handlerTable`` here); any other responder's
+/// `strategies` table (its instance's) is asked directly. Proxies are followed as a hop follows them, so the
 /// lookup and a send agree on where an action is performed — as long as each entry found handles
 /// what it is registered for and no catch-all on the way claims the action first (a catch-all
 /// is never counted: what it decides is known only by running it).
@@ -21,10 +21,10 @@ enum ActionLookup {
             return await interface.canPerform(action)
         }
         func ask<R: Responder>(_ responder: R) async -> Bool {
-            // A responder runs the table of its `StrategyOwner`, which it is (the default
-            // `handle` runs `Self.strategies` on `self`).
+            // A responder runs its instance's table (the type's unless it has its own), whose
+            // owner it is (the default `handle` runs `strategies` on `self`).
             guard let owner = responder as? R.StrategyOwner else { return false }
-            return await table(R.strategies, of: owner, performs: action)
+            return await table(responder.strategies, of: owner, performs: action)
         }
         return await ask(responder)
     }

@@ -88,5 +88,38 @@ extension CoreSuites {
             #expect(outcomes.map(\.handlers) == Array(repeating: [ResponderID(root)], count: 3))
             #expect(await root.seen == ["Ping", "Knock", "addToCart"])
         }
+
+        @Test(
+            "proxies that lead back to a table already running at the hop end the send failed with a ProxyCycle",
+            arguments: [1, 2, 3])
+        func proxyCycle(length: Int) async throws {
+            let root = RootSink(.handled)
+            let ring = (0..<length).map { _ in Controller(proxy: nil, parent: root) }
+            for (index, controller) in ring.enumerated() {
+                await controller.delegate(to: ring[(index + 1) % length])
+            }
+
+            let outcome = await ring[0].send(Knock())
+
+            let failure = try #require(outcome.failedDetails)
+            let cycle = try #require(failure.error as? ProxyCycle)
+            #expect(cycle.proxy == ResponderID(ring[0]))
+            #expect(failure.responder == ResponderID(ring[0]))
+            #expect(failure.hop == 1)
+            #expect(await root.seen.isEmpty)
+        }
+
+        @Test("one proxy serving two responders of a chain is not a cycle")
+        func sharedProxyIsNoCycle() async throws {
+            let root = RootSink(.handled)
+            let proxy = EventProxy(.pass)
+            let upper = Controller(proxy: proxy, parent: root)
+            let lower = Controller(proxy: proxy, parent: upper)
+
+            let outcome = await lower.send(Knock())
+
+            #expect(outcome.kind == .handled)
+            #expect(await proxy.seen == ["Knock", "Knock"])
+        }
     }
 }

@@ -273,6 +273,8 @@ actor Controller: Responder {
 
     var next: (any Responder)? { parent }
 
+    func delegate(to proxy: (any Responder)?) { self.proxy = proxy }
+
     static let strategies = Strategies<Controller> {
         $0.on(Ping.self) { controller, _, _ in
             controller.pings += 1
