@@ -128,9 +128,18 @@ extension Outcome {
         /// The number of hops that ran (a hop is one visit to one responder).
         public let hops: Int
         /// The responders that handled the event, in order.
-        public let handlers: [ResponderID]
+        public var handlers: [ResponderID] { handlerList.all }
         /// The information added by the hops that ran.
         public let info: EventInfo
+        /// The handlers as the route collected them.
+        let handlerList: HandlerList
+
+        init(eventID: EventID, hops: Int, handlers: HandlerList = HandlerList(), info: EventInfo) {
+            self.eventID = eventID
+            self.hops = hops
+            self.handlerList = handlers
+            self.info = info
+        }
     }
 
     /// The details of ``Outcome/handled(_:)``.

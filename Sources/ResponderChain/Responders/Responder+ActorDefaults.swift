@@ -9,11 +9,27 @@
 
 extension Responder where Self: Actor, StrategyOwner == Self {
     /// Runs the instance's ``Responder/strategies-swift.property`` table on the actor.
+    ///
+    /// During the actor's own hop this is a plain call: the hop already runs on the actor. Called
+    /// from anywhere else (a proxy's handlers, run from another responder's hop), it enters the
+    /// actor first.
     @inlinable
+    @inline(__always)
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        try await strategies.run(on: self, event: event, context: &context)
+        return try await Self.handleIsolated(self, event: event, context: &context)
+    }
+
+    /// ``handle(_:context:)`` on the actor.
+    @inlinable
+    @inline(__always)
+    static func handleIsolated(
+        _ responder: isolated Self,
+        event: any Event,
+        context: inout EventContext
+    ) async throws -> Disposition {
+        try await responder.strategies.run(onIsolated: responder, event: event, context: &context)
     }
 
     /// Runs ``Responder/handle(_:context:)`` and reads ``Responder/next`` in one visit to the actor.

@@ -69,21 +69,46 @@ package final class DefaultEventSystem: Sendable {
         }
     }
 
-    private let slot = AtomicLazyReference<Entry>()
+    /// The address of the entry once the slot is filled, 0 before. The entry is retained by the
+    /// slot (released in `deinit`) and never replaced, so a loaded address stays valid.
+    ///
+    /// An address rather than `AtomicLazyReference`: every send reads this slot, and that type's
+    /// generic `load` cost more than the rest of a one-hop send's setup.
+    private let slot = Atomic<UInt>(0)
 
     /// An empty slot.
     package init() {}
 
     /// The system in the slot; the first read of an empty slot fills it with a plain system.
     package var current: EventSystem {
-        if let entry = slot.load() { return entry.system }
-        return slot.storeIfNil(Entry(system: EventSystem(), wasBootstrapped: false)).system
+        let address = slot.load(ordering: .acquiring)
+        if address != 0 { return Self.entry(at: address).system }
+        return storeIfEmpty(Entry(system: EventSystem(), wasBootstrapped: false)).system
+    }
+
+    deinit {
+        let address = slot.load(ordering: .acquiring)
+        if address != 0 { Unmanaged.passUnretained(Self.entry(at: address)).release() }
+    }
+
+    private static func entry(at address: UInt) -> Entry {
+        Unmanaged<Entry>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
+    }
+
+    /// Stores `entry` if the slot is empty; returns the entry the slot holds afterwards.
+    private func storeIfEmpty(_ entry: Entry) -> Entry {
+        let address = UInt(bitPattern: Unmanaged.passRetained(entry).toOpaque())
+        let (stored, original) = slot.compareExchange(
+            expected: 0, desired: address, ordering: .acquiringAndReleasing)
+        if stored { return entry }
+        Unmanaged.passUnretained(entry).release()
+        return Self.entry(at: original)
     }
 
     /// Fills the slot with `system`, unless it is already filled.
     package func bootstrap(_ system: EventSystem) throws(EventSystem.BootstrapError) {
         let entry = Entry(system: system, wasBootstrapped: true)
-        let stored = slot.storeIfNil(entry)
+        let stored = storeIfEmpty(entry)
         guard stored !== entry else { return }
         throw stored.wasBootstrapped ? .alreadyBootstrapped : .defaultAlreadyInUse
     }

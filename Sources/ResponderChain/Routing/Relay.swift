@@ -91,7 +91,7 @@ public final class Relay: Sendable, CustomStringConvertible {
         let outcome = Outcome.interrupted(
             Outcome.Interruption(
                 path: Outcome.Path(
-                    eventID: capture.eventID, hops: 0, handlers: [], info: options.info),
+                    eventID: capture.eventID, hops: 0, info: options.info),
                 lastReached: ResponderID(objectID: ObjectIdentifier(self), label: description)))
         return await Router.end(
             outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,

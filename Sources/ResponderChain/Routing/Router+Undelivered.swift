@@ -57,6 +57,6 @@ extension Router {
     }
 
     private static func emptyPath(of post: PendingPost) -> Outcome.Path {
-        Outcome.Path(eventID: post.capture.eventID, hops: 0, handlers: [], info: EventInfo())
+        Outcome.Path(eventID: post.capture.eventID, hops: 0, info: EventInfo())
     }
 }

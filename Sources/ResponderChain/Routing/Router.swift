@@ -47,8 +47,8 @@ enum Router {
             trace: trace,
             // A deadline needs a signal for its timer to name itself with (see `stopReason`).
             signal: signal ?? options.withdrawal
-                ?? (options.deadline == nil ? nil : CancellationSignal()),
-            deadline: options.deadline,
+                ?? (options.deadlineStorage == nil ? nil : CancellationSignal()),
+            deadline: options.deadlineStorage,
             eventID: capture.eventID
         )
         trace?.record(
@@ -58,13 +58,14 @@ enum Router {
                     queued: capture.queuedDuration())))
 
         let outcome: Outcome
-        if let deadline = options.deadline {
+        if let deadline = options.deadlineStorage?.instant {
             outcome = await routeRacing(
                 deadline: deadline, event, from: sender, start: options.start, context: context,
                 isolation: #isolation)
         } else {
             outcome = await route(event, from: sender, start: options.start, context: &context)
         }
+        guard outcome.goesToDeadLetters else { return end(outcome, trace: trace) }
         return await end(
             outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
             trace: trace)
@@ -136,7 +137,7 @@ enum Router {
                 ?? .timedOut(
                     Outcome.Stop(
                         path: Outcome.Path(
-                            eventID: context.eventID, hops: 0, handlers: [], info: context.info),
+                            eventID: context.eventID, hops: 0, info: context.info),
                         responder: ResponderID(sender), hop: 1, whileHandling: false,
                         reason: .deadlinePassed))
         }
@@ -168,7 +169,7 @@ enum Router {
         start: SendOptions.Start,
         context: inout EventContext
     ) async -> Outcome {
-        var handlers: [ResponderID] = []
+        var handlers = HandlerList()
         var visited = VisitedResponders()
 
         func path() -> Outcome.Path {

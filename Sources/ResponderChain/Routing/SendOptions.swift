@@ -24,7 +24,12 @@ public struct SendOptions: Sendable {
     /// Where the event begins. Defaults to ``Start/atSender``.
     public var start: Start
     /// A moment after which the send stops with ``Outcome/timedOut(_:)``; `nil` for none.
-    public var deadline: ContinuousClock.Instant?
+    public var deadline: ContinuousClock.Instant? {
+        get { deadlineStorage?.instant }
+        set { deadlineStorage = newValue.map(Deadline.init) }
+    }
+    /// The deadline, stored with a fixed layout (see ``Deadline``).
+    var deadlineStorage: Deadline?
     /// How long each send made with these options may take, counted from when it starts (for a
     /// post: from the call to `post`, time in the queue included); `nil` for no limit. With a
     /// ``deadline`` too, the earlier of the two applies.
@@ -59,7 +64,7 @@ public struct SendOptions: Sendable {
         deadLetters: DeadLetterSink? = nil
     ) {
         self.start = start
-        self.deadline = deadline
+        self.deadlineStorage = deadline.map(Deadline.init)
         self.timeout = timeout
         self.info = info
         self.tracer = tracer
@@ -79,7 +84,8 @@ public struct SendOptions: Sendable {
         guard let timeout else { return self }
         var started = self
         let end = ContinuousClock.now + timeout
-        started.deadline = deadline.map { min($0, end) } ?? end
+        let timeoutEnd = Deadline(end)
+        started.deadlineStorage = deadlineStorage.map { min($0, timeoutEnd) } ?? timeoutEnd
         started.timeout = nil
         return started
     }

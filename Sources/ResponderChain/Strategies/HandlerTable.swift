@@ -3,10 +3,20 @@
 ///
 /// Small tables (the common case) are searched linearly, which beats hashing for a handful of
 /// keys; a table with more than eight keys also keeps a dictionary from key to slot.
+///
+/// **Isolation.** Every entry point runs the handlers as plain calls: ``run(onIsolated:event:context:)``
+/// must be called on the owner's isolation (the owner actor's executor, or the main actor for a
+/// ``MainActorResponder``). The defaults of ``Responder/handle(_:context:)`` make sure of it: they
+/// run the table directly when the caller already is on the owner's isolation (the hop always is)
+/// and enter it first otherwise (a proxy's handlers run from another responder's hop).
 @usableFromInline
 struct HandlerTable: Sendable {
-    /// A handler with its owner erased to `AnyObject`. It runs where its caller runs (the owner's
-    /// isolation, during a hop) and calls the typed handler, isolated to the same owner.
+    /// A handler that does not suspend, with its owner erased to `AnyObject`. It calls the typed
+    /// handler, which is isolated to the owner, as a plain call: call it on the owner's isolation.
+    @usableFromInline
+    typealias SynchronousHandler = @Sendable (AnyObject, any Event, inout EventContext) throws -> Disposition
+    /// A handler that may suspend, with its owner erased to `AnyObject`. It runs where its caller
+    /// runs and calls the typed handler, isolated to the same owner.
     @usableFromInline
     typealias Handler =
         nonisolated(nonsending) @Sendable (AnyObject, any Event, inout EventContext) async throws ->
@@ -15,12 +25,20 @@ struct HandlerTable: Sendable {
     @usableFromInline
     typealias ProxyProvider = nonisolated(nonsending) @Sendable (AnyObject) async -> (any Responder)?
 
+    /// One registered handler: a synchronous one (a closure without `await`, picked by overload)
+    /// costs a plain call per hop; an asynchronous one costs an async frame.
+    @usableFromInline
+    enum Entry: Sendable {
+        case synchronous(SynchronousHandler)
+        case asynchronous(Handler)
+    }
+
     @usableFromInline private(set) var keys: [EventKey] = []
-    @usableFromInline private(set) var handlers: [Handler] = []
+    @usableFromInline private(set) var entries: [Entry] = []
     /// Built once the table outgrows a linear scan.
     @usableFromInline private(set) var index: [EventKey: Int]?
     @usableFromInline var proxy: ProxyProvider?
-    @usableFromInline var fallback: Handler?
+    @usableFromInline var fallback: Entry?
 
     private static var linearScanLimit: Int { 8 }
 
@@ -34,14 +52,22 @@ struct HandlerTable: Sendable {
         slot(for: key) != nil
     }
 
-    /// Adds `handler` for `key`, replacing an earlier one.
-    mutating func register(_ key: EventKey, _ handler: @escaping Handler) {
+    /// Whether the entry for `key` runs without suspending (clear-box, for tests).
+    func isSynchronous(_ key: EventKey) -> Bool? {
+        slot(for: key).map {
+            if case .synchronous = entries[$0] { return true }
+            return false
+        }
+    }
+
+    /// Adds `entry` for `key`, replacing an earlier one.
+    mutating func register(_ key: EventKey, _ entry: Entry) {
         if let existing = slot(for: key) {
-            handlers[existing] = handler
+            entries[existing] = entry
             return
         }
         keys.append(key)
-        handlers.append(handler)
+        entries.append(entry)
         if keys.count > Self.linearScanLimit {
             index = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) })
         }
@@ -51,7 +77,7 @@ struct HandlerTable: Sendable {
     mutating func remove(_ key: EventKey) {
         guard let existing = slot(for: key) else { return }
         keys.remove(at: existing)
-        handlers.remove(at: existing)
+        entries.remove(at: existing)
         index =
             keys.count > Self.linearScanLimit
             ? Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, $0) }) : nil
@@ -66,21 +92,43 @@ struct HandlerTable: Sendable {
         return nil
     }
 
-    /// Runs, on `owner`, the handler for the context's event key; then the proxy's handlers;
-    /// then the catch-all; else passes.
+    /// Runs, on `owner`, the handler for `event`'s key; then the proxy's handlers; then the
+    /// catch-all; else passes. The caller is on `owner`'s isolation.
     @inlinable
-    nonisolated(nonsending) func run(on owner: AnyObject, event: any Event, context: inout EventContext)
+    nonisolated(nonsending) func run(
+        onIsolated owner: AnyObject, event: any Event, context: inout EventContext
+    )
         async throws -> Disposition
     {
         if let position = slot(for: context.key) {
-            return try await handlers[position](owner, event, &context)
+            return try await Self.run(entries[position], on: owner, event: event, context: &context)
         }
+        if proxy == nil && fallback == nil { return .pass }
+        return try await runProxyAndFallback(on: owner, event: event, context: &context)
+    }
+
+    @inlinable
+    static nonisolated(nonsending) func run(
+        _ entry: Entry, on owner: AnyObject, event: any Event, context: inout EventContext
+    ) async throws -> Disposition {
+        switch entry {
+        case .synchronous(let handler): return try handler(owner, event, &context)
+        case .asynchronous(let handler): return try await handler(owner, event, &context)
+        }
+    }
+
+    /// The rarer part of ``run(onIsolated:event:context:)``, out of line: the proxy's handlers,
+    /// then the catch-all.
+    @usableFromInline
+    nonisolated(nonsending) func runProxyAndFallback(
+        on owner: AnyObject, event: any Event, context: inout EventContext
+    ) async throws -> Disposition {
         if let proxy {
             let disposition = try await runProxy(proxy, of: owner, event: event, context: &context)
             if disposition.isHandled { return disposition }
         }
         if let fallback {
-            return try await fallback(owner, event, &context)
+            return try await Self.run(fallback, on: owner, event: event, context: &context)
         }
         return .pass
     }
@@ -90,7 +138,6 @@ struct HandlerTable: Sendable {
     /// The context remembers the owners whose proxies are being run at this hop, so that a proxy
     /// leading back to one of them (or to itself) ends the send ``Outcome/failed(_:)`` with a
     /// ``ProxyCycle`` instead of recursing forever.
-    @usableFromInline
     nonisolated(nonsending) func runProxy(
         _ proxy: ProxyProvider, of owner: AnyObject, event: any Event, context: inout EventContext
     ) async throws -> Disposition {

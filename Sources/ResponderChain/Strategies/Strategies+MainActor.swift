@@ -1,20 +1,65 @@
 /// Registration for ``MainActorResponder``s: each handler runs on the main actor.
+///
+/// Each form has two overloads. A closure with no `await` in it picks the synchronous one, which
+/// the hop calls as a plain function call; a closure that awaits picks the asynchronous one.
+///
+/// A synchronous handler is stored as a plain function (`unsafeBitCast` from the `@MainActor`
+/// form, as `MainActor.assumeIsolated` does with its body: a synchronous function's global actor
+/// is part of its type only, not of its representation). That is sound because ``HandlerTable``
+/// calls synchronous entries of a ``MainActorResponder``'s table only on the main actor.
 extension Strategies where Owner: MainActorResponder {
     /// Handles events of type `type` on the main actor.
+    @inlinable
+    public mutating func on<E: Event>(
+        _ type: E.Type,
+        _ handler: @escaping @MainActor @Sendable (Owner, E, inout EventContext) throws -> Disposition
+    ) {
+        let plain = unsafeBitCast(
+            handler, to: (@Sendable (Owner, E, inout EventContext) throws -> Disposition).self)
+        register(
+            .type(ObjectIdentifier(type)),
+            .synchronous { owner, event, context in
+                guard let typed = Self.typed(event, as: E.self) else { return .pass }
+                return try plain(Self.owner(owner), typed, &context)
+            })
+    }
+
+    /// Handles events of type `type` on the main actor, with a handler that awaits.
+    @inlinable
     public mutating func on<E: Event>(
         _ type: E.Type,
         _ handler:
             @escaping @MainActor @Sendable (Owner, E, inout EventContext) async throws
             -> Disposition
     ) {
-        // The table finds this entry by `E`'s identity, so the cast always succeeds.
-        register(.type(ObjectIdentifier(type))) { owner, event, context in
-            guard let typed = event as? E else { return .pass }
-            return try await handler(Self.owner(owner), typed, &context)
-        }
+        register(
+            .type(ObjectIdentifier(type)),
+            .asynchronous { owner, event, context in
+                guard let typed = Self.typed(event, as: E.self) else { return .pass }
+                return try await handler(Self.owner(owner), typed, &context)
+            })
     }
 
     /// Handles named events called `name` whose payload is a `Payload`, on the main actor.
+    @inlinable
+    public mutating func on<Payload: Sendable>(
+        _ name: EventName,
+        payload: Payload.Type,
+        _ handler: @escaping @MainActor @Sendable (Owner, Payload, inout EventContext) throws -> Disposition
+    ) {
+        let plain = unsafeBitCast(
+            handler, to: (@Sendable (Owner, Payload, inout EventContext) throws -> Disposition).self)
+        register(
+            .name(name),
+            .synchronous { owner, event, context in
+                try plain(
+                    Self.owner(owner), try Self.payload(of: event, named: name, as: Payload.self), &context)
+            })
+    }
+
+    /// Handles named events called `name` whose payload is a `Payload`, on the main actor, with a
+    /// handler that awaits.
+    @inlinable
     public mutating func on<Payload: Sendable>(
         _ name: EventName,
         payload: Payload.Type,
@@ -22,19 +67,33 @@ extension Strategies where Owner: MainActorResponder {
             @escaping @MainActor @Sendable (Owner, Payload, inout EventContext) async throws
             -> Disposition
     ) {
-        register(.name(name)) { owner, event, context in
-            try await handler(
-                Self.owner(owner), try Self.payload(of: event, named: name, as: Payload.self), &context)
-        }
+        register(
+            .name(name),
+            .asynchronous { owner, event, context in
+                try await handler(
+                    Self.owner(owner), try Self.payload(of: event, named: name, as: Payload.self), &context)
+            })
     }
 
     /// Handles every event no other entry of this table (nor the proxy) handles.
+    @inlinable
+    public mutating func onAnyEvent(
+        _ handler: @escaping @MainActor @Sendable (Owner, any Event, inout EventContext) throws -> Disposition
+    ) {
+        let plain = unsafeBitCast(
+            handler, to: (@Sendable (Owner, any Event, inout EventContext) throws -> Disposition).self)
+        setFallback(.synchronous { try plain(Self.owner($0), $1, &$2) })
+    }
+
+    /// Handles every event no other entry of this table (nor the proxy) handles, with a handler
+    /// that awaits.
+    @inlinable
     public mutating func onAnyEvent(
         _ handler:
             @escaping @MainActor @Sendable (Owner, any Event, inout EventContext)
             async throws -> Disposition
     ) {
-        setFallback { try await handler(Self.owner($0), $1, &$2) }
+        setFallback(.asynchronous { try await handler(Self.owner($0), $1, &$2) })
     }
 
     /// Hands events this table has no entry for to a separate object's handlers.
@@ -61,10 +120,14 @@ extension Strategies where Owner: MainActorResponder {
             @escaping @MainActor @Sendable (Receiver, E, inout EventContext) async throws
             -> Disposition
     ) {
-        register(.type(ObjectIdentifier(type))) { owner, event, context in
-            guard let receiver = owner as? Receiver, let typed = event as? E else { return .pass }
-            return try await handler(receiver, typed, &context)
-        }
+        register(
+            .type(ObjectIdentifier(type)),
+            .asynchronous { owner, event, context in
+                guard let receiver = owner as? Receiver, let typed = Self.typed(event, as: E.self) else {
+                    return .pass
+                }
+                return try await handler(receiver, typed, &context)
+            })
     }
 
     /// Handles named events called `name` whose payload is a `Payload`, on the main actor, given
@@ -77,11 +140,13 @@ extension Strategies where Owner: MainActorResponder {
             @escaping @MainActor @Sendable (Receiver, Payload, inout EventContext) async throws
             -> Disposition
     ) {
-        register(.name(name)) { owner, event, context in
-            guard let receiver = owner as? Receiver else { return .pass }
-            return try await handler(
-                receiver, try Self.payload(of: event, named: name, as: Payload.self), &context)
-        }
+        register(
+            .name(name),
+            .asynchronous { owner, event, context in
+                guard let receiver = owner as? Receiver else { return .pass }
+                return try await handler(
+                    receiver, try Self.payload(of: event, named: name, as: Payload.self), &context)
+            })
     }
 
     /// Handles every event no entry (nor the proxy) handles, given the responder as a
@@ -92,10 +157,11 @@ extension Strategies where Owner: MainActorResponder {
             @escaping @MainActor @Sendable (Receiver, any Event, inout EventContext) async throws
             -> Disposition
     ) {
-        setFallback { owner, event, context in
-            guard let receiver = owner as? Receiver else { return .pass }
-            return try await handler(receiver, event, &context)
-        }
+        setFallback(
+            .asynchronous { owner, event, context in
+                guard let receiver = owner as? Receiver else { return .pass }
+                return try await handler(receiver, event, &context)
+            })
     }
 
     /// Hands events no entry handles to the responder `proxy` gives for the responder, as a

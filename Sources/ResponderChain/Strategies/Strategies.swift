@@ -93,34 +93,61 @@ public struct Strategies<Owner: Responder>: Sendable {
         table.fallback = nil
     }
 
-    mutating func register(_ key: EventKey, _ handler: @escaping HandlerTable.Handler) {
-        table.register(key, handler)
+    @usableFromInline
+    mutating func register(_ key: EventKey, _ entry: HandlerTable.Entry) {
+        table.register(key, entry)
     }
 
     mutating func setProxy(_ provider: @escaping HandlerTable.ProxyProvider) {
         table.proxy = provider
     }
 
-    mutating func setFallback(_ handler: @escaping HandlerTable.Handler) {
-        table.fallback = handler
+    @usableFromInline
+    mutating func setFallback(_ entry: HandlerTable.Entry) {
+        table.fallback = entry
     }
 
     /// The owner a handler was registered for, from the erased object the table passes. The table
     /// of `Owner` is only ever run on an `Owner` (``Responder/strategies`` is
     /// `Strategies<StrategyOwner>` and the defaults run it on `self`), so the unchecked downcast
     /// is sound.
+    @inlinable
     @inline(__always)
     static func owner(_ object: AnyObject) -> Owner {
         unsafeDowncast(object, to: Owner.self)
     }
 
-    /// Runs the handler this table has for `event` on `owner`; returns ``Disposition/pass``
-    /// when there is none. (Package-wide: the window layer runs its per-instance tables with it.)
+    /// `event` as the `E` its entry was registered for, or `nil` if it is not one.
+    ///
+    /// The table finds an entry by the identity of the event's type, so the event almost always
+    /// is an `E` already: comparing the type in the existential with `E` then takes the value out
+    /// without a dynamic cast. The cast remains for the rest (a class event held as its
+    /// superclass, a context reused for another event).
     @inlinable
-    package nonisolated(nonsending) func run(on owner: Owner, event: any Event, context: inout EventContext)
-        async throws -> Disposition
-    {
-        try await table.run(on: owner, event: event, context: &context)
+    @inline(__always)
+    static func typed<E: Event>(_ event: any Event, as _: E.Type) -> E? {
+        func open<Opened: Event>(_ value: Opened) -> E? {
+            if Opened.self == E.self { return unsafeBitCast(value, to: E.self) }
+            return value as? E
+        }
+        return open(event)
+    }
+
+    /// Runs the handler this table has for `event` on `owner`; returns ``Disposition/pass``
+    /// when there is none. The caller is on `owner`'s isolation (the owner's actor, or the main
+    /// actor for a ``MainActorResponder``): the handlers that do not suspend run as plain calls.
+    /// (Package-wide: the window layer runs its per-instance tables with it.)
+    @inlinable
+    package nonisolated(nonsending) func run(
+        onIsolated owner: Owner, event: any Event, context: inout EventContext
+    ) async throws -> Disposition {
+        try await table.run(onIsolated: owner, event: event, context: &context)
+    }
+
+    /// Whether the handler registered for `type` runs without suspending: the overload for a
+    /// closure with no `await` was picked. Clear-box, for tests; `nil` when none is registered.
+    public func _isSynchronous<E: Event>(_ type: E.Type) -> Bool? {
+        table.isSynchronous(.type(ObjectIdentifier(type)))
     }
 
     /// The proxy this table hands `owner`'s unhandled events to, read now on `owner`'s isolation
@@ -135,6 +162,7 @@ public struct Strategies<Owner: Responder>: Sendable {
 extension Strategies {
     /// The payload of the named event `event`, as the `Payload` its handler expects.
     /// - Throws: ``PayloadTypeMismatch`` when it carries something else.
+    @usableFromInline
     static func payload<Payload>(of event: any Event, named name: EventName, as _: Payload.Type) throws
         -> Payload
     {

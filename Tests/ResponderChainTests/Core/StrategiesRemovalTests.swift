@@ -63,6 +63,11 @@ private actor Counter: Responder {
     nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext) async throws
         -> Disposition
     {
-        try await table.run(on: self, event: event, context: &context)
+        try await runTable(event, context: &context)
+    }
+
+    /// The table runs on the actor: its synchronous handlers are plain calls there.
+    private func runTable(_ event: any Event, context: inout EventContext) async throws -> Disposition {
+        try await table.run(onIsolated: self, event: event, context: &context)
     }
 }

@@ -24,12 +24,12 @@ struct PostOfficeStateTests {
     }
 
     func handled(_ post: PendingPost) -> (ticket: TicketState, outcome: Outcome) {
-        let path = Outcome.Path(eventID: post.ticket.eventID, hops: 1, handlers: [], info: EventInfo())
+        let path = Outcome.Path(eventID: post.ticket.eventID, hops: 1, info: EventInfo())
         return (post.ticket, .handled(Outcome.Handled(path: path, stoppedAt: ResponderID(sender))))
     }
 
     func endedByShutdown(_ post: PendingPost) -> (ticket: TicketState, outcome: Outcome) {
-        let path = Outcome.Path(eventID: post.ticket.eventID, hops: 1, handlers: [], info: EventInfo())
+        let path = Outcome.Path(eventID: post.ticket.eventID, hops: 1, info: EventInfo())
         let stop = Outcome.Stop(
             path: path, responder: ResponderID(sender), hop: 1, whileHandling: true, reason: .shutdown)
         return (post.ticket, .cancelled(stop))
