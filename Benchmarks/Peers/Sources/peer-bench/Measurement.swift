@@ -1,0 +1,113 @@
+/// The statistics of one measured operation: nanoseconds per iteration over the repetitions.
+struct Sample: Sendable {
+    /// The median over the repetitions.
+    var median: Double
+    /// The fastest repetition.
+    var min: Double
+    /// The slowest repetition.
+    var max: Double
+
+    /// Every figure multiplied by `factor` (to go from per event to per hop).
+    func scaled(by factor: Double) -> Sample {
+        Sample(median: median * factor, min: min * factor, max: max * factor)
+    }
+
+    /// The statistics of `values`.
+    init(_ values: [Double]) {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        median =
+            sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        min = sorted.first ?? 0
+        max = sorted.last ?? 0
+    }
+
+    init(median: Double, min: Double, max: Double) {
+        self.median = median
+        self.min = min
+        self.max = max
+    }
+}
+
+/// What one batch of iterations took, and a checksum of what it computed (consumed by the
+/// ``Measurer`` so that the optimizer cannot drop the work).
+struct Timed: Sendable {
+    var elapsed: Duration
+    var iterations: Int
+    var checksum: UInt64
+}
+
+/// A started `ContinuousClock` reading. Batches time themselves where they run, so that the hop
+/// from the measurer (on the main actor) to the batch is not part of the figure.
+struct Stopwatch {
+    private let start = ContinuousClock.now
+
+    /// The time since the stopwatch was created, with the batch's result.
+    func stop(iterations: Int, checksum: UInt64) -> Timed {
+        Timed(elapsed: start.duration(to: .now), iterations: iterations, checksum: checksum)
+    }
+}
+
+/// One batch of an operation: runs it `iterations` times and times it.
+typealias Batch = (_ iterations: Int) async -> Timed
+
+/// Repetitions and statistics, as in responder-bench: each batch's size is calibrated so that one
+/// repetition lasts about ``Options/repetitionTarget``, then it runs once to warm up; then every
+/// repetition runs each batch once, in turn, so that a noisy moment on the machine hits all of
+/// them. The figure is the median of ``Options/repetitions`` repetitions.
+@MainActor
+final class Measurer {
+    let options: Options
+    /// Every batch's checksum, folded together and printed at the end.
+    private(set) var checksum: UInt64 = 0
+
+    init(options: Options) {
+        self.options = options
+    }
+
+    /// The number of iterations that makes one repetition of `batch` last about the target.
+    func calibrate(_ batch: Batch) async -> Int {
+        let target = options.repetitionTarget
+        var iterations = 1
+        while true {
+            let timed = await batch(iterations)
+            consume(timed)
+            if timed.elapsed >= target / 8 {
+                let perIteration = Self.nanoseconds(timed.elapsed) / Double(iterations)
+                let wanted = Self.nanoseconds(target) / Swift.max(perIteration, 0.01)
+                return Swift.max(1, Int(wanted.rounded()))
+            }
+            iterations *= 2
+        }
+    }
+
+    /// Measures `batches` in alternation; one sample per batch, in order.
+    func measure(_ batches: [Batch]) async -> [Sample] {
+        var sizes: [Int] = []
+        for batch in batches {
+            let size = await calibrate(batch)
+            consume(await batch(size))  // warm-up at the measured size
+            sizes.append(size)
+        }
+        var values = Array(repeating: [Double](), count: batches.count)
+        for _ in 0..<options.repetitions {
+            for (index, batch) in batches.enumerated() {
+                let timed = await batch(sizes[index])
+                consume(timed)
+                values[index].append(Self.nanoseconds(timed.elapsed) / Double(timed.iterations))
+            }
+        }
+        return values.map(Sample.init)
+    }
+
+    /// Folds a batch's checksum into ``checksum``.
+    func consume(_ timed: Timed) {
+        checksum = checksum &* 31 &+ timed.checksum
+    }
+
+    /// `duration` in nanoseconds.
+    nonisolated static func nanoseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+    }
+}
