@@ -34,6 +34,7 @@ extension Responder where Self: Actor, StrategyOwner == Self {
 
     /// Runs ``Responder/handle(_:context:)`` and reads ``Responder/next`` in one visit to the actor.
     @inlinable
+    @inline(__always)
     public nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async
         -> _Visit
     {

@@ -38,6 +38,9 @@ public final class EventSystem: Sendable {
 
     /// The per-sender queues of the events posted through this system.
     let postOffice: PostOffice
+    /// Whether ``tracer`` is set, kept as a flag: every send reads it, and a `nil` check of an
+    /// optional existential goes through the runtime.
+    let hasTracer: Bool
 
     /// A system with an optional tracer and dead-letter sink, and a posting limit.
     public init(
@@ -46,6 +49,7 @@ public final class EventSystem: Sendable {
         postingLimit: PostingLimit = .default
     ) {
         self.tracer = tracer
+        self.hasTracer = tracer != nil
         self.deadLetters = deadLetters
         self.postingLimit = postingLimit
         self.postOffice = PostOffice(limit: postingLimit)

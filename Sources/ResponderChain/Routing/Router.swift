@@ -37,6 +37,10 @@ enum Router {
             capture = captured
         } else {
             system = await sender.eventSystem
+            if signal == nil, options.needsNoSetUp, !system.hasTracer {
+                return await sendPlainly(
+                    event, from: sender, source: source, options: options, system: system)
+            }
             capture = TraceCapture(system: system, options: options)
         }
         let trace = capture.trace
@@ -69,6 +73,26 @@ enum Router {
         return await end(
             outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
             trace: trace)
+    }
+
+    /// An awaited send with nothing to set up: no tracer, no deadline, no signal. The same route
+    /// and the same ending as ``send(_:from:source:options:signal:trace:)``, without building
+    /// what this send does not use.
+    private static nonisolated(nonsending) func sendPlainly(
+        _ event: any Event,
+        from sender: any Responder,
+        source: EventSource,
+        options: SendOptions,
+        system: EventSystem
+    ) async -> Outcome {
+        var context = EventContext(
+            key: EventKey(of: event), source: source, info: options.info, trace: nil, signal: nil,
+            deadline: nil, eventID: EventID.next())
+        let outcome = await route(event, from: sender, start: options.start, context: &context)
+        guard outcome.goesToDeadLetters else { return outcome }
+        return await end(
+            outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
+            trace: nil)
     }
 
     /// The one ending of every send and post, delivered or not: the dead-letter sink (for the
