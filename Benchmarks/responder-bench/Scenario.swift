@@ -71,6 +71,15 @@ enum Target: Sendable {
         }
     }
 
+    /// The target of an awaited send through D responders: a one-hop send (the fixed cost of a
+    /// send) within 3× a bare actor call, and from D = 8 on, each hop within 1.5× a bare hop.
+    static func awaitedSend(depth: Int) -> Target {
+        depth == 1 ? .ratioAtMost(3) : .ratioAtMost(1.5)
+    }
+
+    /// The long-term goal for a hop of an awaited send, shown as a row of its own.
+    static var awaitedSendLongTerm: Target { .ratioAtMost(1.25) }
+
     private static func format(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
@@ -90,6 +99,26 @@ enum Unit: String, Sendable {
 
 /// One line of the results.
 struct Row: Sendable {
+    /// The awaited-send rows of a scenario: one per depth, judged by ``Target/awaitedSend(depth:)``,
+    /// then the deepest depth's figures again, judged by the long-term goal.
+    static func awaitedSend(
+        id: String, title: String, samples: [(depth: Int, library: Sample, baseline: Sample)]
+    ) -> [Row] {
+        var rows = samples.map {
+            Row(
+                id: id, scenario: title, depth: $0.depth, hops: Double($0.depth), library: $0.library,
+                baseline: $0.baseline, target: .awaitedSend(depth: $0.depth))
+        }
+        if let deepest = samples.last, deepest.depth > 1 {
+            rows.append(
+                Row(
+                    id: id, scenario: title + " (long-term goal)", depth: deepest.depth,
+                    hops: Double(deepest.depth), library: deepest.library, baseline: deepest.baseline,
+                    target: .awaitedSendLongTerm))
+        }
+        return rows
+    }
+
     /// The scenario's id (`actors`, …).
     var id: String
     /// The scenario's title plus a variant (`1 senders`, `wide`, …).

@@ -10,19 +10,16 @@ struct AwaitedSendActors: Scenario {
     let title = "1 awaited send, distinct actors"
 
     func run(_ measurer: Measurer) async -> [Row] {
-        var rows: [Row] = []
+        var samples: [(depth: Int, library: Sample, baseline: Sample)] = []
         for depth in measurer.options.depths {
             let library = ChainActor.chain(depth: depth)
             let baseline = BareActor.chain(depth: depth)
             let (librarySample, baselineSample) = await measurer.measurePair(
                 library: { await Self.send(library, iterations: $0) },
                 baseline: { await Self.send(baseline, iterations: $0) })
-            rows.append(
-                Row(
-                    id: id, scenario: title, depth: depth, hops: Double(depth),
-                    library: librarySample, baseline: baselineSample, target: .ratioAtMost(1.25)))
+            samples.append((depth, librarySample, baselineSample))
         }
-        return rows
+        return Row.awaitedSend(id: id, title: title, samples: samples)
     }
 
     /// `iterations` awaited sends from `bottom`, timed.

@@ -8,7 +8,7 @@ struct AwaitedSendSharedExecutor: Scenario {
     let title = "2 awaited send, shared executor"
 
     func run(_ measurer: Measurer) async -> [Row] {
-        var rows: [Row] = []
+        var samples: [(depth: Int, library: Sample, baseline: Sample)] = []
         for depth in measurer.options.depths {
             let leader = Leader()
             let library = SharedChainActor.chain(depth: depth, leader: leader)
@@ -16,12 +16,9 @@ struct AwaitedSendSharedExecutor: Scenario {
             let (librarySample, baselineSample) = await measurer.measurePair(
                 library: { await Self.send(library, on: leader, iterations: $0) },
                 baseline: { await Self.send(baseline, on: leader, iterations: $0) })
-            rows.append(
-                Row(
-                    id: id, scenario: title, depth: depth, hops: Double(depth),
-                    library: librarySample, baseline: baselineSample, target: .ratioAtMost(1.25)))
+            samples.append((depth, librarySample, baselineSample))
         }
-        return rows
+        return Row.awaitedSend(id: id, title: title, samples: samples)
     }
 
     /// `iterations` awaited sends from `bottom`, issued on `leader`'s executor, timed.

@@ -7,19 +7,16 @@ struct MainActorChain: Scenario {
     let title = "3 @MainActor view chain"
 
     func run(_ measurer: Measurer) async -> [Row] {
-        var rows: [Row] = []
+        var samples: [(depth: Int, library: Sample, baseline: Sample)] = []
         for depth in measurer.options.depths {
             let library = MainChainResponder.chain(depth: depth)
             let baseline = BareMainActorLink.chain(depth: depth)
             let (librarySample, baselineSample) = await measurer.measurePair(
                 library: { await Self.send(library, iterations: $0) },
                 baseline: { await Self.send(baseline, iterations: $0) })
-            rows.append(
-                Row(
-                    id: id, scenario: title, depth: depth, hops: Double(depth),
-                    library: librarySample, baseline: baselineSample, target: .ratioAtMost(1.3)))
+            samples.append((depth, librarySample, baselineSample))
         }
-        return rows
+        return Row.awaitedSend(id: id, title: title, samples: samples)
     }
 
     /// `iterations` awaited sends from `bottom`, on the main actor, timed.
