@@ -6,6 +6,7 @@ import Synchronization
 /// at every hop, and handlers read it through ``EventContext/isCancelled``.
 ///
 /// The first reason given wins, so the outcome names the stop that actually came first.
+@usableFromInline
 package final class CancellationSignal: Sendable {
     /// Why the signal was set.
     package enum Reason: UInt8, Sendable {

@@ -36,27 +36,17 @@ public protocol MainActorResponder: Responder {}
 extension MainActorResponder where StrategyOwner == Self {
     /// Runs the instance's ``Responder/strategies-swift.property`` table on the main actor.
     ///
-    /// During a hop this is a plain call: the hop already runs on the main actor. Called from
-    /// anywhere else (a proxy's handlers, run from an actor's hop), it enters the main actor first.
+    /// During a hop a handler that does not await is a plain call: the hop already runs on the
+    /// main actor. Called from anywhere else (a proxy's handlers, run from an actor's hop), each
+    /// handler enters the main actor first.
     @inlinable
     @inline(__always)
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        return try await Self.handleOnMainActor(self, event: event, context: &context)
+        try await strategies.run(on: self, from: #isolation, event: event, context: &context)
     }
 
-    /// ``handle(_:context:)`` on the main actor.
-    @MainActor
-    @inlinable
-    @inline(__always)
-    static func handleOnMainActor(
-        _ responder: Self,
-        event: any Event,
-        context: inout EventContext
-    ) async throws -> Disposition {
-        try await responder.strategies.run(onIsolated: responder, event: event, context: &context)
-    }
 }
 
 extension MainActorResponder {

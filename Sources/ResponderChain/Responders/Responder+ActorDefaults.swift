@@ -4,32 +4,22 @@
 // default `_visit` is a `nonisolated(nonsending)` shim (it runs where the system runs, with no
 // executor switch) that calls a static function with an `isolated Self` parameter: one switch onto
 // the responder's executor per hop, for the handlers and the read of `next` together. The default
-// `handle` needs no switch of its own: it runs where `visit` put it, and every handler declares
-// its isolation (`isolated Owner`), so a handler called from anywhere else still runs on its actor.
+// `handle` needs no switch of its own: it tells the table where it runs (`#isolation`), and the
+// table calls a synchronous handler directly only on its actor; called from anywhere else (a
+// proxy asked from another responder's hop), the handler enters its actor first.
 
 extension Responder where Self: Actor, StrategyOwner == Self {
     /// Runs the instance's ``Responder/strategies-swift.property`` table on the actor.
     ///
-    /// During the actor's own hop this is a plain call: the hop already runs on the actor. Called
-    /// from anywhere else (a proxy's handlers, run from another responder's hop), it enters the
-    /// actor first.
+    /// During the actor's own hop a handler that does not await is a plain call: the hop already
+    /// runs on the actor. Called from anywhere else (a proxy's handlers, run from another
+    /// responder's hop), each handler enters the actor first.
     @inlinable
     @inline(__always)
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        return try await Self.handleIsolated(self, event: event, context: &context)
-    }
-
-    /// ``handle(_:context:)`` on the actor.
-    @inlinable
-    @inline(__always)
-    static func handleIsolated(
-        _ responder: isolated Self,
-        event: any Event,
-        context: inout EventContext
-    ) async throws -> Disposition {
-        try await responder.strategies.run(onIsolated: responder, event: event, context: &context)
+        try await strategies.run(on: self, from: #isolation, event: event, context: &context)
     }
 
     /// Runs ``Responder/handle(_:context:)`` and reads ``Responder/next`` in one visit to the actor.

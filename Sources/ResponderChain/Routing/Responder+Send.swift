@@ -9,6 +9,7 @@ extension Responder {
     /// let outcome = await lineItem.send(ItemAdded(sku: "A-1"))
     /// if case .handled(let handled) = outcome { print(handled.handlers) }
     /// ```
+    @inlinable
     @discardableResult
     public nonisolated(nonsending) func send(
         _ event: some Event,

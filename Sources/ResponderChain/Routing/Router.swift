@@ -13,12 +13,14 @@
 ///
 /// The loop runs where its caller runs (`nonisolated(nonsending)`): a send from an actor, or from
 /// the main actor, visits responders that share that executor without a thread switch.
+@usableFromInline
 enum Router {
     /// Routes `event` from `sender` and returns its outcome. The outcome has already been given to
     /// the dead-letter sink and the tracer when this returns.
     ///
     /// `trace` is the tracing captured when a posted event was posted (see ``TraceCapture``);
     /// `nil` for an awaited send, which captures here, in the sending task.
+    @usableFromInline
     static nonisolated(nonsending) func send(
         _ event: any Event,
         from sender: any Responder,

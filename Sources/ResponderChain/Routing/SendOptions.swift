@@ -26,10 +26,10 @@ public struct SendOptions: Sendable {
     /// A moment after which the send stops with ``Outcome/timedOut(_:)``; `nil` for none.
     public var deadline: ContinuousClock.Instant? {
         get { deadlineStorage?.instant }
-        set { deadlineStorage = newValue.map(Deadline.init) }
+        set { deadlineStorage = newValue.map(Moment.init) }
     }
-    /// The deadline, stored with a fixed layout (see ``Deadline``).
-    var deadlineStorage: Deadline?
+    /// The deadline, stored with a fixed layout (see ``Moment``).
+    var deadlineStorage: Moment?
     /// How long each send made with these options may take, counted from when it starts (for a
     /// post: from the call to `post`, time in the queue included); `nil` for no limit. With a
     /// ``deadline`` too, the earlier of the two applies.
@@ -64,7 +64,7 @@ public struct SendOptions: Sendable {
         deadLetters: DeadLetterSink? = nil
     ) {
         self.start = start
-        self.deadlineStorage = deadline.map(Deadline.init)
+        self.deadlineStorage = deadline.map(Moment.init)
         self.timeout = timeout
         self.info = info
         self.tracer = tracer
@@ -73,7 +73,7 @@ public struct SendOptions: Sendable {
 
     /// The defaults: start at the sender, no deadline, no information, the event system's tracer
     /// and sink.
-    public static var `default`: SendOptions { SendOptions() }
+    public static let `default` = SendOptions()
 
     /// Start at the sender's `next`.
     public static var startingAtNext: SendOptions { SendOptions(start: .atNext) }
@@ -84,7 +84,7 @@ public struct SendOptions: Sendable {
         guard let timeout else { return self }
         var started = self
         let end = ContinuousClock.now + timeout
-        let timeoutEnd = Deadline(end)
+        let timeoutEnd = Moment(end)
         started.deadlineStorage = deadlineStorage.map { min($0, timeoutEnd) } ?? timeoutEnd
         started.timeout = nil
         return started

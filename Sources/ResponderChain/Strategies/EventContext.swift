@@ -32,7 +32,7 @@ public struct EventContext: Sendable {
     /// The send's deadline, if any.
     public var deadline: ContinuousClock.Instant? { deadlineStorage?.instant }
     /// The deadline, in the form checked at every hop.
-    let deadlineStorage: Deadline?
+    let deadlineStorage: Moment?
     /// The owners whose tables are running their proxies at this hop, outermost first (empty
     /// unless a proxy runs): what ``ProxyCycle`` is detected with.
     var ownersRunningProxies: [ObjectIdentifier] = []
@@ -43,7 +43,7 @@ public struct EventContext: Sendable {
         info: EventInfo = EventInfo(),
         trace: (any ActiveTrace)?,
         signal: CancellationSignal?,
-        deadline: Deadline?,
+        deadline: Moment?,
         eventID: EventID = EventID.next()
     ) {
         self.info = info

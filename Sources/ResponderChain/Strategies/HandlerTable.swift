@@ -4,11 +4,12 @@
 /// Small tables (the common case) are searched linearly, which beats hashing for a handful of
 /// keys; a table with more than eight keys also keeps a dictionary from key to slot.
 ///
-/// **Isolation.** Every entry point runs the handlers as plain calls: ``run(onIsolated:event:context:)``
-/// must be called on the owner's isolation (the owner actor's executor, or the main actor for a
-/// ``MainActorResponder``). The defaults of ``Responder/handle(_:context:)`` make sure of it: they
-/// run the table directly when the caller already is on the owner's isolation (the hop always is)
-/// and enter it first otherwise (a proxy's handlers run from another responder's hop).
+/// **Isolation.** A synchronous entry is a plain function of its owner that must run on the owner's
+/// isolation (the owner actor, or the main actor for a ``MainActorResponder``'s table).
+/// ``run(on:from:event:context:)`` is told the caller's isolation: when it is the owner's (as in
+/// every hop, which runs on the responder's isolation) the entry is a plain call; otherwise (a
+/// proxy's handlers, asked from another responder's hop) it calls the entry's entering form,
+/// which switches to the owner's isolation first.
 @usableFromInline
 struct HandlerTable: Sendable {
     /// A handler that does not suspend, with its owner erased to `AnyObject`. It calls the typed
@@ -29,9 +30,15 @@ struct HandlerTable: Sendable {
     /// costs a plain call per hop; an asynchronous one costs an async frame.
     @usableFromInline
     enum Entry: Sendable {
-        case synchronous(SynchronousHandler)
+        /// The plain function, for callers on the owner's isolation, and the same handler behind
+        /// a switch to the owner's isolation, for everyone else.
+        case synchronous(SynchronousHandler, entering: Handler)
         case asynchronous(Handler)
     }
+
+    /// Whether the owners of this table are isolated to the main actor (a
+    /// ``MainActorResponder``'s table) rather than being actors themselves.
+    @usableFromInline var isMainActorTable = false
 
     @usableFromInline private(set) var keys: [EventKey] = []
     @usableFromInline private(set) var entries: [Entry] = []
@@ -93,42 +100,52 @@ struct HandlerTable: Sendable {
     }
 
     /// Runs, on `owner`, the handler for `event`'s key; then the proxy's handlers; then the
-    /// catch-all; else passes. The caller is on `owner`'s isolation.
+    /// catch-all; else passes. `isolation` is the caller's.
     @inlinable
     nonisolated(nonsending) func run(
-        onIsolated owner: AnyObject, event: any Event, context: inout EventContext
-    )
-        async throws -> Disposition
-    {
+        on owner: AnyObject, from isolation: (any Actor)?, event: any Event, context: inout EventContext
+    ) async throws -> Disposition {
         if let position = slot(for: context.key) {
-            return try await Self.run(entries[position], on: owner, event: event, context: &context)
+            return try await run(
+                entries[position], on: owner, from: isolation, event: event, context: &context)
         }
         if proxy == nil && fallback == nil { return .pass }
-        return try await runProxyAndFallback(on: owner, event: event, context: &context)
+        return try await runProxyAndFallback(on: owner, from: isolation, event: event, context: &context)
     }
 
     @inlinable
-    static nonisolated(nonsending) func run(
-        _ entry: Entry, on owner: AnyObject, event: any Event, context: inout EventContext
+    nonisolated(nonsending) func run(
+        _ entry: Entry, on owner: AnyObject, from isolation: (any Actor)?, event: any Event,
+        context: inout EventContext
     ) async throws -> Disposition {
         switch entry {
-        case .synchronous(let handler): return try handler(owner, event, &context)
-        case .asynchronous(let handler): return try await handler(owner, event, &context)
+        case .synchronous(let handler, let entering):
+            if isOwnersIsolation(isolation, of: owner) { return try handler(owner, event, &context) }
+            return try await entering(owner, event, &context)
+        case .asynchronous(let handler):
+            return try await handler(owner, event, &context)
         }
     }
 
-    /// The rarer part of ``run(onIsolated:event:context:)``, out of line: the proxy's handlers,
+    /// Whether `isolation` is where `owner`'s handlers run.
+    @inlinable
+    func isOwnersIsolation(_ isolation: (any Actor)?, of owner: AnyObject) -> Bool {
+        guard let isolation else { return false }
+        return isMainActorTable ? isolation === MainActor.shared : isolation === owner
+    }
+
+    /// The rarer part of ``run(on:from:event:context:)``, out of line: the proxy's handlers,
     /// then the catch-all.
     @usableFromInline
     nonisolated(nonsending) func runProxyAndFallback(
-        on owner: AnyObject, event: any Event, context: inout EventContext
+        on owner: AnyObject, from isolation: (any Actor)?, event: any Event, context: inout EventContext
     ) async throws -> Disposition {
         if let proxy {
             let disposition = try await runProxy(proxy, of: owner, event: event, context: &context)
             if disposition.isHandled { return disposition }
         }
         if let fallback {
-            return try await Self.run(fallback, on: owner, event: event, context: &context)
+            return try await run(fallback, on: owner, from: isolation, event: event, context: &context)
         }
         return .pass
     }

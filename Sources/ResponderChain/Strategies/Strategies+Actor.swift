@@ -3,12 +3,6 @@
 ///
 /// Each form has two overloads. A closure with no `await` in it picks the synchronous one, which
 /// the hop calls as a plain function call; a closure that awaits picks the asynchronous one.
-///
-/// A synchronous handler is stored as a plain function of its owner (`unsafeBitCast` from the
-/// `isolated Owner` form, as `Actor.assumeIsolated` does with its body: an `isolated` parameter
-/// is an ordinary parameter at run time, so both function types have one representation). That
-/// is sound because ``HandlerTable`` calls synchronous entries only on the owner's executor: the
-/// handler still runs isolated to its owner, as its type says.
 extension Strategies where Owner: Actor {
     /// Handles events of type `type`.
     ///
@@ -23,14 +17,9 @@ extension Strategies where Owner: Actor {
         _ type: E.Type,
         _ handler: @escaping @Sendable (isolated Owner, E, inout EventContext) throws -> Disposition
     ) {
-        let plain = unsafeBitCast(
-            handler, to: (@Sendable (Owner, E, inout EventContext) throws -> Disposition).self)
         register(
             .type(ObjectIdentifier(type)),
-            .synchronous { owner, event, context in
-                guard let typed = Self.typed(event, as: E.self) else { return .pass }
-                return try plain(Self.owner(owner), typed, &context)
-            })
+            Self.synchronous(handler, extracting: { Self.typed($0, as: E.self) }))
     }
 
     /// Handles events of type `type` with a handler that awaits.
@@ -64,14 +53,10 @@ extension Strategies where Owner: Actor {
         payload: Payload.Type,
         _ handler: @escaping @Sendable (isolated Owner, Payload, inout EventContext) throws -> Disposition
     ) {
-        let plain = unsafeBitCast(
-            handler, to: (@Sendable (Owner, Payload, inout EventContext) throws -> Disposition).self)
         register(
             .name(name),
-            .synchronous { owner, event, context in
-                try plain(
-                    Self.owner(owner), try Self.payload(of: event, named: name, as: Payload.self), &context)
-            })
+            Self.synchronous(handler, extracting: { try Self.payload(of: $0, named: name, as: Payload.self) })
+        )
     }
 
     /// Handles named events called `name` whose payload is a `Payload`, with a handler that
@@ -99,9 +84,7 @@ extension Strategies where Owner: Actor {
     public mutating func onAnyEvent(
         _ handler: @escaping @Sendable (isolated Owner, any Event, inout EventContext) throws -> Disposition
     ) {
-        let plain = unsafeBitCast(
-            handler, to: (@Sendable (Owner, any Event, inout EventContext) throws -> Disposition).self)
-        setFallback(.synchronous { try plain(Self.owner($0), $1, &$2) })
+        setFallback(Self.synchronous(handler, extracting: { $0 }))
     }
 
     /// Handles every event no other entry of this table (nor the proxy) handles, with a handler
@@ -126,5 +109,34 @@ extension Strategies where Owner: Actor {
         to proxy: @escaping @Sendable (isolated Owner) -> (any Responder)?
     ) {
         setProxy { await proxy(Self.owner($0)) }
+    }
+
+    /// The entry of a synchronous handler whose value (`extract`) is taken out of the event.
+    ///
+    /// The handler is stored as a plain function of its owner: `unsafeBitCast` from the
+    /// `isolated Owner` form, as `Actor.assumeIsolated` does with its body (an `isolated`
+    /// parameter is an ordinary parameter at run time, so both function types have one
+    /// representation). That is sound because ``HandlerTable`` calls it only when its caller is on
+    /// the owner actor; anyone else gets the entering form, which switches to the actor first.
+    @inlinable
+    @inline(__always)
+    static func synchronous<Value>(
+        _ handler: @escaping @Sendable (isolated Owner, Value, inout EventContext) throws -> Disposition,
+        extracting extract: @escaping @Sendable (any Event) throws -> Value?
+    ) -> HandlerTable.Entry {
+        let plain = unsafeBitCast(
+            handler, to: (@Sendable (Owner, Value, inout EventContext) throws -> Disposition).self)
+        let entering: @Sendable (isolated Owner, Value, inout EventContext) async throws -> Disposition = {
+            try handler($0, $1, &$2)
+        }
+        return .synchronous(
+            { owner, event, context in
+                guard let value = try extract(event) else { return .pass }
+                return try plain(Self.owner(owner), value, &context)
+            },
+            entering: { owner, event, context in
+                guard let value = try extract(event) else { return .pass }
+                return try await entering(Self.owner(owner), value, &context)
+            })
     }
 }

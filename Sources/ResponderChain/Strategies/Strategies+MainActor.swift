@@ -2,11 +2,6 @@
 ///
 /// Each form has two overloads. A closure with no `await` in it picks the synchronous one, which
 /// the hop calls as a plain function call; a closure that awaits picks the asynchronous one.
-///
-/// A synchronous handler is stored as a plain function (`unsafeBitCast` from the `@MainActor`
-/// form, as `MainActor.assumeIsolated` does with its body: a synchronous function's global actor
-/// is part of its type only, not of its representation). That is sound because ``HandlerTable``
-/// calls synchronous entries of a ``MainActorResponder``'s table only on the main actor.
 extension Strategies where Owner: MainActorResponder {
     /// Handles events of type `type` on the main actor.
     @inlinable
@@ -14,14 +9,9 @@ extension Strategies where Owner: MainActorResponder {
         _ type: E.Type,
         _ handler: @escaping @MainActor @Sendable (Owner, E, inout EventContext) throws -> Disposition
     ) {
-        let plain = unsafeBitCast(
-            handler, to: (@Sendable (Owner, E, inout EventContext) throws -> Disposition).self)
         register(
             .type(ObjectIdentifier(type)),
-            .synchronous { owner, event, context in
-                guard let typed = Self.typed(event, as: E.self) else { return .pass }
-                return try plain(Self.owner(owner), typed, &context)
-            })
+            Self.synchronous(handler, extracting: { Self.typed($0, as: E.self) }))
     }
 
     /// Handles events of type `type` on the main actor, with a handler that awaits.
@@ -47,14 +37,10 @@ extension Strategies where Owner: MainActorResponder {
         payload: Payload.Type,
         _ handler: @escaping @MainActor @Sendable (Owner, Payload, inout EventContext) throws -> Disposition
     ) {
-        let plain = unsafeBitCast(
-            handler, to: (@Sendable (Owner, Payload, inout EventContext) throws -> Disposition).self)
         register(
             .name(name),
-            .synchronous { owner, event, context in
-                try plain(
-                    Self.owner(owner), try Self.payload(of: event, named: name, as: Payload.self), &context)
-            })
+            Self.synchronous(handler, extracting: { try Self.payload(of: $0, named: name, as: Payload.self) })
+        )
     }
 
     /// Handles named events called `name` whose payload is a `Payload`, on the main actor, with a
@@ -80,9 +66,7 @@ extension Strategies where Owner: MainActorResponder {
     public mutating func onAnyEvent(
         _ handler: @escaping @MainActor @Sendable (Owner, any Event, inout EventContext) throws -> Disposition
     ) {
-        let plain = unsafeBitCast(
-            handler, to: (@Sendable (Owner, any Event, inout EventContext) throws -> Disposition).self)
-        setFallback(.synchronous { try plain(Self.owner($0), $1, &$2) })
+        setFallback(Self.synchronous(handler, extracting: { $0 }))
     }
 
     /// Handles every event no other entry of this table (nor the proxy) handles, with a handler
@@ -101,6 +85,36 @@ extension Strategies where Owner: MainActorResponder {
         to proxy: @escaping @MainActor @Sendable (Owner) -> (any Responder)?
     ) {
         setProxy { await proxy(Self.owner($0)) }
+    }
+
+    /// The entry of a synchronous main-actor handler whose value (`extract`) is taken out of the
+    /// event.
+    ///
+    /// The handler is stored as a plain function: `unsafeBitCast` from the `@MainActor` form, as
+    /// `MainActor.assumeIsolated` does with its body (a synchronous function's global actor is
+    /// part of its type only, not of its representation). That is sound because
+    /// ``HandlerTable`` calls it only when its caller is on the main actor; anyone else gets the
+    /// entering form, which switches to the main actor first.
+    @inlinable
+    @inline(__always)
+    static func synchronous<Value>(
+        _ handler: @escaping @MainActor @Sendable (Owner, Value, inout EventContext) throws -> Disposition,
+        extracting extract: @escaping @Sendable (any Event) throws -> Value?
+    ) -> HandlerTable.Entry {
+        let plain = unsafeBitCast(
+            handler, to: (@Sendable (Owner, Value, inout EventContext) throws -> Disposition).self)
+        let entering: @MainActor @Sendable (Owner, Value, inout EventContext) async throws -> Disposition = {
+            try handler($0, $1, &$2)
+        }
+        return .synchronous(
+            { owner, event, context in
+                guard let value = try extract(event) else { return .pass }
+                return try plain(Self.owner(owner), value, &context)
+            },
+            entering: { owner, event, context in
+                guard let value = try extract(event) else { return .pass }
+                return try await entering(Self.owner(owner), value, &context)
+            })
     }
 }
 

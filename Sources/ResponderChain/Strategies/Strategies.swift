@@ -35,7 +35,9 @@ public struct Strategies<Owner: Responder>: Sendable {
     var table = HandlerTable()
 
     /// An empty table: every event passes.
-    public init() {}
+    public init() {
+        table.isMainActorTable = Owner.self is any MainActorResponder.Type
+    }
 
     /// Builds a table.
     ///
@@ -43,6 +45,7 @@ public struct Strategies<Owner: Responder>: Sendable {
     /// static let strategies = Strategies<Order> { $0.on(ItemAdded.self) { … } }
     /// ```
     public init(_ build: (inout Strategies) -> Void) {
+        self.init()
         build(&self)
     }
 
@@ -134,14 +137,16 @@ public struct Strategies<Owner: Responder>: Sendable {
     }
 
     /// Runs the handler this table has for `event` on `owner`; returns ``Disposition/pass``
-    /// when there is none. The caller is on `owner`'s isolation (the owner's actor, or the main
-    /// actor for a ``MainActorResponder``): the handlers that do not suspend run as plain calls.
+    /// when there is none. `isolation` is the caller's (`#isolation`): on the owner's isolation
+    /// (the owner actor, or the main actor for a ``MainActorResponder``) the handlers that do not
+    /// suspend are plain calls; elsewhere they enter the owner's isolation first.
     /// (Package-wide: the window layer runs its per-instance tables with it.)
     @inlinable
+    @inline(__always)
     package nonisolated(nonsending) func run(
-        onIsolated owner: Owner, event: any Event, context: inout EventContext
+        on owner: Owner, from isolation: (any Actor)?, event: any Event, context: inout EventContext
     ) async throws -> Disposition {
-        try await table.run(onIsolated: owner, event: event, context: &context)
+        try await table.run(on: owner, from: isolation, event: event, context: &context)
     }
 
     /// Whether the handler registered for `type` runs without suspending: the overload for a

@@ -5,6 +5,7 @@
 /// and the sender's system is read once. Posting captures at post time, in the poster's task,
 /// and hands the capture to ``Router`` at delivery time; an awaited send captures when it
 /// starts, in ``Router/send(_:from:source:options:signal:trace:)``.
+@usableFromInline
 struct TraceCapture: Sendable {
     /// The event system the send goes through.
     let system: EventSystem
@@ -13,7 +14,7 @@ struct TraceCapture: Sendable {
     /// The tracer, bound to what it captured; `nil` when no tracer is installed.
     let trace: (any ActiveTrace)?
     /// When a posted event was captured (only when traced), to report its time in the queue.
-    let postedAt: ContinuousClock.Instant?
+    let postedAt: Moment?
 
     /// A capture for an awaited send through `system` with `options`: a new identifier and, when
     /// traced (by the options' tracer, or the system's), the tracer's context from this task.
@@ -25,7 +26,7 @@ struct TraceCapture: Sendable {
     }
 
     private init(
-        system: EventSystem, eventID: EventID, trace: (any ActiveTrace)?, postedAt: ContinuousClock.Instant?
+        system: EventSystem, eventID: EventID, trace: (any ActiveTrace)?, postedAt: Moment?
     ) {
         self.system = system
         self.eventID = eventID
@@ -42,12 +43,12 @@ struct TraceCapture: Sendable {
             system: system,
             eventID: EventID.next(),
             trace: tracer?.bindCapturedContext(),
-            postedAt: tracer == nil ? nil : ContinuousClock.now
+            postedAt: tracer == nil ? nil : Moment.now
         )
     }
 
     /// How long a posted event waited between its capture and now; `nil` for an awaited send.
     func queuedDuration() -> Duration? {
-        postedAt.map { $0.duration(to: .now) }
+        postedAt.map(\.durationUntilNow)
     }
 }

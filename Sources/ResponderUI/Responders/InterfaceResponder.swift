@@ -112,7 +112,8 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// see this phase after it.
     open func respond(to event: any Event, context: inout EventContext) async throws -> Disposition {
         if !handlerTable.isEmpty {
-            let disposition = try await handlerTable.run(onIsolated: self, event: event, context: &context)
+            let disposition = try await handlerTable.run(
+                on: self, from: #isolation, event: event, context: &context)
             if disposition.isHandled { return disposition }
         }
         if let pointer = event as? PointerEvent {

@@ -68,6 +68,6 @@ private actor Counter: Responder {
 
     /// The table runs on the actor: its synchronous handlers are plain calls there.
     private func runTable(_ event: any Event, context: inout EventContext) async throws -> Disposition {
-        try await table.run(onIsolated: self, event: event, context: &context)
+        try await table.run(on: self, from: #isolation, event: event, context: &context)
     }
 }
