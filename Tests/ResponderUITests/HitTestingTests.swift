@@ -151,6 +151,35 @@ struct HitTestingTests {
         #expect(root.hitTest(Point(x: 15, y: 15))?.label == "badge")
     }
 
+    @Test("a hit test that empties the tree as it runs: the walk goes on over the subviews it started with")
+    func treeEmptiedDuringHitTest() {
+        let root = View(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "root")
+        weak var back: View?
+        weak var emptier: EmptyingView?
+        var backAliveDuringTest: Bool?
+        do {
+            let backView = View(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "back")
+            let emptierView = EmptyingView(
+                frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "emptier")
+            root.addSubview(backView)
+            root.addSubview(emptierView)
+            back = backView
+            emptier = emptierView
+        }
+        // From here on only the tree holds the two subviews.
+        emptier?.afterEmptying = { backAliveDuringTest = back != nil }
+        let hit = root.hitTest(Point(x: 50, y: 50))
+        #expect(root.subviews.isEmpty)
+        // The root's walk still holds the subviews it started with: `back`, removed from the
+        // tree by then, is still alive, is tried next, and answers.
+        #expect(backAliveDuringTest == true)
+        #expect(hit?.label == "back")
+        #expect(hit?.superview == nil)
+        // …and lets them go when it ends.
+        #expect(emptier == nil)
+        #expect(back != nil)  // held by `hit`
+    }
+
     @Test("a tap outside the window sends no event")
     func tapOutsideEverything() async {
         let scene = UIFixtures.Scene()
@@ -158,5 +187,19 @@ struct HitTestingTests {
         #expect(delivery == nil)
         #expect(scene.recorder.labels.isEmpty)
         #expect(await scene.delegate.seen.isEmpty)
+    }
+}
+
+/// A view whose hit test removes every subview of its superview, itself included, then lets the
+/// hit through itself (so the walk above it goes on to the next sibling).
+@MainActor
+private final class EmptyingView: View {
+    var afterEmptying: (() -> Void)?
+
+    override func hitTest(_ point: Point) -> View? {
+        for view in superview?.subviews ?? [] { view.removeFromSuperview() }
+        afterEmptying?()
+        let hit = super.hitTest(point)
+        return hit === self ? nil : hit
     }
 }
