@@ -29,6 +29,41 @@ enum Router {
         signal: CancellationSignal? = nil,
         trace captured: TraceCapture? = nil
     ) async -> Outcome {
+        // The common case first, kept small: an awaited send with nothing to set up. Everything
+        // else (tracing, deadlines, signals, posted events) is set up out of line.
+        guard captured == nil, signal == nil, options.needsNoSetUp else {
+            return await sendInFull(
+                event, from: sender, source: source, options: options, system: nil, signal: signal,
+                trace: captured)
+        }
+        let system = await sender.eventSystem
+        guard !system.hasTracer else {
+            return await sendInFull(
+                event, from: sender, source: source, options: options, system: system, signal: nil,
+                trace: nil)
+        }
+        var context = EventContext(
+            key: EventKey(of: event), source: source, info: options.info, trace: nil, signal: nil,
+            deadline: nil, eventID: EventID.next())
+        let outcome = await route(event, from: sender, start: options.start, context: &context)
+        guard outcome.goesToDeadLetters else { return outcome }
+        return await end(
+            outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
+            trace: nil)
+    }
+
+    /// ``send(_:from:source:options:signal:trace:)`` with what the common case leaves out: the
+    /// trace capture, the `sent` record, a signal, a deadline's timer. `system` is the sender's,
+    /// if already read.
+    private static nonisolated(nonsending) func sendInFull(
+        _ event: any Event,
+        from sender: any Responder,
+        source: EventSource,
+        options: SendOptions,
+        system knownSystem: EventSystem?,
+        signal: CancellationSignal?,
+        trace captured: TraceCapture?
+    ) async -> Outcome {
         // A posted event brings the capture (and the system) of post time, and options whose
         // timeout was started then; an awaited send starts here, in the sending task.
         let system: EventSystem
@@ -38,10 +73,10 @@ enum Router {
             system = captured.system
             capture = captured
         } else {
-            system = await sender.eventSystem
-            if signal == nil, options.needsNoSetUp, !system.hasTracer {
-                return await sendPlainly(
-                    event, from: sender, source: source, options: options, system: system)
+            if let knownSystem {
+                system = knownSystem
+            } else {
+                system = await sender.eventSystem
             }
             capture = TraceCapture(system: system, options: options)
         }
@@ -75,26 +110,6 @@ enum Router {
         return await end(
             outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
             trace: trace)
-    }
-
-    /// An awaited send with nothing to set up: no tracer, no deadline, no signal. The same route
-    /// and the same ending as ``send(_:from:source:options:signal:trace:)``, without building
-    /// what this send does not use.
-    private static nonisolated(nonsending) func sendPlainly(
-        _ event: any Event,
-        from sender: any Responder,
-        source: EventSource,
-        options: SendOptions,
-        system: EventSystem
-    ) async -> Outcome {
-        var context = EventContext(
-            key: EventKey(of: event), source: source, info: options.info, trace: nil, signal: nil,
-            deadline: nil, eventID: EventID.next())
-        let outcome = await route(event, from: sender, start: options.start, context: &context)
-        guard outcome.goesToDeadLetters else { return outcome }
-        return await end(
-            outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
-            trace: nil)
     }
 
     /// The one ending of every send and post, delivered or not: the dead-letter sink (for the
