@@ -204,6 +204,7 @@ enum Router {
     /// `.cancelled`/`.timedOut` *during* that hop when the send would end there (handled, root,
     /// broken chain), and *before* the next hop when it would go on. Only a handler's own error
     /// (anything but `CancellationError`) still ends it `.failed`.
+    @inline(__always)
     static nonisolated(nonsending) func route(
         _ event: any Event,
         from sender: any Responder,
