@@ -180,23 +180,23 @@ struct PostOfficeState {
             lanes[key]?.inFlight = nil
             released = postEnded(endedByShutdown: finished.outcome.wasEndedByShutdown)
         }
-        guard var lane = lanes[key] else { return (.finished, released) }
-        if lane.retiring {
-            lane.retiring = false
-            lane.delivery = nil
-            if lane.pending.isEmpty {
-                lanes[key] = nil
+        // The lane is changed in place (through its index), never copied out and back: a copy
+        // would share the queue's storage, and popping from it would copy the whole queue.
+        guard let index = lanes.index(forKey: key) else { return (.finished, released) }
+        if lanes.values[index].retiring {
+            lanes.values[index].retiring = false
+            lanes.values[index].delivery = nil
+            if lanes.values[index].pending.isEmpty {
+                lanes.remove(at: index)
                 return (.retire(successor: false), released)
             }
-            lanes[key] = lane
             return (.retire(successor: true), released)
         }
-        guard let post = lane.pending.popFirst() else {
-            lanes[key] = nil
+        guard let post = lanes.values[index].pending.popFirst() else {
+            lanes.remove(at: index)
             return (.finished, released)
         }
-        lane.inFlight = post.ticket
-        lanes[key] = lane
+        lanes.values[index].inFlight = post.ticket
         return (.deliver(post), released)
     }
 
@@ -243,14 +243,14 @@ struct PostOfficeState {
     }
 
     mutating func cancel(_ ticket: TicketState, lane key: ObjectIdentifier) -> TicketCancellation {
-        guard var lane = lanes[key] else { return .none }
-        if lane.inFlight === ticket {
-            lane.retiring = true
-            lanes[key] = lane
-            return .interruptDelivery(lane.delivery)
+        guard let index = lanes.index(forKey: key) else { return .none }
+        if lanes.values[index].inFlight === ticket {
+            lanes.values[index].retiring = true
+            return .interruptDelivery(lanes.values[index].delivery)
         }
-        guard let post = lane.pending.remove(where: { $0.ticket === ticket }) else { return .none }
-        lanes[key] = lane
+        guard let post = lanes.values[index].pending.remove(where: { $0.ticket === ticket }) else {
+            return .none
+        }
         return .removedFromQueue(post, postEnded(endedByShutdown: false))
     }
 
@@ -271,11 +271,11 @@ struct PostOfficeState {
     mutating func endRemaining() -> Remaining {
         guard phase == .draining else { return Remaining() }
         var remaining = Remaining()
-        for key in Array(lanes.keys) {
-            guard var lane = lanes[key] else { continue }
-            while let post = lane.pending.popFirst() { remaining.queued.append(post) }
-            if let ticket = lane.inFlight { remaining.inFlight.append((ticket, lane.delivery)) }
-            lanes[key] = lane
+        for index in lanes.indices {
+            while let post = lanes.values[index].pending.popFirst() { remaining.queued.append(post) }
+            if let ticket = lanes.values[index].inFlight {
+                remaining.inFlight.append((ticket, lanes.values[index].delivery))
+            }
         }
         return remaining
     }
