@@ -39,6 +39,8 @@ enum Target: Sendable {
     case ratioAtMost(Double)
     /// Library ns/hop at most this.
     case nanosecondsPerHopAtMost(Double)
+    /// Library ns/hop at most this many beyond the baseline's ns/hop.
+    case extraNanosecondsPerHopAtMost(Double)
     /// Library throughput at least this many times the baseline's (ratio at most its inverse).
     case throughputAtLeast(Double)
     /// Library bytes at most this many beyond the baseline's.
@@ -52,6 +54,7 @@ enum Target: Sendable {
         switch self {
         case .ratioAtMost(let ratio): return "≤ \(Self.format(ratio))×"
         case .nanosecondsPerHopAtMost(let limit): return "≤ \(Self.format(limit)) ns/hop"
+        case .extraNanosecondsPerHopAtMost(let limit): return "≤ +\(Self.format(limit)) ns/hop"
         case .throughputAtLeast(let factor): return "≥ \(Self.format(factor))× events/s"
         case .extraBytesAtMost(let bytes): return "≤ +\(Self.format(bytes)) B"
         case .sameAtEveryDepth: return "same at every D"
@@ -59,12 +62,13 @@ enum Target: Sendable {
         }
     }
 
-    /// Whether a row with this library figure per hop and ratio meets the target; `nil` when it
-    /// cannot be judged from the row alone.
-    func isMet(perHop: Double?, ratio: Double?, difference: Double?) -> Bool? {
+    /// Whether a row with this library figure per hop, ratio, difference (per event) and
+    /// difference per hop meets the target; `nil` when it cannot be judged from the row alone.
+    func isMet(perHop: Double?, ratio: Double?, difference: Double?, differencePerHop: Double?) -> Bool? {
         switch self {
         case .ratioAtMost(let limit): return ratio.map { $0 <= limit }
         case .nanosecondsPerHopAtMost(let limit): return perHop.map { $0 <= limit }
+        case .extraNanosecondsPerHopAtMost(let limit): return differencePerHop.map { $0 <= limit }
         case .throughputAtLeast(let factor): return ratio.map { $0 <= 1 / factor }
         case .extraBytesAtMost(let limit): return difference.map { $0 <= limit }
         case .sameAtEveryDepth, .report: return nil
@@ -158,6 +162,14 @@ struct Row: Sendable {
         if let metOverride { return metOverride }
         let difference: Double? =
             if let library, let baseline { library.median - baseline.median } else { nil }
-        return target.isMet(perHop: libraryPerHop?.median, ratio: ratio, difference: difference)
+        let differencePerHop: Double? =
+            if let library = libraryPerHop, let baseline = baselinePerHop {
+                library.median - baseline.median
+            } else {
+                nil
+            }
+        return target.isMet(
+            perHop: libraryPerHop?.median, ratio: ratio, difference: difference,
+            differencePerHop: differencePerHop)
     }
 }

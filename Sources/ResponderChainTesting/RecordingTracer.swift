@@ -13,18 +13,18 @@ public import ResponderChain
 /// print(tracer.lines(for: outcome.eventID).joined(separator: "\n"))
 /// ```
 public final class RecordingTracer: Tracer {
-    private let storage = Locked<[TraceEvent]>([])
+    private let log = TraceEventLog()
 
     /// An empty recorder.
     public init() {}
 
     /// Appends `event`.
     public func record(_ event: TraceEvent) {
-        storage.withLock { $0.append(event) }
+        log.append(event)
     }
 
     /// Every point event so far, in the order they were reported.
-    public var events: [TraceEvent] { storage.withLock { $0 } }
+    public var events: [TraceEvent] { log.events() }
 
     /// The point events of one send, in order.
     public func events(for eventID: EventID) -> [TraceEvent] {
@@ -94,8 +94,8 @@ public final class RecordingTracer: Tracer {
         printer.lines(for: events(for: eventID))
     }
 
-    /// Forgets everything recorded so far.
+    /// Forgets everything recorded so far (keeping the memory, for the events to come).
     public func reset() {
-        storage.withLock { $0.removeAll() }
+        log.removeAll()
     }
 }

@@ -59,7 +59,7 @@ extension PostOffice {
         let system = await entry.eventSystem
         // A timeout counts from the post: time in the queue included.
         let options = options.started()
-        let capture = TraceCapture.posting(through: system, options: options)
+        let capture = TraceCapture.posting(event, from: source, through: system, options: options)
         let ticket = TicketState(eventID: capture.eventID, office: system.postOffice, lane: lane)
         let post = PendingPost(
             event: event, entry: entry, source: source, options: options, capture: capture,

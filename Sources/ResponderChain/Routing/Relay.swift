@@ -81,13 +81,8 @@ public final class Relay: Sendable, CustomStringConvertible {
     {
         let source = EventSource.relay(label: label)
         let system = orphanSystem
-        let capture = TraceCapture(system: system, options: options)
-        let trace = capture.trace
-        trace?.record(
-            .sent(
-                TraceEvent.Sent(
-                    eventID: capture.eventID, eventName: event.traceName, source: source,
-                    queued: nil)))
+        let capture = TraceCapture(event, from: source, system: system, options: options)
+        capture.recordSent(from: source)
         let outcome = Outcome.interrupted(
             Outcome.Interruption(
                 path: Outcome.Path(
@@ -95,7 +90,7 @@ public final class Relay: Sendable, CustomStringConvertible {
                 lastReached: ResponderID(objectID: ObjectIdentifier(self), label: description)))
         return await Router.end(
             outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
-            trace: trace)
+            trace: capture.trace)
     }
 
     /// `relay(PaymentWebhook)`.

@@ -49,11 +49,7 @@ extension Router {
     }
 
     private static func recordSent(_ post: PendingPost) {
-        post.capture.trace?.record(
-            .sent(
-                TraceEvent.Sent(
-                    eventID: post.capture.eventID, eventName: post.event.traceName, source: post.source,
-                    queued: post.capture.queuedDuration())))
+        post.capture.recordSent(from: post.source)
     }
 
     private static func emptyPath(of post: PendingPost) -> Outcome.Path {

@@ -78,7 +78,7 @@ enum Router {
             } else {
                 system = await sender.eventSystem
             }
-            capture = TraceCapture(system: system, options: options)
+            capture = TraceCapture(event, from: source, system: system, options: options)
         }
         let trace = capture.trace
         var context = EventContext(
@@ -92,11 +92,7 @@ enum Router {
             deadline: options.deadlineStorage,
             eventID: capture.eventID
         )
-        trace?.record(
-            .sent(
-                TraceEvent.Sent(
-                    eventID: capture.eventID, eventName: event.traceName, source: source,
-                    queued: capture.queuedDuration())))
+        capture.recordSent(from: source)
 
         let outcome: Outcome
         if let deadline = options.deadlineStorage?.instant {

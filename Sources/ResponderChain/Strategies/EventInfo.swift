@@ -62,6 +62,23 @@ public struct EventInfo: Sendable, CustomStringConvertible {
         .sorted { $0.name < $1.name }
     }
 
+    /// ``added(since:)`` as the entries a trace reports, with a fast path for the common hop
+    /// that added nothing: when this information still shares its storage with `earlier` (a copy
+    /// taken before the hop, never written to since), nothing can have changed, and no value is
+    /// printed.
+    func addedInfo(since earlier: EventInfo) -> [AddedInfo] {
+        if sharesStorage(with: earlier) { return [] }
+        return added(since: earlier).map { AddedInfo(name: $0.name, value: $0.value) }
+    }
+
+    /// Whether both values hold the very same storage. Copy-on-write makes that a proof of equal
+    /// contents: storage shared by two values is copied before either is written to.
+    private func sharesStorage(with other: EventInfo) -> Bool {
+        withUnsafeBytes(of: storage) { mine in
+            withUnsafeBytes(of: other.storage) { theirs in mine.elementsEqual(theirs) }
+        }
+    }
+
     /// `[OrderID: 42, Session: "s-1"]`.
     public var description: String {
         "[" + entries.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]"

@@ -1,5 +1,11 @@
-/// The traced form of a hop, used by ``EventContext/visit(_:event:)`` only when a tracer is
-/// installed: the untraced path never reaches this code, reads no clock and allocates nothing.
+/// The traced form of a hop, used by ``EventContext/visit(_:event:)`` only when the send is
+/// traced: the untraced path (no tracer, or one that declined the send) never reaches this code,
+/// reads no clock and allocates nothing.
+///
+/// What a traced hop costs, beyond the tracer's own work: the `Hop` value (the responder's
+/// ``Responder/label`` is read once; the event's name was computed once per send, when the tracer
+/// was bound), two clock reads around the handlers, and a comparison of the event's information
+/// with a copy taken before them (its values are printed only when the handlers changed it).
 extension EventContext {
     /// Runs `responder`'s handlers inside `trace`'s scope and reports the hop.
     ///
@@ -14,11 +20,41 @@ extension EventContext {
             eventID: eventID,
             number: self.hop,
             responder: ResponderID(responder),
-            eventName: event.traceName,
+            eventName: trace.eventName,
             isolation: HopIsolation(isolation, at: responder)
         )
         trace.record(.hopEntered(hop))
+        guard !trace.hasScope else {
+            let record = await handleScoped(responder, event: event, hop: hop, trace: trace)
+            trace.record(.hopLeft(record))
+            return record.result
+        }
+        // A plain tracer's hop: the handlers with nothing around them but the clock. Kept inline
+        // (a call to another generic async function here cost more than the clock reads).
+        let before = info
+        let start = Moment.now
+        let result: Result<Disposition, any Error>
+        do {
+            result = .success(try await responder.handle(event, context: &self))
+        } catch {
+            result = .failure(error)
+        }
+        let duration = Moment.now - start
+        trace.record(
+            .hopLeft(
+                HopRecord(hop: hop, result: result, added: info.addedInfo(since: before), duration: duration))
+        )
+        return result
+    }
 
+    /// A scoping tracer's hop: the handlers inside its scope, which must call them exactly once.
+    @inline(__always)
+    private nonisolated(nonsending) mutating func handleScoped(
+        _ responder: some Responder,
+        event: any Event,
+        hop: Hop,
+        trace: any ActiveTrace
+    ) async -> HopRecord {
         var handled: Result<Disposition, any Error>?
         var calls = 0
         var added: [AddedInfo] = []
@@ -33,15 +69,15 @@ extension EventContext {
                         kind: .handlerRunAgain, hop: hop, tracer: trace.tracerName, underlying: nil)
                 }
                 let before = self.info
-                let start = ContinuousClock.now
+                let start = Moment.now
                 let result: Result<Disposition, any Error>
                 do {
                     result = .success(try await responder.handle(event, context: &self))
                 } catch {
                     result = .failure(error)
                 }
-                duration = start.duration(to: .now)
-                added = self.info.added(since: before).map { AddedInfo(name: $0.name, value: $0.value) }
+                duration = Moment.now - start
+                added = self.info.addedInfo(since: before)
                 handled = result
                 return try result.get()
             }
@@ -55,12 +91,16 @@ extension EventContext {
         } else if stopReason != nil {
             // The scope gave up because the send was cancelled or timed out: report that.
             result = .failure(CancellationError())
+        } else if let skipped = scopeError as? HandlersSkipped {
+            // One of several scopes (a multiplexer's) did not run its body: name that one.
+            result = .failure(
+                TracerViolation(
+                    kind: .handlerNotRun, hop: hop, tracer: skipped.tracer, underlying: skipped.underlying))
         } else {
             result = .failure(
                 TracerViolation(
                     kind: .handlerNotRun, hop: hop, tracer: trace.tracerName, underlying: scopeError))
         }
-        trace.record(.hopLeft(HopRecord(hop: hop, result: result, added: added, duration: duration)))
-        return result
+        return HopRecord(hop: hop, result: result, added: added, duration: duration)
     }
 }

@@ -22,7 +22,7 @@ public enum HopIsolation: Hashable, Sendable, CustomStringConvertible {
         } else if isolation === responder {
             self = .responder
         } else {
-            self = .actor(String(describing: type(of: isolation)))
+            self = .actor(_typeName(type(of: isolation), qualified: false))
         }
     }
 

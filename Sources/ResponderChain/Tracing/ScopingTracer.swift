@@ -73,6 +73,30 @@ public protocol ScopingTracer: Tracer {
         _ scope: HopScope<Context>,
         _ body: nonisolated(nonsending) () async throws -> Disposition
     ) async throws -> Disposition
+
+    /// Machinery, provided for every scoping tracer: do not implement it. Runs ``withHop(_:_:)``
+    /// with the scope of `hop` and what ``captureContext()`` captured.
+    ///
+    /// The default is inlinable, so its witness is specialized where a tracer conforms: the
+    /// system, which holds the tracer without knowing its type, builds no `HopScope<Context>` in
+    /// generic code, which looked up the scope's type metadata at every hop.
+    nonisolated(nonsending) func _withHop(
+        _ hop: Hop,
+        context: Context?,
+        _ body: nonisolated(nonsending) () async throws -> Disposition
+    ) async throws -> Disposition
+}
+
+extension ScopingTracer {
+    /// Builds the hop's scope and runs ``withHop(_:_:)``.
+    @inlinable
+    public nonisolated(nonsending) func _withHop(
+        _ hop: Hop,
+        context: Context?,
+        _ body: nonisolated(nonsending) () async throws -> Disposition
+    ) async throws -> Disposition {
+        try await withHop(HopScope(hop: hop, context: context), body)
+    }
 }
 
 /// A scope that captures nothing needs no ``ScopingTracer/captureContext()``.

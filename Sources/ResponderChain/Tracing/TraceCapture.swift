@@ -5,23 +5,31 @@
 /// and the sender's system is read once. Posting captures at post time, in the poster's task,
 /// and hands the capture to ``Router`` at delivery time; an awaited send captures when it
 /// starts, in ``Router/send(_:from:source:options:signal:trace:)``.
+///
+/// **The one decision to trace.** The capture is where the tracer's gate
+/// (``Tracer/shouldTrace(_:from:)``) is asked, once per send, before anything is reported: a
+/// declined send holds no trace, so every later step (its `sent`, its hops, its ending) takes the
+/// untraced path, and an accepted one holds its trace until `finished`.
 @usableFromInline
 struct TraceCapture: Sendable {
     /// The event system the send goes through.
     let system: EventSystem
     /// The send's correlation identifier, fixed at capture time.
     let eventID: EventID
-    /// The tracer, bound to what it captured; `nil` when no tracer is installed.
+    /// The tracer, bound to what it captured; `nil` when no tracer is installed or it declined
+    /// the send.
     let trace: (any ActiveTrace)?
-    /// When a posted event was captured (only when traced), to report its time in the queue.
+    /// When a posted event was captured (taken only when traced), to
+    /// report its time in the queue.
     let postedAt: Moment?
 
-    /// A capture for an awaited send through `system` with `options`: a new identifier and, when
-    /// traced (by the options' tracer, or the system's), the tracer's context from this task.
-    init(system: EventSystem, options: SendOptions) {
+    /// A capture for an awaited send of `event` from `source` through `system` with `options`: a
+    /// new identifier and, when a tracer (the options', or the system's) accepts the send, the
+    /// tracer bound to its context from this task.
+    init(_ event: any Event, from source: EventSource, system: EventSystem, options: SendOptions) {
         self.system = system
         self.eventID = EventID.next()
-        self.trace = (options.tracer ?? system.tracer)?.bindCapturedContext()
+        self.trace = (options.tracer ?? system.tracer)?.activeTrace(for: event, from: source)
         self.postedAt = nil
     }
 
@@ -34,21 +42,35 @@ struct TraceCapture: Sendable {
         self.postedAt = postedAt
     }
 
-    /// Captures, at post time and in the poster's task, the tracing of an event posted through
-    /// `system` with `options`: the tracer the send will use (the options', or the system's), its
-    /// context, a new correlation identifier, and the posting instant (read only when traced).
-    static func posting(through system: EventSystem, options: SendOptions) -> TraceCapture {
-        let tracer = options.tracer ?? system.tracer
+    /// Captures, at post time and in the poster's task, the tracing of `event` posted from
+    /// `source` through `system` with `options`: whether the tracer the send will use (the
+    /// options', or the system's) accepts it and, if so, its context; a new correlation
+    /// identifier; and the posting instant (read only when traced).
+    static func posting(
+        _ event: any Event, from source: EventSource, through system: EventSystem, options: SendOptions
+    ) -> TraceCapture {
+        let eventID = EventID.next()
+        let trace = (options.tracer ?? system.tracer)?.activeTrace(for: event, from: source)
         return TraceCapture(
             system: system,
-            eventID: EventID.next(),
-            trace: tracer?.bindCapturedContext(),
-            postedAt: tracer == nil ? nil : Moment.now
+            eventID: eventID,
+            trace: trace,
+            postedAt: trace == nil ? nil : Moment.now
         )
     }
 
     /// How long a posted event waited between its capture and now; `nil` for an awaited send.
     func queuedDuration() -> Duration? {
-        postedAt.map(\.durationUntilNow)
+        postedAt.map { Moment.now - $0 }
+    }
+
+    /// Reports ``TraceEvent/sent(_:)`` for the send, from `source`, if it is traced.
+    func recordSent(from source: EventSource) {
+        guard let trace else { return }
+        trace.record(
+            .sent(
+                TraceEvent.Sent(
+                    eventID: eventID, eventName: trace.eventName, source: source,
+                    queued: queuedDuration())))
     }
 }

@@ -36,8 +36,8 @@ struct TracingCorrelationTests {
         let options = SendOptions(tracer: tracer)
 
         let captures = [
-            TraceCapture.posting(through: .default, options: options),
-            TraceCapture.posting(through: .default, options: options),
+            TraceCapture.posting(F.Ping(), from: .responder(leaf), through: .default, options: options),
+            TraceCapture.posting(F.Ping(), from: .responder(leaf), through: .default, options: options),
         ]
         var outcomes: [Outcome] = []
         for capture in captures {
@@ -73,7 +73,7 @@ struct TracingCorrelationTests {
         let options = SendOptions(tracer: tracer)
 
         let capture = F.$requestID.withValue("req-7") {
-            TraceCapture.posting(through: .default, options: options)
+            TraceCapture.posting(F.Ping(), from: .responder(leaf), through: .default, options: options)
         }
         let delivered = await Task.detached {
             // Task-locals do not follow into the queue: nothing is bound here.

@@ -1,5 +1,6 @@
 import ResponderChain
 import ResponderChainTesting
+import Synchronization
 /// Test doubles for the tracing suites, kept in one namespace so they never clash with others.
 enum TracingFixtures {
     struct Ping: Event {}
@@ -27,6 +28,8 @@ enum TracingFixtures {
         case park(Gate)
         /// Parks on the gate, then passes.
         case parkThenPass(Gate)
+        /// Runs the closure, then passes.
+        case perform(@Sendable () -> Void)
     }
 
     /// What a handler saw.
@@ -35,6 +38,8 @@ enum TracingFixtures {
         let hop: Int
         let hopMarker: String?
         let requestID: String?
+        /// The scopes of ``NestingTracer``s the handler ran in, outermost first.
+        var scopes: [String] = NestingTracer.scopes
     }
 
     actor Station: Responder {
@@ -121,6 +126,9 @@ enum TracingFixtures {
             return .handled
         case .parkThenPass(let gate):
             try await gate.pass()
+            return .pass
+        case .perform(let action):
+            action()
             return .pass
         }
     }
@@ -285,5 +293,87 @@ enum TracingFixtures {
         }
 
         func record(_ event: TraceEvent) { recorder.record(event) }
+    }
+
+    /// What several tracers did, in the order they did it, as short lines (`A gate req-1`,
+    /// `B capture`, `A sent`, `B enter 1`, …).
+    final class Journal: Sendable {
+        private let entries = Locked<[String]>([])
+
+        func note(_ entry: String) { entries.withLock { $0.append(entry) } }
+
+        var all: [String] { entries.withLock { $0 } }
+
+        func reset() { entries.withLock { $0.removeAll() } }
+    }
+
+    /// A plain tracer whose gate is a flag that can be flipped at any time; notes each call of
+    /// its gate (with the `requestID` bound where it runs) and each point event in a journal.
+    final class GatedTracer: Tracer {
+        let name: String
+        let journal: Journal
+        let recorder = RecordingTracer()
+        private let accepting: Atomic<Bool>
+
+        init(_ name: String, accepts: Bool = true, journal: Journal = Journal()) {
+            self.name = name
+            self.journal = journal
+            self.accepting = Atomic(accepts)
+        }
+
+        func accept(_ accepts: Bool) { accepting.store(accepts, ordering: .relaxed) }
+
+        func shouldTrace(_ event: any Event, from source: EventSource) -> Bool {
+            journal.note("\(name) gate \(TracingFixtures.requestID ?? "-")")
+            return accepting.load(ordering: .relaxed)
+        }
+
+        func record(_ event: TraceEvent) {
+            journal.note("\(name) \(TracingFixtures.shape([event])[0])")
+            recorder.record(event)
+        }
+    }
+
+    /// A scoping tracer with a gate: its scope appends `name(context)` to ``scopes`` around the
+    /// handlers, the context being what it captured (`name:requestID`); notes each call of its
+    /// gate, of its capture and each point event in a journal.
+    final class NestingTracer: ScopingTracer {
+        /// The scopes the current code runs in, outermost first.
+        @TaskLocal static var scopes: [String] = []
+
+        let name: String
+        let journal: Journal
+        let accepts: Bool
+        let recorder = RecordingTracer()
+
+        init(_ name: String, accepts: Bool = true, journal: Journal = Journal()) {
+            self.name = name
+            self.accepts = accepts
+            self.journal = journal
+        }
+
+        func shouldTrace(_ event: any Event, from source: EventSource) -> Bool {
+            journal.note("\(name) gate \(TracingFixtures.requestID ?? "-")")
+            return accepts
+        }
+
+        func captureContext() -> String? {
+            journal.note("\(name) capture")
+            return "\(name):\(TracingFixtures.requestID ?? "-")"
+        }
+
+        nonisolated(nonsending) func withHop(
+            _ scope: HopScope<String>,
+            _ body: nonisolated(nonsending) () async throws -> Disposition
+        ) async throws -> Disposition {
+            try await Self.$scopes.withValue(Self.scopes + ["\(name)(\(scope.context ?? "nil"))"]) {
+                try await body()
+            }
+        }
+
+        func record(_ event: TraceEvent) {
+            journal.note("\(name) \(TracingFixtures.shape([event])[0])")
+            recorder.record(event)
+        }
     }
 }

@@ -37,7 +37,8 @@ struct TracingPrinterTests {
             let options = SendOptions(tracer: tracer)
             let awaited = await failing.send(F.Ping(), options: options)
             let broken = await orphan.send(F.Ping(), options: options)
-            let capture = TraceCapture.posting(through: .default, options: options)
+            let capture = TraceCapture.posting(
+                F.Ping(), from: .responder(top), through: .default, options: options)
             let posted = await Task.detached {
                 await Router.send(
                     F.Ping(), from: top, source: .responder(top), options: options, trace: capture)
@@ -79,7 +80,8 @@ struct TracingPrinterTests {
         let tracer = RecordingTracer()
         let top = F.Station("Top", .handle, root: true)
         let options = SendOptions(tracer: tracer)
-        let capture = TraceCapture.posting(through: .default, options: options)
+        let capture = TraceCapture.posting(
+            F.Ping(), from: .responder(top), through: .default, options: options)
         let outcome = await Router.send(
             F.Ping(), from: top, source: .responder(top), options: options, trace: capture)
 

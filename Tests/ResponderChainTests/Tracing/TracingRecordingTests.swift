@@ -1,4 +1,4 @@
-import ResponderChain
+@testable import ResponderChain
 import ResponderChainTesting
 import Testing
 
@@ -90,5 +90,26 @@ struct TracingRecordingTests {
         #expect(record.disposition == nil)
         #expect(record.error is F.Boom)
         #expect(tracer.outcomes.map(\.kind) == [.failed])
+    }
+
+    @Test(
+        "a hop's added information: nothing when the information was not written, the entries that differ when it was"
+    )
+    func addedInformation() {
+        var info = EventInfo()
+        info[F.Stamp.self] = "a"
+        let before = info
+        // Not written: the copies share their storage, and nothing is printed.
+        #expect(info.addedInfo(since: before).isEmpty)
+        // Written with the same value: compared by printed value, still nothing.
+        info[F.Stamp.self] = "a"
+        #expect(info.addedInfo(since: before).isEmpty)
+        // Replaced and added.
+        info[F.Stamp.self] = "b"
+        info[F.Count.self] = 2
+        #expect(
+            info.addedInfo(since: before) == [
+                AddedInfo(name: "Count", value: "2"), AddedInfo(name: "Stamp", value: "b"),
+            ])
     }
 }

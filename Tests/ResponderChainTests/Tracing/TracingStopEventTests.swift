@@ -57,7 +57,8 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
             // cancelled while hop 1 runs (the handler does not look; the system stops before hop 2).
             let gate = Gate()
             let leaf = F.Station("Leaf", .parkThenPass(gate), parent: top)
-            let capture = TraceCapture.posting(through: .default, options: options)
+            let capture = TraceCapture.posting(
+                F.Ping(), from: .responder(leaf), through: .default, options: options)
             let ticket = CancellationSignal()
             let delivering = Task.detached {
                 await Router.send(

@@ -18,7 +18,8 @@ struct PostOfficeStateTests {
     func post(_ number: Int) -> PendingPost {
         PendingPost(
             event: Ping(number: number), entry: sender, source: .responder(sender), options: .default,
-            capture: TraceCapture(system: EventSystem(), options: .default),
+            capture: TraceCapture(
+                Ping(number: number), from: .responder(sender), system: EventSystem(), options: .default),
             ticket: TicketState(eventID: EventID(rawValue: UInt64(number)), office: office, lane: lane),
             isolation: nil)
     }

@@ -6,6 +6,22 @@ import Tracing
 
 private struct Probe: Event {}
 private struct Boom: Error {}
+private enum RequestKey: ServiceContextKey { typealias Value = String }
+
+/// Notes the request identifier of the `ServiceContext` its handler runs in.
+private actor Witness: Responder {
+    private(set) var requests: [String?] = []
+
+    nonisolated var isRoot: Bool { true }
+    var next: (any Responder)? { nil }
+
+    static let strategies = Strategies<Witness> {
+        $0.on(Probe.self) { witness, _, _ in
+            witness.requests.append(ServiceContext.current?[RequestKey.self])
+            return .handled
+        }
+    }
+}
 
 /// What a handler saw of the current span.
 private struct Seen: Sendable, Equatable {
@@ -105,5 +121,35 @@ struct SpanTracerTests {
 
         #expect(inside == requestSpan.spanID)
         #expect(backend.finishedSpans.map(\.operationName).sorted() == ["Probe at Queued", "post"])
+    }
+
+    @Test(
+        "with a no-op backend, a send from a task with no context is declined; one with a context is traced")
+    func noOpGate() async throws {
+        let noOp = SpanTracer(tracer: NoOpTracer())
+        let witness = Witness()
+        #expect(!noOp.shouldTrace(Probe(), from: .responder(witness)))
+        #expect(SpanTracer(tracer: InMemoryTracer()).shouldTrace(Probe(), from: .responder(witness)))
+        var request = ServiceContext.topLevel
+        request[RequestKey.self] = "req-1"
+        ServiceContext.withValue(request) {
+            #expect(noOp.shouldTrace(Probe(), from: .responder(witness)))
+        }
+    }
+
+    @Test("with a no-op backend, the sender's context reaches the handlers, awaited and posted")
+    func noOpCarriesContext() async throws {
+        let tracer = SpanTracer(tracer: NoOpTracer())
+        let witness = Witness()
+        var request = ServiceContext.topLevel
+        request[RequestKey.self] = "req-2"
+
+        let ticket = await ServiceContext.withValue(request) {
+            _ = await witness.send(Probe(), options: SendOptions(tracer: tracer))
+            return await witness.post(Probe(), options: SendOptions(tracer: tracer))
+        }
+        _ = await ticket.outcome
+        // Posted: delivered from another task, where the poster's task-locals did not follow.
+        #expect(await witness.requests == ["req-2", "req-2"])
     }
 }

@@ -78,4 +78,49 @@ struct LoggingTracerTests {
         handlerLogger.info("outside any hop")
         #expect(handler.entries.last?.metadata["event.id"] == nil)
     }
+
+    @Test("its gate declines a send none of whose lines could reach the log, when it does not tag handlers")
+    func declinesBelowLevel() async throws {
+        let handler = InMemoryLogHandler()
+        var quiet = Logger(label: "events") { _ in handler }
+        quiet.logLevel = .error
+        let tracer = LoggingTracer(logger: quiet, tagsHandlerLines: false)
+        let root = Station("Root")
+
+        // Declining loses nothing: no line of the send could have passed, and nothing is tagged.
+        #expect(!tracer.shouldTrace(Probe(), from: .responder(root)))
+        let outcome = await root.send(
+            Probe(), options: SendOptions(tracer: tracer, deadLetters: DeadLetterSink { _ in }))
+        #expect(outcome.kind == .unhandled)
+        #expect(handler.entries.isEmpty)
+
+        // A line that could pass (at the handled level, or a warning) keeps sends traced; so
+        // does tagging the handlers' lines, whatever the level.
+        #expect(
+            LoggingTracer(logger: quiet, handledLevel: .error, tagsHandlerLines: false).shouldTrace(
+                Probe(), from: .responder(root)))
+        var warnings = quiet
+        warnings.logLevel = .warning
+        #expect(
+            LoggingTracer(logger: warnings, tagsHandlerLines: false).shouldTrace(
+                Probe(), from: .responder(root)))
+        #expect(LoggingTracer(logger: quiet).shouldTrace(Probe(), from: .responder(root)))
+    }
+
+    @Test("above the handled level, a traced send logs only its notices and warnings")
+    func filteredLines() async throws {
+        let handler = InMemoryLogHandler()
+        var logger = Logger(label: "events") { _ in handler }
+        logger.logLevel = .info
+        let tracer = LoggingTracer(logger: logger)
+        let top = Station("Top")
+        let leaf = Station("Leaf", parent: top)
+
+        let outcome = await leaf.send(
+            Probe(), options: SendOptions(tracer: tracer, deadLetters: DeadLetterSink { _ in }))
+
+        #expect(outcome.kind == .unhandled)
+        #expect(handler.entries.map(\.level) == [.warning, .notice])
+        #expect(handler.entries.allSatisfy { $0.metadata["event.id"] == "\(outcome.eventID)" })
+    }
 }
