@@ -69,6 +69,10 @@ extension MainActorResponder {
         if context.canVisitDirectly(responder) {
             return await context.visitDirectly(responder, event: event)
         }
+        if context.canVisitTraced(responder) {
+            let result = await context.handleTraced(responder, event: event, isolation: MainActor.shared)
+            return _Visit(result: result, next: await responder.next)
+        }
         return await context.visit(responder, event: event)
     }
 }

@@ -40,6 +40,10 @@ extension Responder where Self: Actor, StrategyOwner == Self {
         if context.canVisitDirectly(responder) {
             return await context.visitDirectly(responder, event: event)
         }
+        if context.canVisitTraced(responder) {
+            let result = await context.handleTraced(responder, event: event, isolation: responder)
+            return _Visit(result: result, next: await responder.next)
+        }
         return await context.visit(responder, event: event)
     }
 }

@@ -48,6 +48,25 @@ extension EventContext {
         !isTraced && !responder.handlesOneEventAtATime
     }
 
+    /// Whether a hop at `responder` is traced and takes no one-at-a-time lock: the handlers run
+    /// inside the tracer's scope, with no other wrapping.
+    @inlinable
+    @inline(__always)
+    func canVisitTraced(_ responder: some Responder) -> Bool {
+        isTraced && !responder.handlesOneEventAtATime
+    }
+
+    /// The handlers of a traced hop (see ``canVisitTraced(_:)``), reported to the send's tracer.
+    /// Called by each kind of responder's hop on the responder's isolation, which it names as
+    /// `isolation`; the hop then reads `next` there itself, as on the untraced path.
+    @usableFromInline
+    nonisolated(nonsending) mutating func handleTraced(
+        _ responder: some Responder, event: any Event, isolation: (any Actor)?
+    ) async -> Result<Disposition, any Error> {
+        guard let trace else { return await handleDirectly(responder, event: event) }
+        return await handleTraced(responder, event: event, trace: trace, isolation: isolation)
+    }
+
     /// The hop with nothing around it: the handlers, then a read of `next`. Inlinable, so that
     /// the default hop of a responder type is specialized for it where the type is declared.
     @inlinable

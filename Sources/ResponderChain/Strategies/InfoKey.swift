@@ -18,5 +18,5 @@ public protocol InfoKey: SendableMetatype {
 
 extension InfoKey {
     /// The key type's name.
-    public static var name: String { String(describing: Self.self) }
+    public static var name: String { _typeName(Self.self, qualified: false) }
 }
