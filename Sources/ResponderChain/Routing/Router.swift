@@ -37,14 +37,22 @@ enum Router {
                 trace: captured)
         }
         let system = await sender.eventSystem
-        guard !system.hasTracer else {
-            return await sendInFull(
-                event, from: sender, source: source, options: options, system: system, signal: nil,
-                trace: nil)
+        let eventID: EventID
+        if system.hasTracer {
+            // Ask the tracer's gate here: a send it declines stays on this path.
+            let capture = TraceCapture(event, from: source, system: system, options: options)
+            guard capture.trace == nil else {
+                return await sendInFull(
+                    event, from: sender, source: source, options: options, system: system, signal: nil,
+                    trace: capture)
+            }
+            eventID = capture.eventID
+        } else {
+            eventID = EventID.next()
         }
         var context = EventContext(
             key: EventKey(of: event), source: source, info: options.info, trace: nil, signal: nil,
-            deadline: nil, eventID: EventID.next())
+            deadline: nil, eventID: eventID)
         let outcome = await route(event, from: sender, start: options.start, context: &context)
         guard outcome.goesToDeadLetters else { return outcome }
         return await end(
@@ -65,7 +73,9 @@ enum Router {
         trace captured: TraceCapture?
     ) async -> Outcome {
         // A posted event brings the capture (and the system) of post time, and options whose
-        // timeout was started then; an awaited send starts here, in the sending task.
+        // timeout was started then; an awaited send whose tracer accepted it brings the capture
+        // `send` made (its options have no timeout); any other awaited send starts here, in the
+        // sending task.
         let system: EventSystem
         let capture: TraceCapture
         let options = captured == nil ? options.started() : options
