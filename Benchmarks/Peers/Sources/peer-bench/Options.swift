@@ -1,7 +1,7 @@
 /// What the command line asked for.
 ///
 /// ```
-/// peer-bench [--quick] [--filter nio|opencombine] [--json FILE]
+/// peer-bench [--quick] [--filter nio|opencombine] [--json FILE] [--svg FILE]
 /// ```
 struct Options: Sendable {
     /// A seconds-long pass (CI): short repetitions, few of them.
@@ -10,6 +10,8 @@ struct Options: Sendable {
     var filter: String?
     /// Where to write the results as a JSON array (responder-bench's format).
     var jsonPath: String?
+    /// Where to write a chart of ns per hop against depth (SVG).
+    var svgPath: String?
 
     /// How long one repetition should last at least.
     var repetitionTarget: Duration { quick ? .milliseconds(2) : .milliseconds(100) }
@@ -25,11 +27,12 @@ struct Options: Sendable {
     }
 
     static let usage = """
-        usage: peer-bench [--quick] [--filter nio|opencombine] [--json FILE]
+        usage: peer-bench [--quick] [--filter nio|opencombine] [--json FILE] [--svg FILE]
 
           --quick            a seconds-long pass (checks the benchmark works)
           --filter PEER      compare with one peer only: nio or opencombine
           --json FILE        also write the results as a JSON array (responder-bench's keys)
+          --svg FILE         also write a chart of ns per hop against depth (log scales)
           --help             show this help
         """
 
@@ -48,6 +51,7 @@ struct Options: Sendable {
             case "--quick": options.quick = true
             case "--filter": options.filter = try value(for: argument)
             case "--json": options.jsonPath = try value(for: argument)
+            case "--svg": options.svgPath = try value(for: argument)
             case "--help", "-h": throw UsageError(message: nil)
             default: throw UsageError(message: "unknown argument \(argument)")
             }

@@ -67,3 +67,13 @@ if let path = options.jsonPath {
         exit(1)
     }
 }
+
+if let path = options.svgPath {
+    do {
+        try SVGChart(rows: rows, subtitle: info.line).text.write(
+            toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+        FileHandle.standardError.write(Data("peer-bench: could not write \(path): \(error)\n".utf8))
+        exit(1)
+    }
+}
