@@ -82,15 +82,14 @@ public final class Relay: Sendable, CustomStringConvertible {
         let source = EventSource.relay(label: label)
         let system = orphanSystem
         let capture = TraceCapture(event, from: source, system: system, options: options)
-        capture.recordSent(from: source)
         let outcome = Outcome.interrupted(
             Outcome.Interruption(
                 path: Outcome.Path(
                     eventID: capture.eventID, hops: 0, info: options.info),
                 lastReached: ResponderID(objectID: ObjectIdentifier(self), label: description)))
-        return await Router.end(
-            outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
-            trace: capture.trace)
+        return await Router.endUndelivered(
+            outcome, of: event, source: source, capture: capture,
+            deadLetters: options.deadLetters ?? system.deadLetters)
     }
 
     /// `relay(PaymentWebhook)`.

@@ -1,8 +1,31 @@
-/// Outcomes of posted events that never reach a responder: rejected when posted, or ended while
-/// still queued (their ticket cancelled, or their system shut down). They are reported like any
-/// other send: to the ticket, the tracer (`sent`, then `finished`) and, where the outcome goes
-/// there, the dead-letter sink.
+/// Outcomes of sends that never reach a responder: posts rejected when posted or ended while still
+/// queued (their ticket cancelled, or their system shut down), and sends through a relay whose
+/// entry is gone. They are reported like any other send: to the tracer (`sent`, then
+/// `finished`), to the dead-letter sink where the outcome goes there, and to the ticket of a post.
 extension Router {
+    /// The ending of a send that reached no responder: its `sent`, then the one ending
+    /// (``end(_:of:source:deadLetters:trace:)``).
+    static nonisolated(nonsending) func endUndelivered(
+        _ outcome: Outcome,
+        of event: any Event,
+        source: EventSource,
+        capture: TraceCapture,
+        deadLetters: DeadLetterSink?
+    ) async -> Outcome {
+        guard outcome.goesToDeadLetters else {
+            return endUndelivered(outcome, source: source, capture: capture)
+        }
+        capture.recordSent(from: source)
+        return await end(outcome, of: event, source: source, deadLetters: deadLetters, trace: capture.trace)
+    }
+
+    /// ``endUndelivered(_:of:source:capture:deadLetters:)`` for an outcome that does not go to
+    /// the dead-letter sink: nothing to wait for.
+    static func endUndelivered(_ outcome: Outcome, source: EventSource, capture: TraceCapture) -> Outcome {
+        capture.recordSent(from: source)
+        return end(outcome, trace: capture.trace)
+    }
+
     /// Ends `post` as ``Outcome/rejected(_:)``.
     static nonisolated(nonsending) func reject(
         _ post: PendingPost,
@@ -19,8 +42,7 @@ extension Router {
     /// needs to wait.
     static func endQueuedByTicket(_ post: PendingPost) {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .ticketCancelled))
-        recordSent(post)
-        post.ticket.finish(end(outcome, trace: post.capture.trace))
+        post.ticket.finish(endUndelivered(outcome, source: post.source, capture: post.capture))
     }
 
     /// Ends `post`, removed from its queue by its system's shutdown, as ``Outcome/cancelled(_:)``
@@ -41,15 +63,10 @@ extension Router {
         with outcome: Outcome,
         system: EventSystem
     ) async {
-        recordSent(post)
-        let outcome = await end(
-            outcome, of: post.event, source: post.source,
-            deadLetters: post.options.deadLetters ?? system.deadLetters, trace: post.capture.trace)
+        let outcome = await endUndelivered(
+            outcome, of: post.event, source: post.source, capture: post.capture,
+            deadLetters: post.options.deadLetters ?? system.deadLetters)
         post.ticket.finish(outcome)
-    }
-
-    private static func recordSent(_ post: PendingPost) {
-        post.capture.recordSent(from: post.source)
     }
 
     private static func emptyPath(of post: PendingPost) -> Outcome.Path {
