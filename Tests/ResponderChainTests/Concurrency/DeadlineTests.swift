@@ -33,8 +33,11 @@ struct DeadlineTests {
     )
     func storedTimeoutStartsPerSend() async throws {
         let gate = Gate()  // never opened: the first send can only end by timing out
-        let parked = F.Node("parked", .park(gate), root: true)
-        let quick = F.Node("quick", .handle, root: true)
+        // A system of its own: a post through the process-wide one could wait for room behind
+        // the floods of suites running beside this one, and time out there.
+        let system = EventSystem()
+        let parked = F.Node("parked", .park(gate), root: true, system: system)
+        let quick = F.Node("quick", .handle, root: true, system: system)
         let options = SendOptions(timeout: .seconds(1))
 
         let first = await parked.send(F.Numbered(sender: 0, number: 0), options: options)
