@@ -41,7 +41,7 @@ extension Responder where Self: Actor, StrategyOwner == Self {
             return await context.visitDirectly(responder, event: event)
         }
         if context.canVisitTraced(responder) {
-            let result = await context.handleTraced(responder, event: event, isolation: responder)
+            let result = await context.handleNow(responder, event: event)
             return _Visit(result: result, next: await responder.next)
         }
         return await context.visit(responder, event: event)

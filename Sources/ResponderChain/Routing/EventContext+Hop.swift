@@ -32,8 +32,10 @@ extension EventContext {
         return _Visit(result: result, next: await responder.next)
     }
 
-    /// Runs `responder`'s handlers, inside the tracer's scope when a tracer is installed.
-    private nonisolated(nonsending) mutating func handleNow(_ responder: some Responder, event: any Event)
+    /// Runs `responder`'s handlers where the caller runs (the responder's isolation, in every
+    /// hop), inside the tracer's scope when the send is traced.
+    @usableFromInline
+    nonisolated(nonsending) mutating func handleNow(_ responder: some Responder, event: any Event)
         async -> Result<Disposition, any Error>
     {
         guard let trace else { return await handleDirectly(responder, event: event) }
@@ -54,17 +56,6 @@ extension EventContext {
     @inline(__always)
     func canVisitTraced(_ responder: some Responder) -> Bool {
         isTraced && !responder.handlesOneEventAtATime
-    }
-
-    /// The handlers of a traced hop (see ``canVisitTraced(_:)``), reported to the send's tracer.
-    /// Called by each kind of responder's hop on the responder's isolation, which it names as
-    /// `isolation`; the hop then reads `next` there itself, as on the untraced path.
-    @usableFromInline
-    nonisolated(nonsending) mutating func handleTraced(
-        _ responder: some Responder, event: any Event, isolation: (any Actor)?
-    ) async -> Result<Disposition, any Error> {
-        guard let trace else { return await handleDirectly(responder, event: event) }
-        return await handleTraced(responder, event: event, trace: trace, isolation: isolation)
     }
 
     /// The hop with nothing around it: the handlers, then a read of `next`. Inlinable, so that
