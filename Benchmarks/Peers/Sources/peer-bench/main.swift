@@ -18,6 +18,11 @@
 //
 // So the peers' figures hold no concurrency at all: they are what a synchronous, single-threaded
 // pipeline costs per stage, against the library crossing actor isolation at every hop.
+//
+// `Measurement.swift`, `Report/Format.swift`, `Events/` and `Library/ChainActor.swift` are trimmed
+// copies of responder-bench's: a nested package cannot compile files outside its folder, and
+// sharing them would take a benchmark-support product in the root package, seen by every user of
+// the library. Keep them in step with responder-bench's when either changes.
 
 import Foundation
 
