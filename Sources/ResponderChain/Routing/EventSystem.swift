@@ -38,6 +38,8 @@ public final class EventSystem: Sendable {
 
     /// The per-sender queues of the events posted through this system.
     let postOffice: PostOffice
+    /// The outcome and dead-letter streams open on this system.
+    let observers = EventObservers()
     /// Whether ``tracer`` is set, kept as a flag: every send reads it, and a `nil` check of an
     /// optional existential goes through the runtime.
     let hasTracer: Bool
@@ -81,9 +83,10 @@ public final class EventSystem: Sendable {
     ///    `Task.isCancelled`) and end ``Outcome/cancelled(_:)``. Their reason is
     ///    ``Outcome/Stop/Reason/shutdown`` and they go to the dead-letter sink.
     ///
-    /// Returns once every post has its outcome, with the counts. A handler that ignores
-    /// cancellation delays the return until it finishes: the system cannot take an answer back
-    /// from a handler still running. Cancelling the calling task ends the grace period at once.
+    /// Returns once every post has its outcome, with the counts; just before it returns, the
+    /// system's observation streams finish (``observeOutcomes(buffering:)``), every post's
+    /// outcome in them. A handler that ignores cancellation delays the return until it finishes:
+    /// the system cannot take an answer back from a handler still running. Cancelling the calling task ends the grace period at once.
     /// Awaited sends are not affected: they run in their callers' tasks, which own them.
     ///
     /// Calling it again (or concurrently) waits for the same drain and returns its counts.
@@ -94,6 +97,9 @@ public final class EventSystem: Sendable {
     /// ```
     @discardableResult
     public nonisolated(nonsending) func shutDown(gracePeriod: Duration) async -> ShutdownReport {
-        await postOffice.shutDown(until: .now + gracePeriod, system: self)
+        let report = await postOffice.shutDown(until: .now + gracePeriod, system: self)
+        // Every post has ended and been observed: the streams can end.
+        observers.close()
+        return report
     }
 }

@@ -4,7 +4,7 @@
 /// `finished`), to the dead-letter sink where the outcome goes there, and to the ticket of a post.
 extension Router {
     /// The ending of a send that reached no responder: its `sent`, then the one ending
-    /// (``end(_:of:source:deadLetters:trace:)``).
+    /// (``end(_:of:source:system:deadLetters:trace:)``), through the capture's system.
     static nonisolated(nonsending) func endUndelivered(
         _ outcome: Outcome,
         of event: any Event,
@@ -13,17 +13,24 @@ extension Router {
         deadLetters: DeadLetterSink?
     ) async -> Outcome {
         guard outcome.goesToDeadLetters else {
-            return endUndelivered(outcome, source: source, capture: capture)
+            return endUndelivered(outcome, of: event, source: source, capture: capture)
         }
         capture.recordSent(from: source)
-        return await end(outcome, of: event, source: source, deadLetters: deadLetters, trace: capture.trace)
+        return await end(
+            outcome, of: event, source: source, system: capture.system, deadLetters: deadLetters,
+            trace: capture.trace)
     }
 
     /// ``endUndelivered(_:of:source:capture:deadLetters:)`` for an outcome that does not go to
     /// the dead-letter sink: nothing to wait for.
-    static func endUndelivered(_ outcome: Outcome, source: EventSource, capture: TraceCapture) -> Outcome {
+    static func endUndelivered(
+        _ outcome: Outcome,
+        of event: any Event,
+        source: EventSource,
+        capture: TraceCapture
+    ) -> Outcome {
         capture.recordSent(from: source)
-        return end(outcome, trace: capture.trace)
+        return end(outcome, of: event, source: source, system: capture.system, trace: capture.trace)
     }
 
     /// Ends `post` as ``Outcome/rejected(_:)``.
@@ -42,7 +49,8 @@ extension Router {
     /// needs to wait.
     static func endQueuedByTicket(_ post: PendingPost) {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .ticketCancelled))
-        post.ticket.finish(endUndelivered(outcome, source: post.source, capture: post.capture))
+        post.ticket.finish(
+            endUndelivered(outcome, of: post.event, source: post.source, capture: post.capture))
     }
 
     /// Ends `post`, removed from its queue by its system's shutdown, as ``Outcome/cancelled(_:)``

@@ -54,10 +54,12 @@ enum Router {
             key: EventKey(of: event), source: source, info: options.info, trace: nil, signal: nil,
             deadline: nil, eventID: eventID)
         let outcome = await route(event, from: sender, start: options.start, context: &context)
-        guard outcome.goesToDeadLetters else { return outcome }
+        guard outcome.goesToDeadLetters else {
+            return end(outcome, of: event, source: source, system: system, trace: nil)
+        }
         return await end(
-            outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
-            trace: nil)
+            outcome, of: event, source: source, system: system,
+            deadLetters: options.deadLetters ?? system.deadLetters, trace: nil)
     }
 
     /// ``send(_:from:source:options:signal:trace:)`` with what the common case leaves out: the
@@ -112,34 +114,64 @@ enum Router {
         } else {
             outcome = await route(event, from: sender, start: options.start, context: &context)
         }
-        guard outcome.goesToDeadLetters else { return end(outcome, trace: trace) }
+        guard outcome.goesToDeadLetters else {
+            return end(outcome, of: event, source: source, system: system, trace: trace)
+        }
         return await end(
-            outcome, of: event, source: source, deadLetters: options.deadLetters ?? system.deadLetters,
-            trace: trace)
+            outcome, of: event, source: source, system: system,
+            deadLetters: options.deadLetters ?? system.deadLetters, trace: trace)
     }
 
-    /// The one ending of every send and post, delivered or not: the dead-letter sink (for the
-    /// outcomes that go there, see ``Outcome/goesToDeadLetters``), then the tracer's `finished`.
-    /// Returns `outcome`.
+    /// The one ending of every send and post, delivered or not: the dead-letter sink and the
+    /// dead-letter streams (for the outcomes that go there, see ``Outcome/goesToDeadLetters``),
+    /// then the outcome streams, then the tracer's `finished`. Returns `outcome`.
     static nonisolated(nonsending) func end(
         _ outcome: Outcome,
         of event: any Event,
         source: EventSource,
+        system: EventSystem,
         deadLetters: DeadLetterSink?,
         trace: (any ActiveTrace)?
     ) async -> Outcome {
-        if outcome.goesToDeadLetters, let sink = deadLetters {
-            await sink.deliver(DeadLetter(event: event, source: source, outcome: outcome))
-            trace?.record(.deadLettered(outcome))
+        if outcome.goesToDeadLetters {
+            let letter = DeadLetter(event: event, source: source, outcome: outcome)
+            if let sink = deadLetters {
+                await sink.deliver(letter)
+                trace?.record(.deadLettered(outcome))
+            }
+            if system.observers.deadLetters.isObserved {
+                system.observers.deadLetters.publish(letter)
+            }
         }
-        trace?.record(.finished(outcome))
-        return outcome
+        return finish(outcome, of: event, source: source, system: system, trace: trace)
     }
 
-    /// The last step of ``end(_:of:source:deadLetters:trace:)``, alone: for an outcome that does
-    /// not go to the dead-letter sink, the ending needs no `await`.
-    static func end(_ outcome: Outcome, trace: (any ActiveTrace)?) -> Outcome {
+    /// ``end(_:of:source:system:deadLetters:trace:)`` for an outcome that does not go to the
+    /// dead-letter sink: nothing to wait for.
+    @inline(__always)
+    static func end(
+        _ outcome: Outcome,
+        of event: any Event,
+        source: EventSource,
+        system: EventSystem,
+        trace: (any ActiveTrace)?
+    ) -> Outcome {
         assert(!outcome.goesToDeadLetters, "a dead letter must go through the sink")
+        return finish(outcome, of: event, source: source, system: system, trace: trace)
+    }
+
+    /// The last steps of every ending: the outcome streams, then the tracer's `finished`.
+    @inline(__always)
+    private static func finish(
+        _ outcome: Outcome,
+        of event: any Event,
+        source: EventSource,
+        system: EventSystem,
+        trace: (any ActiveTrace)?
+    ) -> Outcome {
+        if system.observers.outcomes.isObserved {
+            system.observers.outcomes.publish(FinishedSend(event: event, source: source, outcome: outcome))
+        }
         trace?.record(.finished(outcome))
         return outcome
     }
