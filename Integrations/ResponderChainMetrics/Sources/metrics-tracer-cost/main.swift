@@ -107,6 +107,7 @@ let cases: [(name: String, tracer: (any Tracer)?)] = [
     ("MetricsTracer, no-op backend", MetricsTracer(factory: noop)),
     ("MetricsTracer, atomic backend", MetricsTracer(factory: atomic)),
     ("MetricsTracer, atomic, unlabelled hops", MetricsTracer(hopTimers: .unlabelled, factory: atomic)),
+    ("MetricsTracer, atomic, no send timer", MetricsTracer(timesSends: false, factory: atomic)),
     (
         "MetricsTracer, atomic, no hop or send timers",
         MetricsTracer(hopTimers: .off, timesSends: false, factory: atomic)

@@ -162,6 +162,33 @@ struct MetricsTracerTests {
         #expect(try off.expectCounter(names.outcomes, [("kind", "handled")]).totalValue == 1)
     }
 
+    @Test("labels first seen concurrently still get at most `limit` timers, and every hop is timed once")
+    func concurrentCardinalityCap() async throws {
+        let metrics = TestMetrics()
+        let system = EventSystem(tracer: MetricsTracer(hopTimers: .perResponder(limit: 4), factory: metrics))
+        let roots = (0..<12).map { Station("Root\($0 % 6)", .handle, root: true, system: system) }
+
+        await withTaskGroup(of: Void.self) { group in
+            for root in roots {
+                group.addTask {
+                    for _ in 0..<20 { _ = await root.send(Probe()) }
+                }
+            }
+        }
+
+        let timers = metrics.timers(label: names.hopDuration)
+        let labels = timers.compactMap { $0.dimensions.first { $0.0 == "responder" }?.1 }
+        #expect(timers.count == 5)
+        #expect(Set(labels).count == 5)
+        #expect(labels.contains("other"))
+        #expect(timers.map(\.values.count).reduce(0, +) == 240)
+        // A label that got a timer keeps all its hops (two stations share each label).
+        #expect(
+            timers.filter { $0.dimensions.contains { $0 == ("responder", "other") } == false }.allSatisfy {
+                $0.values.count == 40
+            })
+    }
+
     @Test("a posted event's wait in its queue is timed; an awaited send's is not")
     func queuedTimer() async throws {
         let metrics = TestMetrics()
