@@ -41,7 +41,9 @@ import Synchronization
 /// entry in a mutex-protected table of send start times (keyed by event id, removed at
 /// `finished`), unless ``timesSends`` is off; per hop, a look-up of the responder's timer in a
 /// mutex-protected table and the timer's record. The routing's own work for a traced send comes
-/// on top (see "What it costs" in Docs/Tracing.md); `metrics-tracer-cost` measures both.
+/// on top, and is most of it: measured on a 2-core VM, the adapter added 80–170 ns per hop to
+/// the routing's traced path, and the two together made a chain of actors 2.9–3.9 times as slow
+/// as with no tracer (`metrics-tracer-cost`; Docs/Tracing.md has the figures).
 ///
 /// The counters count a send when it finishes, so a send is seen by the outcome counter, the
 /// dead-letter counter and the send timer together. Combine it with other tracers with a
@@ -233,33 +235,22 @@ private final class SendTimer: Sendable {
 
 /// The hop timers, by responder label, up to a limit of labels.
 ///
-/// Looked up at every hop, from whichever thread runs it, so the look-up writes nothing: a
-/// fixed array of buckets, each a chain of entries linked by `AtomicLazyReference`s that are
-/// set once and never change. Only a miss takes the mutex, which appends the label's entry (at
-/// most `limit` times) or makes the shared `other` timer (once); after that, a miss folds
-/// without it.
+/// A dictionary under a mutex: looked up at every hop, it takes the lock and hashes the label.
+/// A look-up that writes nothing (set-once chains of `AtomicLazyReference`s) was tried and
+/// measured slower in `metrics-tracer-cost`: its retains of the shared nodes cost more than the
+/// uncontended lock.
 private final class HopTimerTable: Sendable {
-    /// A bucket's head (no label) or an entry of a chain.
-    private final class Node: Sendable {
-        let responder: String
-        let timer: CoreMetrics.Timer?
-        let next = AtomicLazyReference<Node>()
-
-        init(_ responder: String = "", timer: CoreMetrics.Timer? = nil) {
-            self.responder = responder
-            self.timer = timer
-        }
+    private struct State {
+        var timers: [String: CoreMetrics.Timer] = [:]
+        /// The timer of the labels beyond the limit, made when the first one is seen.
+        var other: CoreMetrics.Timer?
     }
 
     private let label: String
     private let dimensions: [(String, String)]
     private let limit: Int
     private let factory: any MetricsFactory
-    private let buckets: [Node]
-    /// The timer of the labels beyond the limit: set when the table is full.
-    private let other = AtomicLazyReference<CoreMetrics.Timer>()
-    /// The number of entries; appends happen under it.
-    private let entries = Locked(0)
+    private let state = Locked(State())
 
     /// A timer per responder label, for the first `limit` labels.
     init(label: String, dimensions: [(String, String)], limit: Int, factory: any MetricsFactory) {
@@ -267,48 +258,22 @@ private final class HopTimerTable: Sendable {
         self.dimensions = dimensions
         self.limit = limit
         self.factory = factory
-        self.buckets = (0..<min(max(limit, 1), 256)).map { _ in Node() }
     }
 
     /// The timer of the hops of responders labelled `responder`.
     func timer(for responder: String) -> CoreMetrics.Timer {
-        let bucket = buckets[Int(UInt(bitPattern: responder.hashValue) % UInt(buckets.count))]
-        if case .found(let timer) = find(responder, after: bucket) { return timer }
-        // Not in the table: once it is full, every label not in it folds.
-        if let other = other.load() { return other }
-        return entries.withLock { count in
-            let last: Node
-            switch find(responder, after: bucket) {
-            case .found(let timer): return timer
-            case .missing(let end): last = end
-            }
-            if count < limit {
+        state.withLock { state in
+            if let timer = state.timers[responder] { return timer }
+            if state.timers.count < limit {
                 let timer = make(responder)
-                // Appends happen only here, under the mutex: `last` is still the chain's end.
-                _ = last.next.storeIfNil(Node(responder, timer: timer))
-                count += 1
+                state.timers[responder] = timer
                 return timer
             }
-            return other.load() ?? other.storeIfNil(make(MetricNames.otherResponders))
+            if let other = state.other { return other }
+            let other = make(MetricNames.otherResponders)
+            state.other = other
+            return other
         }
-    }
-
-    /// What a walk along a chain found.
-    private enum Lookup {
-        /// The timer of the label.
-        case found(CoreMetrics.Timer)
-        /// The label is not in the chain, whose last node this is.
-        case missing(Node)
-    }
-
-    /// Looks for the entry labelled `responder` in the chain after `node`.
-    private func find(_ responder: String, after node: Node) -> Lookup {
-        var node = node
-        while let next = node.next.load() {
-            if next.responder == responder, let timer = next.timer { return .found(timer) }
-            node = next
-        }
-        return .missing(node)
     }
 
     private func make(_ responder: String) -> CoreMetrics.Timer {
