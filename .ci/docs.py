@@ -9,11 +9,16 @@
         [t](Semantics.md)          -> [t](doc:Semantics)            (article in this catalog)
         [t](Semantics.md#a-b)      -> [t](doc:Semantics#A-b)        (heading fragment, checked)
         [t](#a-b)                  -> [t](doc:Tracing#A-b)          (same article)
-        [t](WindowLayer.md)        -> [t](../responderui/windowlayer)
-                                      (article of another module: a relative URL, which works
-                                      in the combined site .ci/build-docs writes)
+        [t](WindowLayer.md)        -> [t](/documentation/responderui/windowlayer)
+                                      (article of another module: a site-absolute URL, which
+                                      DocC cannot check; it resolves in the combined site
+                                      .ci/build-docs writes, served from its root)
         [t](benchmarks.json)       -> `Docs/benchmarks.json`        (not part of the docs site)
       Images (![alt](x.svg)) stay as they are; the file is copied into the catalog.
+
+  docs.py check-site-links --catalogs DIR --site SITE.doccarchive
+      Fails unless every site-absolute link (`](/documentation/...)`) in the assembled catalogs
+      names a page of the combined site (DocC checks every other link itself).
 
   docs.py check-curation --module M --catalog SRC.docc --graphs DIR
       Fails, listing every missing symbol, unless each public top-level symbol of M (types,
@@ -111,8 +116,10 @@ def assemble(args):
                     if hosts[name] == args.module:
                         return f"[{text}](doc:{name}{suffix})"
                     # An article of another module's catalog: DocC cannot check this link; it
-                    # resolves in the combined site, where each module is a sibling folder.
-                    return f"[{text}](../{hosts[name].lower()}/{name.lower()}{suffix})"
+                    # resolves in the combined site, where each module is a sibling folder. (Not
+                    # relative: a static server may add a trailing slash to the page's URL.)
+                    url = f"/documentation/{hosts[name].lower()}/{name.lower()}"
+                    return f"[{text}]({url}{suffix})"
                 if name is not None:
                     problems.append(f"{where}: link to {path}, which no catalog hosts")
                     return m.group(0)
@@ -127,6 +134,26 @@ def assemble(args):
     if problems:
         print("\n".join("error: " + p for p in problems), file=sys.stderr)
         sys.exit(1)
+
+
+def check_site_links(args):
+    broken = []
+    for root, _, files in os.walk(args.catalogs):
+        for name in sorted(files):
+            if not name.endswith(".md"):
+                continue
+            path = os.path.join(root, name)
+            with open(path, encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    for url in re.findall(r"\]\((/documentation/[^)#\s]*)(?:#[^)\s]*)?\)", line):
+                        page = os.path.join(args.site, url.strip("/"), "index.html")
+                        if not os.path.isfile(page):
+                            broken.append(f"{path}:{number}: {url} is not a page of {args.site}")
+    if broken:
+        print("error: broken links between modules:", file=sys.stderr)
+        print("\n".join("  " + b for b in broken), file=sys.stderr)
+        sys.exit(1)
+    print("every link between modules names a page of the combined site")
 
 
 # --- curation -------------------------------------------------------------------------------
@@ -182,7 +209,8 @@ def check_curation(args):
             if "::SYNTHESIZED::" in s["identifier"]["precise"]:
                 continue  # inherited defaults: DocC groups them under the type by itself
             loc = s.get("location", {})
-            where = f'{loc.get("uri", "?").replace("file://", "")}:{loc.get("position", {}).get("line", -1) + 1}'
+            uri = os.path.relpath(loc.get("uri", "?").replace("file://", ""))
+            where = f'{uri}:{loc.get("position", {}).get("line", -1) + 1}'
             symbols.append((tuple(s["pathComponents"]), s["kind"]["identifier"], where, extended))
 
     curated = set()  # full paths, without the module: ("Outcome",), ("View", "frame")
@@ -236,8 +264,11 @@ def main():
     c.add_argument("--module", required=True)
     c.add_argument("--catalog", required=True)
     c.add_argument("--graphs", required=True)
+    s = sub.add_parser("check-site-links")
+    s.add_argument("--catalogs", required=True)
+    s.add_argument("--site", required=True)
     args = parser.parse_args()
-    {"assemble": assemble, "check-curation": check_curation}[args.command](args)
+    {"assemble": assemble, "check-curation": check_curation, "check-site-links": check_site_links}[args.command](args)
 
 
 if __name__ == "__main__":
