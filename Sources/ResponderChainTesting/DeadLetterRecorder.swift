@@ -1,5 +1,5 @@
 public import ResponderChain
-/// An in-memory dead-letter sink for tests: it keeps every ``DeadLetter`` in the order it
+/// An in-memory dead-letter sink for tests: it keeps every `DeadLetter` in the order it
 /// arrived, and lets a test wait for the letters it expects without sleeping.
 /// (Precedent: swift-log's `InMemoryLogHandler`.)
 ///

@@ -1,7 +1,7 @@
 /// An actor-isolated object in a responder chain.
 ///
 /// A responder has an asynchronous ``next`` link, read each time an event leaves it, and a table
-/// of handler ``strategies`` that decides, for each event, whether to stop it, handle it and let
+/// of handler ``strategies-swift.type.property`` that decides, for each event, whether to stop it, handle it and let
 /// it continue, add information for the hops above, or pass it on.
 ///
 /// ```

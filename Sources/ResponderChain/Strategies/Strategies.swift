@@ -5,8 +5,8 @@
 /// small table) and runs at most one handler:
 ///
 /// 1. the handler registered for the event's type (or, for a ``NamedEvent``, its name);
-/// 2. otherwise the handlers of the proxy object, if one is set with ``delegate(to:)-(…)``;
-/// 3. otherwise the catch-all handler, if one is set with ``onAnyEvent(_:)-(…)``;
+/// 2. otherwise the handlers of the proxy object, if one is set with `delegate(to:)`;
+/// 3. otherwise the catch-all handler, if one is set with `onAnyEvent(_:)`;
 /// 4. otherwise nothing: the event passes.
 ///
 /// ```swift
@@ -24,7 +24,7 @@
 ///
 /// Handlers run on the responder's isolation: an actor's handler gets the actor `isolated`, a
 /// ``MainActorResponder``'s handler runs on the main actor. Registering a second handler for the
-/// same type or name replaces the first; ``remove(_:)-(…)`` takes one out.
+/// same type or name replaces the first; `remove(_:)` takes one out.
 ///
 /// The window layer (`ResponderUI`) keeps one table per interface responder instead of one per
 /// type, filled at run time through `view.handlers`; it runs the same way.

@@ -8,7 +8,7 @@ public enum HopIsolation: Hashable, Sendable, CustomStringConvertible {
     /// On another actor, named by its type: a global actor such as `DatabaseActor`, or an actor
     /// the responder delegates its isolation to.
     case actor(String)
-    /// On no actor: the responder's ``Responder/visit(_:context:)`` ran nonisolated.
+    /// On no actor: the responder's ``Responder/handle(_:context:)`` ran nonisolated.
     case nonisolated
 
     /// Classifies `isolation` as observed in a hop at `responder`.

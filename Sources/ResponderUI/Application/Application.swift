@@ -36,7 +36,7 @@ open class Application: InterfaceResponder {
     ///   - delegate: The responder above the application, usually an actor; `nil` makes the
     ///     application the root.
     ///   - system: The event system of every event sent from this application's windows (see
-    ///     ``InterfaceResponder/eventSystem``); `nil` for ``EventSystem/default``.
+    ///     ``InterfaceResponder/eventSystem``); `nil` for `EventSystem.default`.
     ///   - label: The application's name in traces and outcomes.
     public init(delegate: (any Responder)? = nil, system: EventSystem? = nil, label: String? = nil) {
         self.delegate = delegate
@@ -66,7 +66,7 @@ open class Application: InterfaceResponder {
     }
 
     /// Detaches `window`: its chain now ends at the window, so events in flight below it end
-    /// ``Outcome/interrupted(_:)`` there, and its pointer sequences are cancelled (their `began`
+    /// `Outcome.interrupted(_:)` there, and its pointer sequences are cancelled (their `began`
     /// and `moved` still under way are withdrawn, then each bound view is told, with
     /// ``PointerCancellation/windowDetached``).
     public func removeWindow(_ window: Window) {

@@ -18,12 +18,12 @@ public struct PointerDelivery: Sendable {
     public let target: View
     /// The event that was sent.
     public let event: PointerEvent
-    /// How the send ended: ``Outcome/cancelled(_:)`` with reason
-    /// ``Outcome/Stop/Reason/withdrawn`` when the window withdrew the event while it was under
+    /// How the send ended: `Outcome.cancelled(_:)` with reason
+    /// `Outcome.Stop.Reason.withdrawn` when the window withdrew the event while it was under
     /// way (its sequence was cancelled, or a later phase of it was sent).
     ///
     /// A control stops the pointer events it tracks, so for a tap on a button this is
-    /// ``Outcome/handled(_:)`` at the button whatever became of the chain event the button
+    /// `Outcome.handled(_:)` at the button whatever became of the chain event the button
     /// sent: read that in ``triggered``.
     public let outcome: Outcome
     /// The chain events that controls sent while this pointer event was delivered, in the order

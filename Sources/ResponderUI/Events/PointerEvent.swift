@@ -18,7 +18,7 @@ public struct PointerEvent: Event, Hashable {
     /// The phase.
     public let phase: PointerPhase
     /// Where the pointer is, in window coordinates (convert it with
-    /// ``View/convert(_:from:)`` passing `nil`).
+    /// ``View/convert(_:from:)->Point`` passing `nil`).
     public let location: Point
     /// Why the sequence was cancelled, for a ``PointerPhase/cancelled`` event.
     public let cancellation: PointerCancellation?

@@ -66,7 +66,7 @@ public struct HandlerRegistrar<Owner: InterfaceResponder> {
 
     /// Handles every event that no entry of this responder's table, nor its proxy, handles —
     /// pointer and key events included, before the pointer and key methods: return
-    /// ``Disposition/pass`` for what you leave to them. Replaces an earlier catch-all.
+    /// `Disposition.pass` for what you leave to them. Replaces an earlier catch-all.
     ///
     /// ```swift
     /// root.handlers.onAnyEvent { root, event, context in
@@ -83,7 +83,7 @@ public struct HandlerRegistrar<Owner: InterfaceResponder> {
 
     /// Hands the events no entry of this responder's table handles to a separate responder's
     /// handlers, the "event proxy" beside it. `proxy` is called at every hop, on the main actor;
-    /// the proxy's own ``Responder/handle(_:context:)`` decides (its `next` is never used), and
+    /// the proxy's own `Responder.handle(_:context:)` decides (its `next` is never used), and
     /// when it passes the catch-all runs. Replaces an earlier proxy (for a controller, the one
     /// ``ViewController/eventProxy`` set).
     ///

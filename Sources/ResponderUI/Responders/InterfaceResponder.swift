@@ -65,7 +65,7 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// sends for it, are traced and dead-lettered by its ``Application``'s system with no option
     /// passed; a view moved to another application's window follows it. A window detached from
     /// its application keeps that application's system (its events still reach the same tracer
-    /// and dead-letter sink); a responder in no window uses ``EventSystem/default``.
+    /// and dead-letter sink); a responder in no window uses `EventSystem.default`.
     ///
     /// ```swift
     /// let app = Application(system: EventSystem(deadLetters: DeadLetterSink { print($0) }))
@@ -105,7 +105,7 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// goes straight to the methods. Override it to decide otherwise; call `super` for the
     /// default.
     ///
-    /// A pointer event that was stopped while the handler ran (``EventContext/isCancelled``: its
+    /// A pointer event that was stopped while the handler ran (`EventContext.isCancelled`: its
     /// window withdrew it because its sequence was cancelled or a later phase was sent, or its
     /// sender's task or deadline ended it) does not reach the pointer method: the responder was
     /// told of the later phase, or of `cancelled`, while the handler was parked, and must not

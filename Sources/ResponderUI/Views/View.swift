@@ -16,7 +16,7 @@
 ///
 /// In the chain, a view's next responder is its controller if it is a controller's root view,
 /// and its superview otherwise. A view with neither (removed from its tree) ends the chain:
-/// events in flight there end ``Outcome/interrupted(_:)``.
+/// events in flight there end `Outcome.interrupted(_:)`.
 ///
 /// Subclass it and override ``hitTest(_:)`` or ``point(inside:)`` to change hit testing, and the
 /// pointer methods (``InterfaceResponder/pointerBegan(_:)``…) to track pointers.
@@ -159,9 +159,9 @@ open class View: InterfaceResponder {
     /// of the subtree are cancelled (each view is told through
     /// ``InterfaceResponder/pointerCancelled(_:)``), a first responder inside it is dropped (and
     /// told, through ``InterfaceResponder/didResignFirstResponder()``), and events in flight
-    /// there end ``Outcome/interrupted(_:)`` at their next hop — except the `began` and `moved`
+    /// there end `Outcome.interrupted(_:)` at their next hop — except the `began` and `moved`
     /// of the cancelled sequences, which their window withdraws first (they end
-    /// ``Outcome/cancelled(_:)``, reason ``Outcome/Stop/Reason/withdrawn``).
+    /// `Outcome.cancelled(_:)`, reason `Outcome.Stop.Reason.withdrawn`).
     public final func removeFromSuperview() {
         guard let superview else { return }
         let oldWindow = window

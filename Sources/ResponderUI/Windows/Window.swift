@@ -4,9 +4,9 @@
 /// A window is a ``View``: controllers' root views and views added straight to it (popups,
 /// toasts) are its subviews. Its next responder is its application; once the window is removed
 /// from the application (``Application/removeWindow(_:)``) it has none, and events still in
-/// flight below it end ``Outcome/interrupted(_:)`` at the window — except the `began` and
+/// flight below it end `Outcome.interrupted(_:)` at the window — except the `began` and
 /// `moved` of the pointer sequences that detaching cancels, which the window withdraws (they end
-/// ``Outcome/cancelled(_:)``, reason ``Outcome/Stop/Reason/withdrawn``; see
+/// `Outcome.cancelled(_:)`, reason `Outcome.Stop.Reason.withdrawn`; see
 /// ``dispatch(_:at:pointer:)``).
 ///
 /// ```swift
@@ -31,7 +31,7 @@ open class Window: View {
         var eventsUnderWay: [Int: CancellationSignal] = [:]
 
         /// Withdraws every event of this sequence still under way (each stops before its next
-        /// hop, ending ``Outcome/cancelled(_:)`` with reason ``Outcome/Stop/Reason/withdrawn``)
+        /// hop, ending `Outcome.cancelled(_:)` with reason `Outcome.Stop.Reason.withdrawn`)
         /// and forgets them. Sets flags only: runs no one else's code.
         mutating func withdrawEventsUnderWay() {
             for signal in eventsUnderWay.values { signal.cancel(.withdrawn) }
@@ -101,8 +101,8 @@ open class Window: View {
     /// each phase withdraws the earlier `began`/`moved` of its sequence that are still under way
     /// (a handler parked at an `await`) before it is sent, and a cancellation of the sequence
     /// withdraws them before anyone is told. A withdrawn event stops at the end of the hop it is
-    /// in, and its delivery's outcome is ``Outcome/cancelled(_:)`` with reason
-    /// ``Outcome/Stop/Reason/withdrawn``. `ended` and `cancelled` are never withdrawn.
+    /// in, and its delivery's outcome is `Outcome.cancelled(_:)` with reason
+    /// `Outcome.Stop.Reason.withdrawn`. `ended` and `cancelled` are never withdrawn.
     ///
     /// The send returns when the event has finished its way up the chain — including, for an
     /// `ended` that triggers a ``Control``, the chain events the control sends: they are in the
