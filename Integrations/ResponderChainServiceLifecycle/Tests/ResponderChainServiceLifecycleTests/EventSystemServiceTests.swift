@@ -1,0 +1,142 @@
+import Logging
+import ResponderChain
+import ResponderChainServiceLifecycle
+import ResponderChainTesting
+import ServiceLifecycle
+import ServiceLifecycleTestKit
+import Testing
+
+@Suite("Event system service", .timeLimit(.minutes(1)))
+struct EventSystemServiceTests {
+    @Test("runs until the graceful shutdown, then refuses new posts and finishes the accepted ones")
+    func drainsOnGracefulShutdown() async throws {
+        let gate = Gate()
+        let system = EventSystem()
+        let worker = Worker(system: system, gate: gate)
+        let reports = ReportBox()
+        let service = EventSystemService(system, gracePeriod: .seconds(60)) { await reports.append($0) }
+
+        try await testGracefulShutdown { trigger in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await service.run() }
+                var accepted: [Ticket] = []
+                for number in 0..<3 { accepted.append(await worker.post(Job(poster: 0, number: number))) }
+                await gate.waitForArrivals(1)
+                #expect(!system.isShuttingDown)
+
+                trigger.triggerGracefulShutdown()
+                await yield { system.isShuttingDown }
+                let refused = await worker.post(Job(poster: 1, number: 0))
+                #expect(refused.finishedOutcome?.rejectedDetails?.reason == .shuttingDown)
+
+                gate.open()
+                try await group.waitForAll()
+                for ticket in accepted { #expect(ticket.finishedOutcome?.isHandled == true) }
+            }
+        }
+        #expect(await worker.handled.map(\.number) == [0, 1, 2])
+        #expect(await reports.reports == [ShutdownReport(finished: 3, endedEarly: 0, refused: 1)])
+    }
+
+    @Test("posts still held when the grace period ends are ended, dead-lettered and reported")
+    func gracePeriodEnds() async throws {
+        let gate = Gate()
+        let letters = DeadLetterRecorder()
+        let system = EventSystem(deadLetters: letters.sink)
+        let worker = Worker(system: system, gate: gate)
+        let reports = ReportBox()
+        let service = EventSystemService(system, gracePeriod: .milliseconds(1)) { await reports.append($0) }
+
+        try await testGracefulShutdown { trigger in
+            var tickets: [Ticket] = []
+            for number in 0..<3 { tickets.append(await worker.post(Job(poster: 0, number: number))) }
+            await gate.waitForArrivals(1)
+            trigger.triggerGracefulShutdown()
+            try await service.run()
+            for ticket in tickets {
+                #expect(ticket.finishedOutcome?.cancelledDetails?.reason == .shutdown)
+            }
+        }
+        #expect(await reports.reports == [ShutdownReport(finished: 0, endedEarly: 3, refused: 0)])
+        #expect(letters.outcomes.count == 3)
+    }
+
+    @Test("cancelled instead of shut down gracefully, it drains at once and still accounts for every post")
+    func cancelledService() async throws {
+        let gate = Gate()
+        let system = EventSystem()
+        let worker = Worker(system: system, gate: gate)
+        let reports = ReportBox()
+        let service = EventSystemService(system, gracePeriod: .seconds(3_600)) { await reports.append($0) }
+
+        let ticket = await worker.post(Job(poster: 0, number: 0))
+        await gate.waitForArrivals(1)
+        try await testGracefulShutdown { _ in
+            let running = Task { try await service.run() }
+            running.cancel()
+            try await running.value
+        }
+        #expect(ticket.finishedOutcome?.cancelledDetails?.reason == .shutdown)
+        #expect(await reports.reports == [ShutdownReport(finished: 0, endedEarly: 1, refused: 0)])
+    }
+
+    @Test(
+        "in a ServiceGroup, every post accepted before the shutdown gets exactly one outcome, with posters still posting"
+    )
+    func endToEndInAServiceGroup() async throws {
+        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 64))
+        let outcomes = system.observeOutcomes(buffering: .keepingOldest(1_000_000))
+        let worker = Worker(system: system)
+        let reports = ReportBox()
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let group = ServiceGroup(
+            services: [EventSystemService(system, gracePeriod: .seconds(30)) { await reports.append($0) }],
+            logger: logger)
+
+        let posters = 4
+        let tickets = try await withThrowingTaskGroup(of: [Ticket].self) { tasks in
+            tasks.addTask {
+                try await group.run()
+                return []
+            }
+            for poster in 0..<posters {
+                tasks.addTask {
+                    var tickets: [Ticket] = []
+                    // Post until the system refuses: the shutdown has begun.
+                    while true {
+                        let ticket = await worker.post(Job(poster: poster, number: tickets.count))
+                        tickets.append(ticket)
+                        if ticket.finishedOutcome?.rejectedDetails != nil { return tickets }
+                        if tickets.count == 200 { await group.triggerGracefulShutdown() }
+                    }
+                }
+            }
+            var all: [Ticket] = []
+            for try await some in tasks { all += some }
+            return all
+        }
+
+        // Every ticket has its outcome: accepted ones handled, the rest refused.
+        var outcomeOf: [EventID: Outcome] = [:]
+        for ticket in tickets { outcomeOf[ticket.eventID] = await ticket.outcome }
+        let refused = tickets.filter { outcomeOf[$0.eventID]?.kind == .rejected }
+        #expect(refused.count >= posters)
+        #expect(tickets.allSatisfy { [.handled, .rejected].contains(outcomeOf[$0.eventID]?.kind) })
+
+        // The observation stream ended with the drain, each send in it exactly once.
+        var seen: [EventID: Int] = [:]
+        for await finished in outcomes { seen[finished.outcome.eventID, default: 0] += 1 }
+        #expect(seen.count == tickets.count)
+        #expect(seen.values.allSatisfy { $0 == 1 })
+        #expect(Set(seen.keys) == Set(tickets.map(\.eventID)))
+        #expect(outcomes.droppedCount == 0)
+
+        let report = try #require(await reports.reports.first)
+        #expect(report.refused == refused.count)
+        #expect(report.endedEarly == 0)
+        #expect(report.finished <= tickets.count - refused.count)
+        #expect(await worker.handled.count == tickets.count - refused.count)
+        #expect(system.outstandingPosts == 0)
+    }
+}

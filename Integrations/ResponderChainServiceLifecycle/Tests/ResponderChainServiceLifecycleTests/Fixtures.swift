@@ -1,0 +1,42 @@
+import ResponderChain
+import ResponderChainTesting
+
+/// A numbered event.
+struct Job: Event, Equatable {
+    let poster: Int
+    let number: Int
+}
+
+/// A root that handles every ``Job``, each after its gate opens (when it has one).
+actor Worker: Responder {
+    nonisolated let eventSystem: EventSystem
+    private let gate: Gate?
+    private(set) var handled: [Job] = []
+
+    init(system: EventSystem, gate: Gate? = nil) {
+        self.eventSystem = system
+        self.gate = gate
+    }
+
+    var next: (any Responder)? { nil }
+    nonisolated var isRoot: Bool { true }
+
+    static let strategies = Strategies<Worker> {
+        $0.on(Job.self) { worker, job, _ in
+            try await worker.gate?.pass()
+            worker.handled.append(job)
+            return .handled
+        }
+    }
+}
+
+/// Collects what `onShutdown` was given.
+actor ReportBox {
+    private(set) var reports: [ShutdownReport] = []
+    func append(_ report: ShutdownReport) { reports.append(report) }
+}
+
+/// Yields until `condition` holds: waits on a state the code under test changes, not on time.
+func yield(until condition: () -> Bool) async {
+    while !condition() { await Task.yield() }
+}
