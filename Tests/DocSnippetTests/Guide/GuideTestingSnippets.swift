@@ -57,3 +57,19 @@ extension Guide {
         // end snippet
     }
 }
+
+extension Guide {
+    static func observing(system: EventSystem, lineItem: LineItem) async {
+        // snippet: Docs/Guide.md 27
+        let outcomes = system.observeOutcomes()
+        let audit = system.observeDeadLetters(buffering: .keepingOldest(10_000))
+
+        let ticket = await lineItem.post(ItemAdded(sku: "A-1"))
+        for await finished in outcomes where finished.outcome.eventID == ticket.eventID {
+            #expect(finished.outcome.isHandled)
+            break
+        }
+        #expect(audit.droppedCount == 0)
+        // end snippet
+    }
+}

@@ -86,9 +86,24 @@ struct SnippetRegion {
     static let startMarker = "// snippet: "
     static let endMarker = "// end snippet"
 
-    /// Every region of the target's Swift sources, file by file (in path order), in order.
+    /// Folders, besides this target, whose sources hold regions: code that needs packages the
+    /// root may not depend on is compiled by a nested package, and checked here all the same.
+    static let otherFolders = ["Integrations/ExampleService/Sources"]
+
+    /// Every region of the target's Swift sources and of ``otherFolders``, folder by folder and
+    /// file by file (in path order), in order.
     static func all() throws -> [SnippetRegion] {
-        let root = SnippetPaths.target.standardizedFileURL
+        var found = try all(under: SnippetPaths.target)
+        for folder in otherFolders {
+            found += try all(under: SnippetPaths.repository.appendingPathComponent(folder), prefix: folder + "/")
+        }
+        return found
+    }
+
+    /// The regions of the Swift sources under `folder`; places are named relative to it, after
+    /// `prefix`.
+    private static func all(under folder: URL, prefix: String = "") throws -> [SnippetRegion] {
+        let root = folder.standardizedFileURL
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         else {
             throw SnippetError(description: "cannot list \(root.path)")
@@ -97,7 +112,7 @@ struct SnippetRegion {
         let relative = files.map { String($0.standardizedFileURL.path.dropFirst(root.path.count + 1)) }
         var found: [SnippetRegion] = []
         for (file, name) in zip(files, relative).sorted(by: { $0.1 < $1.1 }) {
-            found += try regions(in: try String(contentsOf: file, encoding: .utf8), file: name)
+            found += try regions(in: try String(contentsOf: file, encoding: .utf8), file: prefix + name)
         }
         return found
     }
