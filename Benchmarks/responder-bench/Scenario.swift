@@ -28,6 +28,7 @@ let allScenarios: [any Scenario] = [
     HandlerLookup(),
     HitTesting(),
     Tracing(),
+    Observation(),
     MemoryFootprint(),
     PostingFlood(),
     NotificationCenterReference(),

@@ -95,7 +95,8 @@ struct SnippetRegion {
     static func all() throws -> [SnippetRegion] {
         var found = try all(under: SnippetPaths.target)
         for folder in otherFolders {
-            found += try all(under: SnippetPaths.repository.appendingPathComponent(folder), prefix: folder + "/")
+            found += try all(
+                under: SnippetPaths.repository.appendingPathComponent(folder), prefix: folder + "/")
         }
         return found
     }

@@ -56,7 +56,9 @@ struct CheckoutServiceTests {
         let messages = logs.entries.map(\.message.description)
         #expect(messages.contains("event system drained"))
         #expect(logs.entries.contains { $0.level == .warning && $0.message.description == "dead letter" })
-        #expect(try metrics.expectCounter("responder_chain_dead_letters_total", [("chain", "checkout")]).totalValue == 1)
+        #expect(
+            try metrics.expectCounter("responder_chain_dead_letters_total", [("chain", "checkout")])
+                .totalValue == 1)
         // The observation stream ended with the drain.
         var rest = 0
         for await _ in outcomes { rest += 1 }
