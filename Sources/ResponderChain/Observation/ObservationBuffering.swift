@@ -5,6 +5,10 @@
 /// consumer slower than the sends falls behind by at most `capacity` elements; past that, the
 /// stream drops elements and counts them (``ObservationStream/droppedCount``).
 ///
+/// An unread element holds its event and its source, and a source holds the responder that sent
+/// it: a stream nobody reads keeps up to `capacity` senders alive. Size the buffer for how far
+/// behind a consumer may fall, not larger.
+///
 /// ```swift
 /// // A dashboard: the latest 100 outcomes are what matter.
 /// let recent = system.observeOutcomes(buffering: .keepingNewest(100))

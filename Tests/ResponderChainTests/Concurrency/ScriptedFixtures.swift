@@ -257,9 +257,10 @@ extension ConcurrencyFixtures {
         }
 
         /// Sends (or, for a ticket, posts) `event` from `sender`, stops it once `ready` returns,
-        /// and returns its outcome. The deadline does not wait for `ready`: it passes 300 ms after
-        /// the send starts, long enough for the hops before the one under test to run even on a
-        /// loaded machine.
+        /// and returns its outcome. The deadline does not wait for `ready`: it passes 3 s after the
+        /// send starts, long enough for the hops before the one under test to run even on a loaded
+        /// machine under the thread sanitizer (300 ms was not: with every TSan suite running
+        /// beside it, hop 2 had not started when it passed).
         func run(
             _ event: Numbered, from sender: some Responder, options: SendOptions = .default,
             stopWhen ready: () async -> Void
@@ -267,7 +268,7 @@ extension ConcurrencyFixtures {
             switch self {
             case .deadline:
                 var options = options
-                options.deadline = .now + .milliseconds(300)
+                options.deadline = .now + .seconds(3)
                 return await sender.send(event, options: options)
             case .taskCancellation:
                 let sending = Task { await sender.send(event, options: options) }
