@@ -23,7 +23,7 @@ public struct FinishedSend: Sendable, CustomStringConvertible {
         self.outcome = outcome
     }
 
-    /// `ev-12 ItemAdded from LineItem: handled at Cart after 2 hops`.
+    /// `#12 ItemAdded from LineItem: handled by Cart after 2 hops`.
     public var description: String {
         "\(outcome.eventID) \(event.traceName) from \(source): \(outcome)"
     }

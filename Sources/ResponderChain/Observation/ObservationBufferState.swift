@@ -18,8 +18,11 @@
 ///             still read, then `nil`; later elements are ignored
 /// ```
 package struct ObservationBufferState<Element> {
+    /// The line of consumers suspended in `next()`.
+    package typealias Consumers = WaitingLine<Void, CheckedContinuation<Element?, Never>>
+
     /// Consumers suspended in `next()`, resumed with an element, or `nil` at the end.
-    package var consumers = WaitingLine<Void, CheckedContinuation<Element?, Never>>()
+    package var consumers = Consumers()
     /// Elements received and not read yet, oldest first.
     private var unread = FIFOBuffer<Element>()
     /// The size and policy of ``unread``.
@@ -39,11 +42,7 @@ package struct ObservationBufferState<Element> {
 
     /// Takes in `element`: returns the consumer to resume with it, if one is waiting; otherwise
     /// keeps it (or drops an element, see ``ObservationBuffering/Policy``).
-    package mutating func receive(_ element: Element) -> WaitingLine<
-        Void, CheckedContinuation<Element?, Never>
-    >
-        .Waiter?
-    {
+    package mutating func receive(_ element: Element) -> Consumers.Waiter? {
         guard !isFinished else { return nil }
         if let consumer = consumers.popFirst() { return consumer }
         if unread.count < buffering.capacity {
@@ -70,7 +69,7 @@ package struct ObservationBufferState<Element> {
 
     /// Ends the stream: returns the waiting consumers, to resume with `nil`. The unread
     /// elements stay readable. Finishing twice does nothing more.
-    package mutating func finish() -> [WaitingLine<Void, CheckedContinuation<Element?, Never>>.Waiter] {
+    package mutating func finish() -> [Consumers.Waiter] {
         isFinished = true
         return consumers.removeAll()
     }

@@ -70,9 +70,10 @@ final class ObserverRegistry<Element: Sendable>: Sendable {
     func close() {
         let open = state.withLock { state in
             state.isClosed = true
-            defer { state.subscriptions.removeAll() }
             openCount.store(0, ordering: .relaxed)
-            return state.subscriptions
+            let open = state.subscriptions
+            state.subscriptions = []
+            return open
         }
         for subscription in open { subscription.finish() }
     }

@@ -86,7 +86,8 @@ public final class EventSystem: Sendable {
     /// Returns once every post has its outcome, with the counts; just before it returns, the
     /// system's observation streams finish (``observeOutcomes(buffering:)``), every post's
     /// outcome in them. A handler that ignores cancellation delays the return until it finishes:
-    /// the system cannot take an answer back from a handler still running. Cancelling the calling task ends the grace period at once.
+    /// the system cannot take an answer back from a handler still running. Cancelling the
+    /// calling task ends the grace period at once.
     /// Awaited sends are not affected: they run in their callers' tasks, which own them.
     ///
     /// Calling it again (or concurrently) waits for the same drain and returns its counts.

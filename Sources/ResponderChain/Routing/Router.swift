@@ -143,26 +143,15 @@ enum Router {
                 system.observers.deadLetters.publish(letter)
             }
         }
-        return finish(outcome, of: event, source: source, system: system, trace: trace)
+        return end(outcome, of: event, source: source, system: system, trace: trace)
     }
 
-    /// ``end(_:of:source:system:deadLetters:trace:)`` for an outcome that does not go to the
-    /// dead-letter sink: nothing to wait for.
+    /// The steps of every ending after the dead letters: the outcome streams, then the tracer's
+    /// `finished`. For an outcome that does not go to dead letters it is the whole ending
+    /// (``end(_:of:source:system:deadLetters:trace:)``), with nothing to wait for. Returns
+    /// `outcome`.
     @inline(__always)
     static func end(
-        _ outcome: Outcome,
-        of event: any Event,
-        source: EventSource,
-        system: EventSystem,
-        trace: (any ActiveTrace)?
-    ) -> Outcome {
-        assert(!outcome.goesToDeadLetters, "a dead letter must go through the sink")
-        return finish(outcome, of: event, source: source, system: system, trace: trace)
-    }
-
-    /// The last steps of every ending: the outcome streams, then the tracer's `finished`.
-    @inline(__always)
-    private static func finish(
         _ outcome: Outcome,
         of event: any Event,
         source: EventSource,
