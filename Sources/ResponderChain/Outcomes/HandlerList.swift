@@ -5,8 +5,16 @@
 struct HandlerList: Sendable {
     private var first: ResponderID?
     private var rest: [ResponderID] = []
+    /// How many of the first handlers handled the event in the capture pass.
+    private(set) var captureCount = 0
 
     init() {}
+
+    /// Appends a responder whose capture handlers handled the event (before any of the bubble).
+    mutating func appendCapturing(_ handler: ResponderID) {
+        append(handler)
+        captureCount += 1
+    }
 
     /// Whether no responder handled the event.
     var isEmpty: Bool { first == nil }

@@ -98,6 +98,9 @@ public enum Outcome: Sendable, CustomStringConvertible {
         let hops = "\(path.hops) hop\(path.hops == 1 ? "" : "s")"
         switch self {
         case .handled(let details):
+            if details.wasIntercepted {
+                return "intercepted by \(details.stoppedAt) during capture after \(hops)"
+            }
             let names = details.handlers.map(\.label).joined(separator: ", ")
             return "handled by \(names) after \(hops)"
         case .unhandled(let details):
@@ -108,12 +111,13 @@ public enum Outcome: Sendable, CustomStringConvertible {
             return "cycle detected: \(details.repeated) reached again after \(hops)"
         case .cancelled(let stop):
             return
-                "cancelled \(stop.whileHandling ? "during" : "before") hop \(stop.hop) at \(stop.responder) (\(stop.reason))"
+                "cancelled \(stop.whileHandling ? "during" : "before") \(stop.phase.hopName) \(stop.hop) at \(stop.responder) (\(stop.reason))"
         case .timedOut(let stop):
             return
-                "timed out \(stop.whileHandling ? "during" : "before") hop \(stop.hop) at \(stop.responder)"
+                "timed out \(stop.whileHandling ? "during" : "before") \(stop.phase.hopName) \(stop.hop) at \(stop.responder)"
         case .failed(let failure):
-            return "failed at hop \(failure.hop), \(failure.responder) threw \(failure.error)"
+            return
+                "failed at \(failure.phase.hopName) \(failure.hop), \(failure.responder) threw \(failure.error)"
         case .rejected(let rejection):
             return "rejected before hop 1 at \(rejection.sender): \(rejection.reason)"
         }
@@ -125,18 +129,31 @@ extension Outcome {
     public struct Path: Sendable {
         /// The correlation identifier of the send.
         public let eventID: EventID
-        /// The number of hops that ran (a hop is one visit to one responder).
+        /// The number of hops that ran (a hop is one visit to one responder), capture hops
+        /// included.
         public let hops: Int
-        /// The responders that handled the event, in order.
+        /// The number of the ``hops`` that belonged to the capture pass (see ``EventPhase``):
+        /// they ran first, so hops `1...captureHops` were capture hops.
+        public let captureHops: Int
+        /// The responders that handled the event, in order: those whose capture handlers did
+        /// first (topmost first), then those that handled it on the way up. A responder that
+        /// handled it in both phases is listed twice.
         public var handlers: [ResponderID] { handlerList.all }
+        /// The responders whose capture handlers handled the event, topmost first: the first
+        /// entries of ``handlers``.
+        public var captureHandlers: [ResponderID] { Array(handlers.prefix(handlerList.captureCount)) }
         /// The information added by the hops that ran.
         public let info: EventInfo
         /// The handlers as the route collected them.
         let handlerList: HandlerList
 
-        init(eventID: EventID, hops: Int, handlers: HandlerList = HandlerList(), info: EventInfo) {
+        init(
+            eventID: EventID, hops: Int, captureHops: Int = 0, handlers: HandlerList = HandlerList(),
+            info: EventInfo
+        ) {
             self.eventID = eventID
             self.hops = hops
+            self.captureHops = captureHops
             self.handlerList = handlers
             self.info = info
         }
@@ -149,12 +166,24 @@ extension Outcome {
         /// The responder where the event stopped: the one that returned ``Disposition/handled``,
         /// or the root, when every handler let it continue.
         public let stoppedAt: ResponderID
+        /// The pass it stopped in: ``EventPhase/capture`` when a capture handler stopped it
+        /// before it reached the sender (``wasIntercepted``).
+        public let phase: EventPhase
+        /// Whether a capture handler of ``stoppedAt`` stopped the event: the responders of the
+        /// bubble never saw it.
+        public var wasIntercepted: Bool { phase == .capture }
         /// The responders that handled the event, in order.
         public var handlers: [ResponderID] { path.handlers }
         /// The number of hops that ran.
         public var hops: Int { path.hops }
         /// The information added on the way, including by the handler that stopped it.
         public var info: EventInfo { path.info }
+
+        init(path: Path, stoppedAt: ResponderID, phase: EventPhase = .bubble) {
+            self.path = path
+            self.stoppedAt = stoppedAt
+            self.phase = phase
+        }
     }
 
     /// The details of ``Outcome/unhandled(_:)``.
@@ -202,8 +231,23 @@ extension Outcome {
         public let whileHandling: Bool
         /// What stopped the event.
         public let reason: Reason
+        /// The pass of that hop: ``EventPhase/capture`` when the event stopped before it reached
+        /// the bubble.
+        public let phase: EventPhase
         /// The number of hops that ran.
         public var hops: Int { path.hops }
+
+        init(
+            path: Path, responder: ResponderID, hop: Int, whileHandling: Bool, reason: Reason,
+            phase: EventPhase = .bubble
+        ) {
+            self.path = path
+            self.responder = responder
+            self.hop = hop
+            self.whileHandling = whileHandling
+            self.reason = reason
+            self.phase = phase
+        }
 
         /// What stopped an event: ``Outcome/timedOut(_:)`` always has ``deadlinePassed``;
         /// ``Outcome/cancelled(_:)`` has one of the others.
@@ -245,6 +289,16 @@ extension Outcome {
         public let responder: ResponderID
         /// The number of that hop.
         public let hop: Int
+        /// The pass of that hop: ``EventPhase/capture`` when a capture handler threw.
+        public let phase: EventPhase
+
+        init(path: Path, error: any Error, responder: ResponderID, hop: Int, phase: EventPhase = .bubble) {
+            self.path = path
+            self.error = error
+            self.responder = responder
+            self.hop = hop
+            self.phase = phase
+        }
     }
 
     /// The details of ``Outcome/rejected(_:)``.

@@ -69,7 +69,7 @@ extension MainActorResponder {
         if context.canVisitDirectly(responder) {
             return await context.visitDirectly(responder, event: event)
         }
-        if context.canVisitTraced(responder) {
+        if context.canVisitWithoutLock(responder) {
             let result = await context.handleNow(responder, event: event)
             return _Visit(result: result, next: await responder.next)
         }

@@ -40,7 +40,7 @@ extension Responder where Self: Actor, StrategyOwner == Self {
         if context.canVisitDirectly(responder) {
             return await context.visitDirectly(responder, event: event)
         }
-        if context.canVisitTraced(responder) {
+        if context.canVisitWithoutLock(responder) {
             let result = await context.handleNow(responder, event: event)
             return _Visit(result: result, next: await responder.next)
         }

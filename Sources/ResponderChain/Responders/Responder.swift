@@ -133,6 +133,16 @@ public protocol Responder: AnyObject, Sendable {
     /// A short name for traces and printed outcomes. Defaults to the type's name.
     nonisolated var label: String { get }
 
+    /// Whether this responder takes part in the capture pass of the sends that pass through it
+    /// (see ``EventPhase``). Read for each responder on the chain when a send of a system that
+    /// runs the capture pass starts. Defaults to whether its
+    /// ``strategies-swift.property`` table has capture handlers.
+    ///
+    /// A responder that implements ``handle(_:context:)`` itself returns `true` here to be
+    /// visited in the capture pass too, and reads ``EventContext/phase`` to tell the passes
+    /// apart.
+    nonisolated(nonsending) var capturesEvents: Bool { get async }
+
     /// Runs this responder's handlers for one event and returns their decision.
     ///
     /// The default for actors and ``MainActorResponder``s runs the instance's
@@ -160,6 +170,9 @@ extension Responder {
 
     /// Reentrant: events are not made to wait for each other.
     public nonisolated var handlesOneEventAtATime: Bool { false }
+
+    /// Whether the instance's table has capture handlers.
+    public nonisolated var capturesEvents: Bool { strategies.capturesEvents }
 
     /// The type's name (without its module).
     public nonisolated var label: String {

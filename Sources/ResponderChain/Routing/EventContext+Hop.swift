@@ -38,24 +38,40 @@ extension EventContext {
     nonisolated(nonsending) mutating func handleNow(_ responder: some Responder, event: any Event)
         async -> Result<Disposition, any Error>
     {
-        guard let trace else { return await handleDirectly(responder, event: event) }
+        guard let trace else {
+            guard wrappers != nil else { return await handleDirectly(responder, event: event) }
+            do {
+                return .success(try await runHandlers(responder, event: event))
+            } catch {
+                return .failure(error)
+            }
+        }
         return await handleTraced(responder, event: event, trace: trace, isolation: #isolation)
     }
 
-    /// Whether a hop at `responder` can take the direct path: no tracer to report to and no
-    /// one-at-a-time lock to take.
+    /// Runs `responder`'s handlers, inside the system's wrappers when it has any (see
+    /// ``HopWrapper``): what every hop that is not plain runs, inside the tracer's scope if any.
+    nonisolated(nonsending) mutating func runHandlers(_ responder: some Responder, event: any Event)
+        async throws -> Disposition
+    {
+        guard let wrappers else { return try await responder.handle(event, context: &self) }
+        return try await Self.run(wrappers[...], around: responder, event: event, context: &self)
+    }
+
+    /// Whether a hop at `responder` can take the direct path: no tracer to report to, no
+    /// wrappers to run and no one-at-a-time lock to take.
     @inlinable
     @inline(__always)
     func canVisitDirectly(_ responder: some Responder) -> Bool {
-        !isTraced && !responder.handlesOneEventAtATime
+        isPlain && !responder.handlesOneEventAtATime
     }
 
-    /// Whether a hop at `responder` is traced and takes no one-at-a-time lock: the handlers run
-    /// inside the tracer's scope, with no other wrapping.
+    /// Whether a hop at `responder` takes no one-at-a-time lock but is not plain: the handlers
+    /// run inside the tracer's scope and the system's wrappers.
     @inlinable
     @inline(__always)
-    func canVisitTraced(_ responder: some Responder) -> Bool {
-        isTraced && !responder.handlesOneEventAtATime
+    func canVisitWithoutLock(_ responder: some Responder) -> Bool {
+        !responder.handlesOneEventAtATime
     }
 
     /// The hop with nothing around it: the handlers, then a read of `next`. Inlinable, so that

@@ -35,6 +35,12 @@ public final class EventSystem: Sendable {
     public let deadLetters: DeadLetterSink?
     /// How many posted events this system holds at once, and what `post` does when it is full.
     public let postingLimit: PostingLimit
+    /// Whether sends through this system run a capture pass before they bubble (see
+    /// ``EventPhase``).
+    public let capturePhase: CapturePhase
+    /// The code every hop of every send through this system runs inside, outermost first (see
+    /// ``HopWrapper``).
+    public let wrappers: [any HopWrapper]
 
     /// The per-sender queues of the events posted through this system.
     let postOffice: PostOffice
@@ -43,17 +49,36 @@ public final class EventSystem: Sendable {
     /// Whether ``tracer`` is set, kept as a flag: every send reads it, and a `nil` check of an
     /// optional existential goes through the runtime.
     let hasTracer: Bool
+    /// ``wrappers``, or `nil` when there are none: what each send's context holds.
+    let wrappersIfAny: [any HopWrapper]?
+    /// Whether ``capturePhase`` is ``CapturePhase/enabled``.
+    let runsCapturePhase: Bool
 
-    /// A system with an optional tracer and dead-letter sink, and a posting limit.
+    /// A system.
+    ///
+    /// - Parameters:
+    ///   - tracer: The tracer of every send through the system, unless a send names its own.
+    ///   - deadLetters: Where events that go to dead letters are given, unless a send names its
+    ///     own sink.
+    ///   - postingLimit: How many posted events the system holds at once.
+    ///   - capturePhase: Whether sends run a capture pass before they bubble; off by default, so
+    ///     that a chain with no capture handlers pays nothing for them.
+    ///   - wrappers: Code around every hop, outermost first.
     public init(
         tracer: (any Tracer)? = nil,
         deadLetters: DeadLetterSink? = nil,
-        postingLimit: PostingLimit = .default
+        postingLimit: PostingLimit = .default,
+        capturePhase: CapturePhase = .disabled,
+        wrappers: [any HopWrapper] = []
     ) {
         self.tracer = tracer
         self.hasTracer = tracer != nil
         self.deadLetters = deadLetters
         self.postingLimit = postingLimit
+        self.capturePhase = capturePhase
+        self.runsCapturePhase = capturePhase == .enabled
+        self.wrappers = wrappers
+        self.wrappersIfAny = wrappers.isEmpty ? nil : wrappers
         self.postOffice = PostOffice(limit: postingLimit)
     }
 

@@ -52,7 +52,8 @@ enum Router {
         }
         var context = EventContext(
             key: EventKey(of: event), source: source, info: options.info, trace: nil, signal: nil,
-            deadline: nil, eventID: eventID)
+            deadline: nil, eventID: eventID, wrappers: system.wrappersIfAny,
+            runsCapturePhase: system.runsCapturePhase)
         let outcome = await route(event, from: sender, start: options.start, context: &context)
         guard outcome.goesToDeadLetters else {
             return end(outcome, of: event, source: source, system: system, trace: nil)
@@ -102,7 +103,9 @@ enum Router {
             signal: signal ?? options.withdrawal
                 ?? (options.deadlineStorage == nil ? nil : CancellationSignal()),
             deadline: options.deadlineStorage,
-            eventID: capture.eventID
+            eventID: capture.eventID,
+            wrappers: system.wrappersIfAny,
+            runsCapturePhase: system.runsCapturePhase
         )
         capture.recordSent(from: source)
 
@@ -242,7 +245,10 @@ enum Router {
         var visited = VisitedResponders()
 
         func path() -> Outcome.Path {
-            Outcome.Path(eventID: context.eventID, hops: context.hop, handlers: handlers, info: context.info)
+            Outcome.Path(
+                eventID: context.eventID, hops: context.hop, captureHops: context.captureHops,
+                handlers: handlers,
+                info: context.info)
         }
 
         var current = sender
@@ -263,6 +269,13 @@ enum Router {
             current = next
         } else if let stop = context.stopReason {
             return stopped(stop, at: sender, hop: 1, whileHandling: false, path: path())
+        }
+        if context.runsCapturePhase,
+            let outcome = await capture(
+                event, from: current, after: start == .atNext ? sender : nil, context: &context,
+                handlers: &handlers)
+        {
+            return outcome
         }
 
         var previous: (any Responder)?
@@ -324,16 +337,17 @@ enum Router {
         }
     }
 
-    private static func stopped(
+    static func stopped(
         _ reason: Outcome.Stop.Reason,
         at responder: any Responder,
         hop: Int,
         whileHandling: Bool,
-        path: Outcome.Path
+        path: Outcome.Path,
+        phase: EventPhase = .bubble
     ) -> Outcome {
         let stop = Outcome.Stop(
             path: path, responder: ResponderID(responder), hop: hop, whileHandling: whileHandling,
-            reason: reason)
+            reason: reason, phase: phase)
         return reason == .deadlinePassed ? .timedOut(stop) : .cancelled(stop)
     }
 }

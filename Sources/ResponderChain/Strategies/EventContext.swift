@@ -16,8 +16,12 @@ public struct EventContext: Sendable {
     public let source: EventSource
     /// The correlation identifier of this send.
     public let eventID: EventID
-    /// The number of the current hop: 1 at the first responder visited.
+    /// The number of the current hop: 1 at the first responder visited. Capture hops and
+    /// bubble hops are numbered in one sequence.
     public internal(set) var hop: Int
+    /// The pass the current hop belongs to: ``EventPhase/capture`` while the ancestors' capture
+    /// handlers run, ``EventPhase/bubble`` from the first responder up.
+    public internal(set) var phase: EventPhase
 
     /// How handlers are found for the event: computed once per send.
     @usableFromInline
@@ -27,6 +31,17 @@ public struct EventContext: Sendable {
     /// Whether ``trace`` is set, kept as a flag so that the per-hop check copies no existential.
     @usableFromInline
     let isTraced: Bool
+    /// The wrappers of the send's system (``HopWrapper``), outermost first; `nil` when it has
+    /// none.
+    let wrappers: [any HopWrapper]?
+    /// Whether hops run with nothing around the handlers: no tracer and no wrappers. One flag,
+    /// so that the per-hop check of the common case is one load.
+    @usableFromInline
+    let isPlain: Bool
+    /// Whether the send's system runs a capture pass (``EventSystem/CapturePhase``).
+    let runsCapturePhase: Bool
+    /// The number of capture hops that ran (set when the capture pass ends).
+    var captureHops = 0
     /// Set when a ticket cancels a posted event.
     let signal: CancellationSignal?
     /// The send's deadline, if any.
@@ -44,15 +59,21 @@ public struct EventContext: Sendable {
         trace: (any ActiveTrace)?,
         signal: CancellationSignal?,
         deadline: Moment?,
-        eventID: EventID = EventID.next()
+        eventID: EventID = EventID.next(),
+        wrappers: [any HopWrapper]? = nil,
+        runsCapturePhase: Bool = false
     ) {
         self.info = info
         self.source = source
         self.eventID = eventID
         self.hop = 0
+        self.phase = .bubble
         self.key = key
         self.trace = trace
         self.isTraced = trace != nil
+        self.wrappers = wrappers
+        self.isPlain = trace == nil && wrappers == nil
+        self.runsCapturePhase = runsCapturePhase
         self.signal = signal
         self.deadlineStorage = deadline
     }

@@ -4,7 +4,8 @@
 /// Each form has two overloads. A closure with no `await` in it picks the synchronous one, which
 /// the hop calls as a plain function call; a closure that awaits picks the asynchronous one.
 extension Strategies where Owner: Actor {
-    /// Handles events of type `type`.
+    /// Handles events of type `type` in `phase` (bubbling, unless you pass
+    /// ``EventPhase/capture``).
     ///
     /// ```swift
     /// $0.on(ItemAdded.self) { order, event, context in
@@ -15,10 +16,11 @@ extension Strategies where Owner: Actor {
     @inlinable
     public mutating func on<E: Event>(
         _ type: E.Type,
+        phase: EventPhase = .bubble,
         _ handler: @escaping @Sendable (isolated Owner, E, inout EventContext) throws -> Disposition
     ) {
         register(
-            .type(ObjectIdentifier(type)),
+            in: phase, .type(ObjectIdentifier(type)),
             Self.synchronous(handler, extracting: { Self.typed($0, as: E.self) }))
     }
 
@@ -33,12 +35,13 @@ extension Strategies where Owner: Actor {
     @inlinable
     public mutating func on<E: Event>(
         _ type: E.Type,
+        phase: EventPhase = .bubble,
         _ handler:
             @escaping @Sendable (isolated Owner, E, inout EventContext) async throws
             -> Disposition
     ) {
         register(
-            .type(ObjectIdentifier(type)),
+            in: phase, .type(ObjectIdentifier(type)),
             .asynchronous { owner, event, context in
                 guard let typed = Self.typed(event, as: E.self) else { return .pass }
                 return try await handler(Self.owner(owner), typed, &context)
@@ -51,10 +54,11 @@ extension Strategies where Owner: Actor {
     public mutating func on<Payload: Sendable>(
         _ name: EventName,
         payload: Payload.Type,
+        phase: EventPhase = .bubble,
         _ handler: @escaping @Sendable (isolated Owner, Payload, inout EventContext) throws -> Disposition
     ) {
         register(
-            .name(name),
+            in: phase, .name(name),
             Self.synchronous(handler, extracting: { try Self.payload(of: $0, named: name, as: Payload.self) })
         )
     }
@@ -66,12 +70,13 @@ extension Strategies where Owner: Actor {
     public mutating func on<Payload: Sendable>(
         _ name: EventName,
         payload: Payload.Type,
+        phase: EventPhase = .bubble,
         _ handler:
             @escaping @Sendable (isolated Owner, Payload, inout EventContext) async throws
             -> Disposition
     ) {
         register(
-            .name(name),
+            in: phase, .name(name),
             .asynchronous { owner, event, context in
                 try await handler(
                     Self.owner(owner), try Self.payload(of: event, named: name, as: Payload.self), &context)
@@ -82,20 +87,45 @@ extension Strategies where Owner: Actor {
     /// sink at the end of a chain, like an app delegate that sees every event.
     @inlinable
     public mutating func onAnyEvent(
+        phase: EventPhase = .bubble,
         _ handler: @escaping @Sendable (isolated Owner, any Event, inout EventContext) throws -> Disposition
     ) {
-        setFallback(Self.synchronous(handler, extracting: { $0 }))
+        setFallback(in: phase, Self.synchronous(handler, extracting: { $0 }))
     }
 
     /// Handles every event no other entry of this table (nor the proxy) handles, with a handler
     /// that awaits.
     @inlinable
     public mutating func onAnyEvent(
+        phase: EventPhase = .bubble,
         _ handler:
             @escaping @Sendable (isolated Owner, any Event, inout EventContext) async throws
             -> Disposition
     ) {
-        setFallback(.asynchronous { try await handler(Self.owner($0), $1, &$2) })
+        setFallback(in: phase, .asynchronous { try await handler(Self.owner($0), $1, &$2) })
+    }
+
+    /// Runs `wrapper` around this responder's handlers at each of its hops, in both phases
+    /// (``EventContext/phase`` says which). `next` runs the wrappers registered after this one,
+    /// then the handlers; the wrapper returns the hop's disposition, may return another one,
+    /// may skip `next`, and may catch what it throws (see ``HopWrapper``). Wrappers run in the
+    /// order they were registered, the first outermost, inside the system's wrappers.
+    ///
+    /// ```swift
+    /// $0.wrap { account, event, context, next in
+    ///     guard account.isOpen else { return .handled }   // closed: swallow, run nothing
+    ///     return try await next(&context)
+    /// }
+    /// ```
+    @inlinable
+    public mutating func wrap(
+        _ wrapper:
+            @escaping @Sendable (isolated Owner, any Event, inout EventContext, HopWrapperNext) async throws
+            -> Disposition
+    ) {
+        addWrapper { owner, event, context, next in
+            try await wrapper(Self.owner(owner), event, &context, next)
+        }
     }
 
     /// Hands events this table has no entry for to a separate object's handlers (the

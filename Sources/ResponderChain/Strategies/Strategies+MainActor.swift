@@ -7,10 +7,11 @@ extension Strategies where Owner: MainActorResponder {
     @inlinable
     public mutating func on<E: Event>(
         _ type: E.Type,
+        phase: EventPhase = .bubble,
         _ handler: @escaping @MainActor @Sendable (Owner, E, inout EventContext) throws -> Disposition
     ) {
         register(
-            .type(ObjectIdentifier(type)),
+            in: phase, .type(ObjectIdentifier(type)),
             Self.synchronous(handler, extracting: { Self.typed($0, as: E.self) }))
     }
 
@@ -18,12 +19,13 @@ extension Strategies where Owner: MainActorResponder {
     @inlinable
     public mutating func on<E: Event>(
         _ type: E.Type,
+        phase: EventPhase = .bubble,
         _ handler:
             @escaping @MainActor @Sendable (Owner, E, inout EventContext) async throws
             -> Disposition
     ) {
         register(
-            .type(ObjectIdentifier(type)),
+            in: phase, .type(ObjectIdentifier(type)),
             .asynchronous { owner, event, context in
                 guard let typed = Self.typed(event, as: E.self) else { return .pass }
                 return try await handler(Self.owner(owner), typed, &context)
@@ -35,10 +37,11 @@ extension Strategies where Owner: MainActorResponder {
     public mutating func on<Payload: Sendable>(
         _ name: EventName,
         payload: Payload.Type,
+        phase: EventPhase = .bubble,
         _ handler: @escaping @MainActor @Sendable (Owner, Payload, inout EventContext) throws -> Disposition
     ) {
         register(
-            .name(name),
+            in: phase, .name(name),
             Self.synchronous(handler, extracting: { try Self.payload(of: $0, named: name, as: Payload.self) })
         )
     }
@@ -49,12 +52,13 @@ extension Strategies where Owner: MainActorResponder {
     public mutating func on<Payload: Sendable>(
         _ name: EventName,
         payload: Payload.Type,
+        phase: EventPhase = .bubble,
         _ handler:
             @escaping @MainActor @Sendable (Owner, Payload, inout EventContext) async throws
             -> Disposition
     ) {
         register(
-            .name(name),
+            in: phase, .name(name),
             .asynchronous { owner, event, context in
                 try await handler(
                     Self.owner(owner), try Self.payload(of: event, named: name, as: Payload.self), &context)
@@ -64,20 +68,35 @@ extension Strategies where Owner: MainActorResponder {
     /// Handles every event no other entry of this table (nor the proxy) handles.
     @inlinable
     public mutating func onAnyEvent(
+        phase: EventPhase = .bubble,
         _ handler: @escaping @MainActor @Sendable (Owner, any Event, inout EventContext) throws -> Disposition
     ) {
-        setFallback(Self.synchronous(handler, extracting: { $0 }))
+        setFallback(in: phase, Self.synchronous(handler, extracting: { $0 }))
     }
 
     /// Handles every event no other entry of this table (nor the proxy) handles, with a handler
     /// that awaits.
     @inlinable
     public mutating func onAnyEvent(
+        phase: EventPhase = .bubble,
         _ handler:
             @escaping @MainActor @Sendable (Owner, any Event, inout EventContext)
             async throws -> Disposition
     ) {
-        setFallback(.asynchronous { try await handler(Self.owner($0), $1, &$2) })
+        setFallback(in: phase, .asynchronous { try await handler(Self.owner($0), $1, &$2) })
+    }
+
+    /// Runs `wrapper` around this responder's handlers at each of its hops, in both phases, on
+    /// the main actor (see the actor form, and ``HopWrapper``).
+    @inlinable
+    public mutating func wrap(
+        _ wrapper:
+            @escaping @MainActor @Sendable (Owner, any Event, inout EventContext, HopWrapperNext) async throws
+            -> Disposition
+    ) {
+        addWrapper { owner, event, context, next in
+            try await wrapper(Self.owner(owner), event, &context, next)
+        }
     }
 
     /// Hands events this table has no entry for to a separate object's handlers.
@@ -130,12 +149,13 @@ extension Strategies where Owner: MainActorResponder {
     package mutating func on<E: Event, Receiver: MainActorResponder>(
         _ type: E.Type,
         as _: Receiver.Type,
+        phase: EventPhase = .bubble,
         _ handler:
             @escaping @MainActor @Sendable (Receiver, E, inout EventContext) async throws
             -> Disposition
     ) {
         register(
-            .type(ObjectIdentifier(type)),
+            in: phase, .type(ObjectIdentifier(type)),
             .asynchronous { owner, event, context in
                 guard let receiver = owner as? Receiver, let typed = Self.typed(event, as: E.self) else {
                     return .pass
@@ -150,12 +170,13 @@ extension Strategies where Owner: MainActorResponder {
         _ name: EventName,
         payload: Payload.Type,
         as _: Receiver.Type,
+        phase: EventPhase = .bubble,
         _ handler:
             @escaping @MainActor @Sendable (Receiver, Payload, inout EventContext) async throws
             -> Disposition
     ) {
         register(
-            .name(name),
+            in: phase, .name(name),
             .asynchronous { owner, event, context in
                 guard let receiver = owner as? Receiver else { return .pass }
                 return try await handler(
@@ -167,15 +188,32 @@ extension Strategies where Owner: MainActorResponder {
     /// `Receiver`.
     package mutating func onAnyEvent<Receiver: MainActorResponder>(
         as _: Receiver.Type,
+        phase: EventPhase = .bubble,
         _ handler:
             @escaping @MainActor @Sendable (Receiver, any Event, inout EventContext) async throws
             -> Disposition
     ) {
         setFallback(
+            in: phase,
             .asynchronous { owner, event, context in
                 guard let receiver = owner as? Receiver else { return .pass }
                 return try await handler(receiver, event, &context)
             })
+    }
+
+    /// Runs `wrapper` around the responder's handlers at each of its hops, given the responder
+    /// as a `Receiver`; a responder that is not one runs its handlers unwrapped.
+    package mutating func wrap<Receiver: MainActorResponder>(
+        as _: Receiver.Type,
+        _ wrapper:
+            @escaping @MainActor @Sendable (Receiver, any Event, inout EventContext, HopWrapperNext)
+            async throws
+            -> Disposition
+    ) {
+        addWrapper { owner, event, context, next in
+            guard let receiver = owner as? Receiver else { return try await next(&context) }
+            return try await wrapper(receiver, event, &context, next)
+        }
     }
 
     /// Hands events no entry handles to the responder `proxy` gives for the responder, as a

@@ -24,7 +24,22 @@
 ///
 /// Handlers run on the responder's isolation: an actor's handler gets the actor `isolated`, a
 /// ``MainActorResponder``'s handler runs on the main actor. Registering a second handler for the
-/// same type or name replaces the first; `remove(_:)` takes one out.
+/// same type or name (in the same phase) replaces the first; `remove(_:)` takes one out.
+///
+/// **Capture handlers** see events sent from below before the sender does (see ``EventPhase``);
+/// register them with `phase: .capture`. They form a table of their own, run the same way (a
+/// type's entry, else the catch-all; no proxy), in sends of a system that runs the capture pass:
+///
+/// ```swift
+/// static let strategies = Strategies<Screen> {
+///     $0.on(KeyEvent.self, phase: .capture) { screen, key, context in
+///         screen.isLocked ? .handled : .pass          // swallowed before the focused field
+///     }
+/// }
+/// ```
+///
+/// **Wrappers** run around this responder's handlers at each of its hops, in both phases
+/// (`wrap(_:)`, see ``HopWrapper`` for what a wrapper may do and the order).
 ///
 /// The window layer (`ResponderUI`) keeps one table per interface responder instead of one per
 /// type, filled at run time through `view.handlers`; it runs the same way.
@@ -33,10 +48,24 @@ public struct Strategies<Owner: Responder>: Sendable {
     /// up the metadata of its handler type at every hop.
     @usableFromInline
     var table = HandlerTable()
+    /// The capture handlers (``EventPhase/capture``), in a table of their own.
+    @usableFromInline
+    var captureTable = HandlerTable()
+    /// The wrappers around this responder's handlers, outermost first.
+    @usableFromInline
+    var wrappers: [HandlerTable.Wrapper] = [] {
+        didSet { updateIsPlain() }
+    }
+    /// Whether the table has no capture handlers and no wrappers: a hop runs ``table`` and
+    /// nothing else. One flag, so that the common hop checks one byte.
+    @usableFromInline
+    private(set) var isPlain = true
 
     /// An empty table: every event passes.
     public init() {
-        table.isMainActorTable = Owner.self is any MainActorResponder.Type
+        let isMainActorTable = Owner.self is any MainActorResponder.Type
+        table.isMainActorTable = isMainActorTable
+        captureTable.isMainActorTable = isMainActorTable
     }
 
     /// Builds a table.
@@ -49,41 +78,49 @@ public struct Strategies<Owner: Responder>: Sendable {
         build(&self)
     }
 
-    /// The number of handlers registered by type or name.
-    public var count: Int { table.count }
+    /// The number of handlers registered by type or name, in both phases.
+    public var count: Int { table.count + captureTable.count }
 
-    /// Whether the table has no handler by type or name, no proxy and no catch-all: every event
-    /// passes.
+    /// Whether the table has no handler by type or name, no proxy, no catch-all and no wrapper,
+    /// in either phase: every event passes.
     @inlinable
-    public var isEmpty: Bool { table.isEmpty }
+    public var isEmpty: Bool { isPlain && table.isEmpty }
 
-    /// Whether a handler is registered for events of type `type`.
-    public func handles<E: Event>(_ type: E.Type) -> Bool {
-        table.contains(.type(ObjectIdentifier(type)))
+    /// Whether the table has capture handlers: its responders take part in the capture pass
+    /// (see ``Responder/capturesEvents``).
+    public var capturesEvents: Bool { !captureTable.isEmpty }
+
+    /// The number of wrappers registered with `wrap(_:)`.
+    public var wrapperCount: Int { wrappers.count }
+
+    /// Whether a handler is registered for events of type `type` in `phase`.
+    public func handles<E: Event>(_ type: E.Type, phase: EventPhase = .bubble) -> Bool {
+        self[phase].contains(.type(ObjectIdentifier(type)))
     }
 
-    /// Whether a handler is registered for named events called `name`.
-    public func handles(_ name: EventName) -> Bool {
-        table.contains(.name(name))
+    /// Whether a handler is registered for named events called `name` in `phase`.
+    public func handles(_ name: EventName, phase: EventPhase = .bubble) -> Bool {
+        self[phase].contains(.name(name))
     }
 
-    /// Removes the handler for events of type `type`, if there is one. The other handlers keep
-    /// their order; a later event of that type goes to the proxy, the catch-all, or on.
+    /// Removes the handler for events of type `type` in `phase`, if there is one. The other
+    /// handlers keep their order; a later event of that type goes to the proxy, the catch-all,
+    /// or on.
     ///
     /// ```swift
     /// strategies.remove(ItemAdded.self)
     /// ```
-    public mutating func remove<E: Event>(_ type: E.Type) {
-        table.remove(.type(ObjectIdentifier(type)))
+    public mutating func remove<E: Event>(_ type: E.Type, phase: EventPhase = .bubble) {
+        self[phase].remove(.type(ObjectIdentifier(type)))
     }
 
-    /// Removes the handler for named events called `name`, if there is one.
+    /// Removes the handler for named events called `name` in `phase`, if there is one.
     ///
     /// ```swift
     /// strategies.remove(.cancelOrder)
     /// ```
-    public mutating func remove(_ name: EventName) {
-        table.remove(.name(name))
+    public mutating func remove(_ name: EventName, phase: EventPhase = .bubble) {
+        self[phase].remove(.name(name))
     }
 
     /// Removes the proxy set with `delegate(to:)`, if any.
@@ -91,14 +128,33 @@ public struct Strategies<Owner: Responder>: Sendable {
         table.proxy = nil
     }
 
-    /// Removes the catch-all set with `onAnyEvent(_:)`, if any.
-    public mutating func removeAnyEventHandler() {
-        table.fallback = nil
+    /// Removes the catch-all of `phase` set with `onAnyEvent(phase:_:)`, if any.
+    public mutating func removeAnyEventHandler(phase: EventPhase = .bubble) {
+        self[phase].fallback = nil
+    }
+
+    /// Removes every wrapper registered with `wrap(_:)`.
+    public mutating func removeWrappers() {
+        wrappers.removeAll()
+    }
+
+    /// The table of `phase`.
+    @usableFromInline
+    subscript(phase: EventPhase) -> HandlerTable {
+        get { phase == .bubble ? table : captureTable }
+        set {
+            if phase == .bubble { table = newValue } else { captureTable = newValue }
+            updateIsPlain()
+        }
+    }
+
+    private mutating func updateIsPlain() {
+        isPlain = captureTable.isEmpty && wrappers.isEmpty
     }
 
     @usableFromInline
-    mutating func register(_ key: EventKey, _ entry: HandlerTable.Entry) {
-        table.register(key, entry)
+    mutating func register(in phase: EventPhase, _ key: EventKey, _ entry: HandlerTable.Entry) {
+        self[phase].register(key, entry)
     }
 
     mutating func setProxy(_ provider: @escaping HandlerTable.ProxyProvider) {
@@ -106,8 +162,13 @@ public struct Strategies<Owner: Responder>: Sendable {
     }
 
     @usableFromInline
-    mutating func setFallback(_ entry: HandlerTable.Entry) {
-        table.fallback = entry
+    mutating func setFallback(in phase: EventPhase, _ entry: HandlerTable.Entry) {
+        self[phase].fallback = entry
+    }
+
+    @usableFromInline
+    mutating func addWrapper(_ wrapper: @escaping HandlerTable.Wrapper) {
+        wrappers.append(wrapper)
     }
 
     /// The owner a handler was registered for, from the erased object the table passes. The table
@@ -146,7 +207,41 @@ public struct Strategies<Owner: Responder>: Sendable {
     package nonisolated(nonsending) func run(
         on owner: Owner, from isolation: (any Actor)?, event: any Event, context: inout EventContext
     ) async throws -> Disposition {
-        try await table.run(on: owner, from: isolation, event: event, context: &context)
+        if isPlain {
+            // No capture handlers: a responder whose `capturesEvents` says otherwise is passed
+            // over in the capture pass rather than running its bubble handlers early.
+            guard context.phase == .bubble else { return .pass }
+            return try await table.run(on: owner, from: isolation, event: event, context: &context)
+        }
+        return try await runInFull(on: owner, from: isolation, event: event, context: &context)
+    }
+
+    /// ``run(on:from:event:context:)`` for a table with capture handlers or wrappers: the
+    /// check that the capture pass ran, then the wrappers around the phase's table.
+    @usableFromInline
+    nonisolated(nonsending) func runInFull(
+        on owner: Owner, from isolation: (any Actor)?, event: any Event, context: inout EventContext
+    ) async throws -> Disposition {
+        if context.phase == .bubble, !context.runsCapturePhase, capturesEvents {
+            throw CapturePhaseDisabled(responder: ResponderID(owner))
+        }
+        return try await runWrapped(
+            wrappers[...], on: owner, from: isolation, event: event, context: &context)
+    }
+
+    /// Runs `wrappers`, outermost first, around the table of the context's phase.
+    nonisolated(nonsending) func runWrapped(
+        _ wrappers: ArraySlice<HandlerTable.Wrapper>,
+        on owner: Owner, from isolation: (any Actor)?, event: any Event, context: inout EventContext
+    ) async throws -> Disposition {
+        guard let outermost = wrappers.first else {
+            return try await self[context.phase].run(
+                on: owner, from: isolation, event: event, context: &context)
+        }
+        let inner = wrappers.dropFirst()
+        return try await outermost(owner, event, &context) { context in
+            try await runWrapped(inner, on: owner, from: isolation, event: event, context: &context)
+        }
     }
 
     /// Whether the handler registered for `type` runs without suspending: the overload for a

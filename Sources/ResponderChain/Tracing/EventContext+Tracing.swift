@@ -21,7 +21,8 @@ extension EventContext {
             number: self.hop,
             responder: ResponderID(responder),
             eventName: trace.eventName,
-            isolation: HopIsolation(isolation, at: responder)
+            isolation: HopIsolation(isolation, at: responder),
+            phase: phase
         )
         trace.record(.hopEntered(hop))
         guard !trace.hasScope else {
@@ -35,7 +36,7 @@ extension EventContext {
         let start = Moment.now
         let result: Result<Disposition, any Error>
         do {
-            result = .success(try await responder.handle(event, context: &self))
+            result = .success(try await runHandlers(responder, event: event))
         } catch {
             result = .failure(error)
         }
@@ -72,7 +73,7 @@ extension EventContext {
                 let start = Moment.now
                 let result: Result<Disposition, any Error>
                 do {
-                    result = .success(try await responder.handle(event, context: &self))
+                    result = .success(try await runHandlers(responder, event: event))
                 } catch {
                     result = .failure(error)
                 }

@@ -11,19 +11,22 @@ public struct Hop: Hashable, Sendable, CustomStringConvertible {
     public let eventName: String
     /// Where the responder's handlers run.
     public let isolation: HopIsolation
+    /// The pass the hop belongs to: ``EventPhase/capture`` for a capture handler's hop.
+    public let phase: EventPhase
 
     /// A hop (for tests of your own tracers).
     public init(
         eventID: EventID, number: Int, responder: ResponderID, eventName: String,
-        isolation: HopIsolation
+        isolation: HopIsolation, phase: EventPhase = .bubble
     ) {
         self.eventID = eventID
         self.number = number
         self.responder = responder
         self.eventName = eventName
         self.isolation = isolation
+        self.phase = phase
     }
 
-    /// `#12 hop 2 Order (actor)`.
-    public var description: String { "\(eventID) hop \(number) \(responder) (\(isolation))" }
+    /// `#12 hop 2 Order (actor)`, or `#12 capture hop 1 Window (MainActor)`.
+    public var description: String { "\(eventID) \(phase.hopName) \(number) \(responder) (\(isolation))" }
 }

@@ -1,5 +1,6 @@
 /// Renders the trace of one event as readable lines: a header, one line per hop (number,
-/// responder, isolation, decision, information added, time spent), then how it ended.
+/// responder, isolation, decision, information added, time spent), then how it ended. A capture
+/// hop's responder is marked `↓` (see ``EventPhase``).
 ///
 /// ```
 /// #7 ItemAdded from LineItem
@@ -60,7 +61,7 @@ public struct TracePrinter: Sendable {
         let rows = hops.map { record -> [String] in
             return [
                 "\(record.hop.number)",
-                record.hop.responder.label,
+                record.hop.phase == .capture ? "↓ \(record.hop.responder.label)" : record.hop.responder.label,
                 record.hop.isolation.description,
                 record.resultDescription,
                 record.added.map { "+\($0)" }.joined(separator: " "),

@@ -40,9 +40,10 @@ public struct HandlerRegistrar<Owner: InterfaceResponder> {
     /// ```
     public func on<E: Event>(
         _ type: E.Type,
+        phase: EventPhase = .bubble,
         _ handler: @escaping @MainActor @Sendable (Owner, E, inout EventContext) async throws -> Disposition
     ) {
-        owner.handlerTable.on(type, as: Owner.self, handler)
+        owner.handlerTable.on(type, as: Owner.self, phase: phase, handler)
     }
 
     /// Handles named events called `name` whose payload is a `Payload`. Any other payload ends
@@ -58,10 +59,11 @@ public struct HandlerRegistrar<Owner: InterfaceResponder> {
     public func on<Payload: Sendable>(
         _ name: EventName,
         payload: Payload.Type,
+        phase: EventPhase = .bubble,
         _ handler:
             @escaping @MainActor @Sendable (Owner, Payload, inout EventContext) async throws -> Disposition
     ) {
-        owner.handlerTable.on(name, payload: payload, as: Owner.self, handler)
+        owner.handlerTable.on(name, payload: payload, as: Owner.self, phase: phase, handler)
     }
 
     /// Handles every event that no entry of this responder's table, nor its proxy, handles —
@@ -75,10 +77,30 @@ public struct HandlerRegistrar<Owner: InterfaceResponder> {
     /// }
     /// ```
     public func onAnyEvent(
+        phase: EventPhase = .bubble,
         _ handler:
             @escaping @MainActor @Sendable (Owner, any Event, inout EventContext) async throws -> Disposition
     ) {
-        owner.handlerTable.onAnyEvent(as: Owner.self, handler)
+        owner.handlerTable.onAnyEvent(as: Owner.self, phase: phase, handler)
+    }
+
+    /// Runs `wrapper` around the handlers registered on this responder at each of its hops, in
+    /// both phases; the first registered runs outermost (see the core's `HopWrapper` for what a
+    /// wrapper may do). The pointer and key methods run after the table, outside the wrappers,
+    /// when the table passes.
+    ///
+    /// ```swift
+    /// panel.handlers.wrap { panel, event, context, next in
+    ///     guard panel.isUnlocked else { return .handled }   // locked: swallow everything
+    ///     return try await next(&context)
+    /// }
+    /// ```
+    public func wrap(
+        _ wrapper:
+            @escaping @MainActor @Sendable (Owner, any Event, inout EventContext, HopWrapperNext) async throws
+            -> Disposition
+    ) {
+        owner.handlerTable.wrap(as: Owner.self, wrapper)
     }
 
     /// Hands the events no entry of this responder's table handles to a separate responder's
@@ -95,22 +117,27 @@ public struct HandlerRegistrar<Owner: InterfaceResponder> {
     }
 
     /// Removes the handler for events of type `type`, if any.
-    public func remove<E: Event>(_ type: E.Type) {
-        owner.handlerTable.remove(type)
+    public func remove<E: Event>(_ type: E.Type, phase: EventPhase = .bubble) {
+        owner.handlerTable.remove(type, phase: phase)
     }
 
     /// Removes the handler for named events called `name`, if any.
-    public func remove(_ name: EventName) {
-        owner.handlerTable.remove(name)
+    public func remove(_ name: EventName, phase: EventPhase = .bubble) {
+        owner.handlerTable.remove(name, phase: phase)
     }
 
     /// Removes the catch-all set with ``onAnyEvent(_:)``, if any.
-    public func removeAnyEventHandler() {
-        owner.handlerTable.removeAnyEventHandler()
+    public func removeAnyEventHandler(phase: EventPhase = .bubble) {
+        owner.handlerTable.removeAnyEventHandler(phase: phase)
     }
 
     /// Removes the proxy set with ``delegate(to:)`` (or ``ViewController/eventProxy``), if any.
     public func removeDelegate() {
         owner.handlerTable.removeDelegate()
+    }
+
+    /// Removes every wrapper registered with ``wrap(_:)``.
+    public func removeWrappers() {
+        owner.handlerTable.removeWrappers()
     }
 }

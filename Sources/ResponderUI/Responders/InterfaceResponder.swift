@@ -80,6 +80,17 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
         responder.currentEventSystem
     }
 
+    /// Whether ``handlerTable`` has capture handlers (registered with
+    /// `handlers.on(_:phase:_:)` and ``EventPhase/capture``): the responder is then visited in
+    /// the capture pass of its application's system, if that system runs one.
+    public final nonisolated(nonsending) var capturesEvents: Bool {
+        get async { await Self.capturesEvents(of: self) }
+    }
+
+    private static func capturesEvents(of responder: InterfaceResponder) -> Bool {
+        responder.handlerTable.capturesEvents
+    }
+
     /// The system this responder's sends use right now: its window's.
     var currentEventSystem: EventSystem { window?.currentEventSystem ?? .default }
 
@@ -100,7 +111,8 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     ///
     /// The default runs ``handlerTable`` the way the core runs a responder's table — the entry
     /// for the event's type (or a `NamedEvent`'s name), else the proxy's handlers, else the
-    /// catch-all; if that passes, it calls the method for the window layer's own events
+    /// catch-all (in the capture pass, its capture handlers, and nothing else); if that passes,
+    /// it calls the method for the window layer's own events
     /// (``pointerBegan(_:)``…, ``keyDown(_:)``, ``keyUp(_:)``). A responder with an empty table
     /// goes straight to the methods. Override it to decide otherwise; call `super` for the
     /// default.
@@ -114,7 +126,8 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
         if !handlerTable.isEmpty {
             let disposition = try await handlerTable.run(
                 on: self, from: #isolation, event: event, context: &context)
-            if disposition.isHandled { return disposition }
+            // The pointer and key methods are the bubble's: a capture hop runs the table only.
+            if disposition.isHandled || context.phase == .capture { return disposition }
         }
         if let pointer = event as? PointerEvent {
             if context.isCancelled { return .pass }
