@@ -29,6 +29,7 @@ let allScenarios: [any Scenario] = [
     HitTesting(),
     Tracing(),
     Observation(),
+    Interception(),
     MemoryFootprint(),
     PostingFlood(),
     NotificationCenterReference(),

@@ -126,7 +126,7 @@ public struct HandlerRegistrar<Owner: InterfaceResponder> {
         owner.handlerTable.remove(name, phase: phase)
     }
 
-    /// Removes the catch-all set with ``onAnyEvent(_:)``, if any.
+    /// Removes the catch-all set with ``onAnyEvent(phase:_:)``, if any.
     public func removeAnyEventHandler(phase: EventPhase = .bubble) {
         owner.handlerTable.removeAnyEventHandler(phase: phase)
     }

@@ -81,7 +81,7 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     }
 
     /// Whether ``handlerTable`` has capture handlers (registered with
-    /// `handlers.on(_:phase:_:)` and ``EventPhase/capture``): the responder is then visited in
+    /// `handlers.on(_:phase:_:)` and `EventPhase.capture`): the responder is then visited in
     /// the capture pass of its application's system, if that system runs one.
     public final nonisolated(nonsending) var capturesEvents: Bool {
         get async { await Self.capturesEvents(of: self) }
