@@ -9,6 +9,9 @@ import ResponderChain
 ///                             └─ OrderEvents (the event proxy beside the order)
 ///
 ///   PaymentGateway (not a responder) ──Relay──▶ CustomerSession
+///
+///   capture: CustomerSession sees QuantityChanged first (and stops it during checkout)
+///   wrapper: Authorization, around every hop, refuses refunds at OrderService without a role
 /// ```
 ///
 /// Every responder uses the process-wide system (bootstrapped in `main.swift`): it prints each event's path hop by hop (`PrintingTracer`)
@@ -54,6 +57,18 @@ enum OrderServiceDemo {
             await bread.send(
                 QuantityChanged(sku: "B-7", quantity: 2),
                 options: SendOptions(deadline: .now - .seconds(1)))
+        }
+        await step("a refund without the support role: the authorization wrapper refuses it at the service") {
+            await bread.send(RefundRequested(order: 1042, amountInCents: 350))
+        }
+        await step("the same refund sent as support passes the wrapper and is handled") {
+            var support = SendOptions()
+            support.info[Role.self] = "support"
+            return await bread.send(RefundRequested(order: 1042, amountInCents: 350), options: support)
+        }
+        await session.beginCheckout()
+        await step("checkout began: the session captures a quantity change before the line item sees it") {
+            await apples.changeQuantity(to: 10)
         }
         await order.remove(coffee)
         await step("a line item removed from the order still sends: its chain is broken → interrupted") {

@@ -23,6 +23,21 @@ struct PaymentConfirmed: Event {
     let amountInCents: Int
 }
 
+/// A refund of an order was asked for (only the support team may).
+struct RefundRequested: Event {
+    let order: Int
+    let amountInCents: Int
+}
+
+/// Who is acting: set by the sender in `SendOptions.info`, checked by the authorization wrapper.
+enum Role: InfoKey { typealias Value = String }
+
+/// What the authorization wrapper throws.
+struct NotAuthorized: Error, CustomStringConvertible {
+    let responder: ResponderID
+    var description: String { "NotAuthorized(\(responder.label) needs the support role)" }
+}
+
 /// Added by the order for every event that passes through it.
 enum OrderNumber: InfoKey { typealias Value = Int }
 

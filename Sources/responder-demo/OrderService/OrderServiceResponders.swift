@@ -1,7 +1,8 @@
 import ResponderChain
 
-/// The top of the chain: a root that audits what reaches it and bills confirmed payments.
-actor OrderService: Responder {
+/// The top of the chain: a root that audits what reaches it, bills confirmed payments and
+/// refunds (refunds only for the support team: see `Authorization`).
+actor OrderService: SupportOnly {
     private(set) var audit: [String] = []
     var next: (any Responder)? { nil }
     nonisolated var isRoot: Bool { true }
@@ -17,14 +18,22 @@ actor OrderService: Responder {
             service.audit.append("paid #\(event.order) \(event.amountInCents)¢ by \(customer)")
             return .handled
         }
+        $0.on(RefundRequested.self) { service, event, context in
+            service.audit.append("refunded #\(event.order) \(event.amountInCents)¢")
+            return .handled
+        }
     }
 }
 
-/// One customer's session: it adds the customer to every event going up.
+/// One customer's session: it adds the customer to every event going up, and during checkout
+/// it captures quantity changes before the line items below it see them.
 actor CustomerSession: Responder {
     let customer: String
     let service: OrderService
+    private(set) var isCheckingOut = false
     var next: (any Responder)? { service }
+
+    func beginCheckout() { isCheckingOut = true }
 
     init(customer: String, service: OrderService) {
         self.customer = customer
@@ -32,6 +41,10 @@ actor CustomerSession: Responder {
     }
 
     static let strategies = Strategies<CustomerSession> {
+        // The capture pass: seen before the line item and the order, and stopped during checkout.
+        $0.on(QuantityChanged.self, phase: .capture) { session, _, _ in
+            session.isCheckingOut ? .handled : .pass
+        }
         $0.onAnyEvent { session, _, context in
             context.info[CustomerID.self] = session.customer
             return .pass
