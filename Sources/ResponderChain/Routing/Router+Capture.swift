@@ -29,7 +29,8 @@ extension Router {
     ) async -> Outcome? {
         func path() -> Outcome.Path {
             Outcome.Path(
-                eventID: context.eventID, hops: context.hop, captureHops: context.hop, handlers: handlers,
+                eventID: context.eventID, hops: context.hop, captureHops: context.captureHops,
+                handlers: handlers,
                 info: context.info)
         }
 
@@ -59,10 +60,7 @@ extension Router {
 
         // The capture hops, topmost first.
         context.phase = .capture
-        defer {
-            context.phase = .bubble
-            context.captureHops = context.hop
-        }
+        defer { context.phase = .bubble }
         for responder in capturing.reversed() {
             // A stop seen at the end of the hop above ends the send before this one.
             if let stop = context.stopReason {
@@ -71,38 +69,13 @@ extension Router {
                     phase: .capture)
             }
             context.hop += 1
+            context.captureHops = context.hop
             let visit = await responder._visit(event, context: &context)
-            let stop = context.stopReason
-            switch visit.result {
-            case .failure(let error):
-                if error is HopNotEntered {
-                    context.hop -= 1
-                    return stopped(
-                        stop ?? .taskCancelled, at: responder, hop: context.hop + 1, whileHandling: false,
-                        path: path(), phase: .capture)
-                }
-                if let stop, error is CancellationError {
-                    return stopped(
-                        stop, at: responder, hop: context.hop, whileHandling: true, path: path(),
-                        phase: .capture)
-                }
-                return .failed(
-                    Outcome.Failure(
-                        path: path(), error: error, responder: ResponderID(responder), hop: context.hop,
-                        phase: .capture))
-            case .success(.handled):
-                handlers.appendCapturing(ResponderID(responder))
-                if let stop {
-                    return stopped(
-                        stop, at: responder, hop: context.hop, whileHandling: true, path: path(),
-                        phase: .capture)
-                }
-                return .handled(
-                    Outcome.Handled(path: path(), stoppedAt: ResponderID(responder), phase: .capture))
-            case .success(.handledAndContinue):
-                handlers.appendCapturing(ResponderID(responder))
-            case .success(.pass):
-                break
+            if let outcome = conclude(
+                visit.result, at: responder, stop: context.stopReason, phase: .capture, context: &context,
+                handlers: &handlers)
+            {
+                return outcome
             }
         }
         // A stop seen at the end of the last capture hop ends the send before the bubble's

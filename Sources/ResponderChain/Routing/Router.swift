@@ -291,31 +291,10 @@ enum Router {
             let visit = await current._visit(event, context: &context)
             let stop = context.stopReason
 
-            switch visit.result {
-            case .failure(let error):
-                if error is HopNotEntered {
-                    // Stopped while waiting to enter: the hop never ran.
-                    context.hop -= 1
-                    return stopped(
-                        stop ?? .taskCancelled, at: current, hop: context.hop + 1, whileHandling: false,
-                        path: path())
-                }
-                if let stop, error is CancellationError {
-                    return stopped(stop, at: current, hop: context.hop, whileHandling: true, path: path())
-                }
-                return .failed(
-                    Outcome.Failure(
-                        path: path(), error: error, responder: ResponderID(current), hop: context.hop))
-            case .success(.handled):
-                handlers.append(ResponderID(current))
-                if let stop {
-                    return stopped(stop, at: current, hop: context.hop, whileHandling: true, path: path())
-                }
-                return .handled(Outcome.Handled(path: path(), stoppedAt: ResponderID(current)))
-            case .success(.handledAndContinue):
-                handlers.append(ResponderID(current))
-            case .success(.pass):
-                break
+            if let outcome = conclude(
+                visit.result, at: current, stop: stop, phase: .bubble, context: &context, handlers: &handlers)
+            {
+                return outcome
             }
 
             guard let next = visit.next else {
@@ -334,6 +313,66 @@ enum Router {
             }
             previous = current
             current = next
+        }
+    }
+
+    /// What one hop's result means for the send, in either pass: the outcome if the send ends at
+    /// this hop (the handlers stopped it, threw, or a stop was seen while it ran), or `nil` to go
+    /// on. A responder that handled the event is added to `handlers`. `stop` is the stop seen at
+    /// the end of the hop, if any.
+    @inline(__always)
+    static func conclude(
+        _ result: Result<Disposition, any Error>,
+        at responder: any Responder,
+        stop: Outcome.Stop.Reason?,
+        phase: EventPhase,
+        context: inout EventContext,
+        handlers: inout HandlerList
+    ) -> Outcome? {
+        func path() -> Outcome.Path {
+            Outcome.Path(
+                eventID: context.eventID, hops: context.hop, captureHops: context.captureHops,
+                handlers: handlers,
+                info: context.info)
+        }
+        func handled() {
+            if phase == .capture {
+                handlers.appendCapturing(ResponderID(responder))
+            } else {
+                handlers.append(ResponderID(responder))
+            }
+        }
+
+        switch result {
+        case .failure(let error):
+            if error is HopNotEntered {
+                // Stopped while waiting to enter: the hop never ran.
+                context.hop -= 1
+                if phase == .capture { context.captureHops = context.hop }
+                return stopped(
+                    stop ?? .taskCancelled, at: responder, hop: context.hop + 1, whileHandling: false,
+                    path: path(), phase: phase)
+            }
+            if let stop, error is CancellationError {
+                return stopped(
+                    stop, at: responder, hop: context.hop, whileHandling: true, path: path(), phase: phase)
+            }
+            return .failed(
+                Outcome.Failure(
+                    path: path(), error: error, responder: ResponderID(responder), hop: context.hop,
+                    phase: phase))
+        case .success(.handled):
+            handled()
+            if let stop {
+                return stopped(
+                    stop, at: responder, hop: context.hop, whileHandling: true, path: path(), phase: phase)
+            }
+            return .handled(Outcome.Handled(path: path(), stoppedAt: ResponderID(responder), phase: phase))
+        case .success(.handledAndContinue):
+            handled()
+            return nil
+        case .success(.pass):
+            return nil
         }
     }
 
