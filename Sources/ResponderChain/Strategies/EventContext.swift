@@ -28,9 +28,6 @@ public struct EventContext: Sendable {
     let key: EventKey
     /// The tracer for this send, bound to the context it captured, if any.
     let trace: (any ActiveTrace)?
-    /// Whether ``trace`` is set, kept as a flag so that the per-hop check copies no existential.
-    @usableFromInline
-    let isTraced: Bool
     /// The wrappers of the send's system (``HopWrapper``), outermost first; `nil` when it has
     /// none.
     let wrappers: [any HopWrapper]?
@@ -70,7 +67,6 @@ public struct EventContext: Sendable {
         self.phase = .bubble
         self.key = key
         self.trace = trace
-        self.isTraced = trace != nil
         self.wrappers = wrappers
         self.isPlain = trace == nil && wrappers == nil
         self.runsCapturePhase = runsCapturePhase

@@ -1,4 +1,4 @@
-@testable import ResponderChain
+import ResponderChain
 import ResponderChainTesting
 import Testing
 
