@@ -47,22 +47,6 @@ private struct ReentrantScene {
     }
 }
 
-/// The pointer entries of `log` (a ``UIFixtures/RecordingView`` log, lines such as `began 3`)
-/// grouped by pointer: each pointer with its phases in order, pointers in the order they first
-/// appear. Lines of another form (`keyDown …`) are skipped.
-private func phasesByPointer(in log: [String]) -> [(pointer: String, phases: [String])] {
-    var entries: [String: [String]] = [:]
-    var order: [String] = []
-    for line in log {
-        let parts = line.split(separator: " ")
-        guard parts.count == 2 else { continue }
-        let pointer = String(parts[1])
-        if entries[pointer] == nil { order.append(pointer) }
-        entries[pointer, default: []].append(String(parts[0]))
-    }
-    return order.map { ($0, entries[$0] ?? []) }
-}
-
 /// What is wrong with `log` (a ``UIFixtures/RecordingView`` log of views that handle every
 /// pointer event): each pointer's entries must read `began`, any number of `moved`, then exactly
 /// one `ended` or `cancelled`, and nothing after it. Empty when the log is right.
@@ -572,29 +556,6 @@ private func inFlightProblems(in log: [String], of view: String, bound: [String:
         }
     }
     return problems
-}
-
-/// Counts the moments at which a storm's input comes to rest (a dispatch finished, or a handler
-/// parked), so that the storm does one thing at a time and waits for it without sleeping.
-@MainActor
-private final class Settlements {
-    /// How many times the input came to rest so far.
-    private(set) var count = 0
-    private var waiters: [(target: Int, continuation: CheckedContinuation<Void, Never>)] = []
-
-    /// The input came to rest once more.
-    func settle() {
-        count += 1
-        let ready = waiters.filter { $0.target <= count }
-        waiters.removeAll { $0.target <= count }
-        for waiter in ready { waiter.continuation.resume() }
-    }
-
-    /// Returns once the input has come to rest `target` times.
-    func wait(for target: Int) async {
-        guard count < target else { return }
-        await withCheckedContinuation { waiters.append((target, $0)) }
-    }
 }
 
 /// One seeded run of pointer input over a ``RandomViewTree`` where, besides the tree changes of

@@ -1,4 +1,12 @@
 /// Why a pointer sequence was cancelled.
+///
+/// ```swift
+/// override func pointerCancelled(_ pointer: PointerEvent) -> Disposition {
+///     isPressed = false
+///     // .takenOver: an ancestor (a scroll view) goes on with the sequence; nothing to undo there.
+///     return .handled
+/// }
+/// ```
 public enum PointerCancellation: String, Hashable, Sendable, CustomStringConvertible {
     /// The input source cancelled it (a system gesture, an incoming call).
     case system
@@ -6,6 +14,10 @@ public enum PointerCancellation: String, Hashable, Sendable, CustomStringConvert
     case viewLeftWindow
     /// The window was removed from its application.
     case windowDetached
+    /// An ancestor of the view the sequence was bound to took the sequence over
+    /// (``View/takeOver(_:)``): the sequence goes on, but for this view it is over — the rest
+    /// of it goes to that ancestor.
+    case takenOver
 
     /// The reason's name.
     public var description: String { rawValue }

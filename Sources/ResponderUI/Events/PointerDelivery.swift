@@ -14,7 +14,9 @@
 /// }
 /// ```
 public struct PointerDelivery: Sendable {
-    /// The view the event started at (the view hit at ``PointerPhase/began``).
+    /// The view the event started at: the view the sequence was bound to when the window sent
+    /// it — the view hit at ``PointerPhase/began``, or the ancestor that took the sequence over
+    /// (``View/takeOver(_:)``).
     public let target: View
     /// The event that was sent.
     public let event: PointerEvent

@@ -23,7 +23,8 @@ open class Window: View {
     /// One pointer sequence in progress: the view it is bound to, where it was last, and the
     /// withdrawal signals of its events still under way.
     private struct PointerSequence {
-        let view: View
+        /// The view hit at `began`, or the ancestor that took the sequence over since.
+        var view: View
         var location: Point
         /// The signals of this sequence's `began` and `moved` events whose sends have not
         /// returned yet, by send token (see `nextSendToken`). Each send removes its own
@@ -87,21 +88,31 @@ open class Window: View {
         sequences.keys.sorted { $0.rawValue < $1.rawValue }
     }
 
-    /// The view `pointer`'s sequence is bound to, while it is in progress.
+    /// The view `pointer`'s sequence is bound to, while it is in progress: the view hit at
+    /// ``PointerPhase/began``, or the ancestor that took the sequence over since
+    /// (``View/takeOver(_:)``).
+    ///
+    /// ```swift
+    /// await window.dispatch(.began, at: buy.convert(Point(x: 5, y: 5), to: nil))
+    /// window.boundView(for: .primary)     // buy
+    /// try list.takeOver(.primary)
+    /// window.boundView(for: .primary)     // list
+    /// ```
     public func boundView(for pointer: PointerID) -> View? {
         sequences[pointer]?.view
     }
 
     /// Delivers one phase of one pointer: at ``PointerPhase/began`` the window hit-tests
     /// `location` (window coordinates) and binds the pointer's sequence to the view it finds;
-    /// every later phase goes to that view, wherever the pointer is. The event is sent up the
-    /// chain from that view, in one send from the main actor.
+    /// every later phase goes to that view, wherever the pointer is — or, once an ancestor has
+    /// taken the sequence over (``View/takeOver(_:)``), to that ancestor. The event is sent up
+    /// the chain from that view, in one send from the main actor.
     ///
     /// A phase is never seen after a later one, nor after its sequence's end, by any responder:
     /// each phase withdraws the earlier `began`/`moved` of its sequence that are still under way
-    /// (a handler parked at an `await`) before it is sent, and a cancellation of the sequence
-    /// withdraws them before anyone is told. A withdrawn event stops at the end of the hop it is
-    /// in, and its delivery's outcome is `Outcome.cancelled(_:)` with reason
+    /// (a handler parked at an `await`) before it is sent, and a cancellation or a take-over of
+    /// the sequence withdraws them before anyone is told. A withdrawn event stops at the end of
+    /// the hop it is in, and its delivery's outcome is `Outcome.cancelled(_:)` with reason
     /// `Outcome.Stop.Reason.withdrawn`. `ended` and `cancelled` are never withdrawn.
     ///
     /// The send returns when the event has finished its way up the chain — including, for an
@@ -187,6 +198,36 @@ open class Window: View {
         return await dispatch(.ended, at: location, pointer: pointer)
     }
 
+    // MARK: Taking over
+
+    /// Binds `pointer`'s sequence to `taker`, an ancestor of the view it is bound to, and tells
+    /// that view (see ``View/takeOver(_:)``): withdraws the sequence's events under way, re-binds
+    /// it, then tells the old view and, while they pass, the responders after it that are still
+    /// below the taker.
+    ///
+    /// Re-binding before anyone is told is what keeps each view told once. A told responder's
+    /// ``InterfaceResponder/pointerCancelled(_:)`` may change the tree or take over again: it
+    /// finds the sequence bound to the taker, so removing the taker cancels it as the taker's
+    /// (the taker is told), removing the old view finds nothing to cancel, and a further
+    /// ancestor takes it from the taker.
+    func takeOver(_ pointer: PointerID, by taker: View) throws(PointerTakeOverError) {
+        guard taker.window === self else { throw .notInWindow }
+        guard let sequence = sequences[pointer] else { throw .noSequence }
+        let old = sequence.view
+        guard old !== taker else { throw .alreadyBound }
+        guard old.isDescendant(of: taker) else { throw .notAnAncestor }
+        // Withdrawn first, the event being delivered too (a handler of it may be the caller): the
+        // responders below the taker are about to be told `cancelled`, and an event still on its
+        // way up through them would reach them after it.
+        sequences[pointer]?.withdrawEventsUnderWay()
+        sequences[pointer]?.view = taker
+        Self.tellCancelled(
+            PointerEvent(
+                pointer: pointer, phase: .cancelled, location: sequence.location,
+                cancellation: .takenOver),
+            from: old, below: taker)
+    }
+
     // MARK: Key input
 
     /// Sends a key event up the chain from the first responder (from the window itself when
@@ -266,15 +307,29 @@ open class Window: View {
     }
 
     /// Tells `view` that its sequence was cancelled, then each interface responder above it in
-    /// its chain as it now stands (up to the root of a removed subtree), until one handles it — the way the other phases bubble, but as
-    /// plain synchronous calls on the main actor, since the view has just left its window. (So a
-    /// control that tracked the pointer from a subview drops its highlight too.)
-    private static func tellCancelled(_ event: PointerEvent, from view: View) {
+    /// its chain as it now stands (up to the root of a removed subtree), until one handles it —
+    /// the way the other phases bubble, but as plain synchronous calls on the main actor, since
+    /// the view has just left its window (or its sequence). (So a control that tracked the
+    /// pointer from a subview drops its highlight too.)
+    ///
+    /// With a `taker` (a take-over), only the responders below it are told: the calls stop at
+    /// the first responder that is not (normally the taker itself), since the taker and what is
+    /// above it go on receiving the sequence.
+    private static func tellCancelled(_ event: PointerEvent, from view: View, below taker: View? = nil) {
         var visited: Set<ObjectIdentifier> = []
         var current: InterfaceResponder? = view
         while let responder = current, visited.insert(ObjectIdentifier(responder)).inserted {
+            if let taker, !isResponder(responder, below: taker) { return }
             if responder.pointerCancelled(event).isHandled { return }
             current = responder.next as? InterfaceResponder
         }
+    }
+
+    /// Whether `responder` is below `taker`, as the tree now stands: a view of its subtree other
+    /// than itself, or a controller whose root view is one.
+    private static func isResponder(_ responder: InterfaceResponder, below taker: View) -> Bool {
+        guard let view = (responder as? View) ?? (responder as? ViewController)?.view, view !== taker
+        else { return false }
+        return view.isDescendant(of: taker)
     }
 }

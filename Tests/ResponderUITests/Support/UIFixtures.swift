@@ -22,6 +22,8 @@ enum UIFixtures {
         var log: [String] = []
         var cancellations: [PointerCancellation] = []
         var pointerDisposition: Disposition = .pass
+        /// What ``pointerCancelled(_:)`` returns, when set; ``pointerDisposition`` otherwise.
+        var cancelledDisposition: Disposition?
         var keyDisposition: Disposition = .pass
         var acceptsFocus = false
         var releasesFocus = true
@@ -48,7 +50,7 @@ enum UIFixtures {
             log.append("cancelled \(pointer.pointer.rawValue)")
             if let reason = pointer.cancellation { cancellations.append(reason) }
             onPointer?(pointer)
-            return pointerDisposition
+            return cancelledDisposition ?? pointerDisposition
         }
         override func keyDown(_ key: KeyEvent) -> Disposition {
             log.append("keyDown \(key.key)")

@@ -1,0 +1,46 @@
+extension View {
+    /// Takes over `pointer`'s sequence from the view it is bound to, a view in this view's
+    /// subtree: the way a scroll view claims a drag that began on a button in it (a gesture
+    /// recognizer in UIKit, `onInterceptTouchEvent` on Android).
+    ///
+    /// ```swift
+    /// // A drag that began on a row has gone far enough down: the list scrolls instead.
+    /// list.handlers.on(PointerEvent.self) { list, pointer, _ in
+    ///     guard pointer.phase == .moved, list.isScrollGesture(pointer) else { return .pass }
+    ///     try list.takeOver(pointer.pointer)  // the row is told `cancelled` (.takenOver)
+    ///     return .handled                     // this moved stops here; the next one comes to list
+    /// }
+    /// ```
+    ///
+    /// Before it returns, in this order:
+    /// 1. every `began` and `moved` of the sequence still under way is withdrawn (it stops at
+    ///    the end of the hop it is in, its outcome `Outcome.cancelled(_:)` with reason
+    ///    `Outcome.Stop.Reason.withdrawn`) — including the one whose handler calls this, so no
+    ///    responder above the caller's hop sees it;
+    /// 2. the sequence is bound to this view: ``Window/boundView(for:)`` reports it, and every
+    ///    later phase (`moved`, `ended`, `cancelled`) is sent up the chain from it;
+    /// 3. the view it was bound to is told, by a direct call to
+    ///    ``InterfaceResponder/pointerCancelled(_:)`` with ``PointerEvent/cancellation``
+    ///    ``PointerCancellation/takenOver``; while they pass, so is each responder after it in
+    ///    its chain that is still below this view (a view of this view's subtree, or a controller
+    ///    whose root view is one) — never this view, nor anything above it: they go on receiving
+    ///    the sequence.
+    ///
+    /// So the view it was bound to gets exactly one `cancelled` and nothing after it, and the
+    /// rest of the sequence is this view's. Hit testing and the binding at `began` are not
+    /// changed. A further ancestor can take the sequence over from this view in turn (this view
+    /// is then told once, the same way). If this view later leaves the window, or the window is
+    /// detached, the sequence is cancelled and this view is told; the view it was taken from is
+    /// never told again, and its leaving changes nothing.
+    ///
+    /// - Parameter pointer: the pointer whose sequence, in this view's window, to take over.
+    /// - Throws: ``PointerTakeOverError``, having changed nothing, when this view is in no
+    ///   window (``PointerTakeOverError/notInWindow``), the pointer has no sequence in progress
+    ///   there (``PointerTakeOverError/noSequence``), the sequence is already bound to this view
+    ///   (``PointerTakeOverError/alreadyBound``), or the view it is bound to is not in this
+    ///   view's subtree (``PointerTakeOverError/notAnAncestor``).
+    public final func takeOver(_ pointer: PointerID) throws(PointerTakeOverError) {
+        guard let window else { throw .notInWindow }
+        try window.takeOver(pointer, by: self)
+    }
+}
