@@ -40,7 +40,10 @@ struct CaptureStopTests {
             [.both(.pass, .handle), .both(.pass, .pass), .both(.park(gate, then: .pass), .pass)],
             system: capturingSystem(), journal: journal)
 
-        let outcome = await nodes[0].send(Ping(), options: SendOptions(timeout: .milliseconds(200)))
+        // Long enough for the capture pass to reach the parked handler even on a loaded machine
+        // (with 200 ms, a loaded CI run saw the deadline pass before the first hop); the gate is
+        // never opened, so only the deadline ends the wait.
+        let outcome = await nodes[0].send(Ping(), options: SendOptions(timeout: .seconds(1)))
 
         guard case .timedOut(let stop) = outcome else {
             Issue.record("expected timed out, got \(outcome)")

@@ -77,7 +77,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
             let gate = Gate()  // never opened: the deadline wakes the parked handler
             let parked = F.Station("Parked", .park(gate), parent: top)
             // Long enough that the handler surely parks before it passes, even on a loaded machine.
-            let soon = SendOptions(timeout: .milliseconds(500), tracer: tracer, deadLetters: sink)
+            let soon = SendOptions(timeout: .seconds(1), tracer: tracer, deadLetters: sink)
             return await parked.send(F.Ping(), options: soon)
         }
     }
