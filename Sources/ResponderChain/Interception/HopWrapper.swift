@@ -14,7 +14,8 @@
 /// - call `next` and return something else (turn a `.pass` into `.handled`);
 /// - not call `next` and return a disposition of its own (deny: `.handled` stops the event
 ///   here, unseen by the handlers);
-/// - catch what `next` throws and return a disposition instead;
+/// - catch what `next` throws and return a disposition instead (let ``Forwarded`` through: it
+///   is not a failure but the outcome of the chain the hop handed the event to);
 /// - add information to `context.info` before or after `next`.
 ///
 /// An authorization check in front of every responder that asks for one:

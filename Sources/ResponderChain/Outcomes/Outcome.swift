@@ -106,7 +106,10 @@ public enum Outcome: Sendable, CustomStringConvertible {
         case .unhandled(let details):
             return "unhandled at root \(details.root) after \(hops)"
         case .interrupted(let details):
-            return "interrupted after \(details.lastReached) (not a root, no next) after \(hops)"
+            guard let cause = details.cause else {
+                return "interrupted after \(details.lastReached) (not a root, no next) after \(hops)"
+            }
+            return "interrupted after \(details.lastReached) (\(cause)) after \(hops)"
         case .cycleDetected(let details):
             return "cycle detected: \(details.repeated) reached again after \(hops)"
         case .cancelled(let stop):
@@ -119,7 +122,10 @@ public enum Outcome: Sendable, CustomStringConvertible {
             return
                 "failed at \(failure.phase.hopName) \(failure.hop), \(failure.responder) threw \(failure.error)"
         case .rejected(let rejection):
-            return "rejected before hop 1 at \(rejection.sender): \(rejection.reason)"
+            guard path.hops > 0 else {
+                return "rejected before hop 1 at \(rejection.sender): \(rejection.reason)"
+            }
+            return "rejected at \(rejection.sender) after \(hops): \(rejection.reason)"
         }
     }
 }
@@ -157,6 +163,36 @@ extension Outcome {
             self.handlerList = handlers
             self.info = info
         }
+
+        /// A path, for an outcome made outside a send: one decoded from another process, or a
+        /// test double's.
+        ///
+        /// - Parameters:
+        ///   - eventID: The correlation identifier of the send.
+        ///   - hops: The number of hops that ran, capture hops included.
+        ///   - captureHops: How many of them belonged to the capture pass (they ran first).
+        ///   - handlers: The responders that handled the event, in order.
+        ///   - captureHandlerCount: How many of the first `handlers` handled it in the capture
+        ///     pass; at most `handlers.count`.
+        ///   - info: The information added by the hops that ran.
+        public init(
+            eventID: EventID, hops: Int, captureHops: Int = 0, handlers: [ResponderID],
+            captureHandlerCount: Int = 0, info: EventInfo = EventInfo()
+        ) {
+            precondition(hops >= 0 && (0...hops).contains(captureHops), "captureHops must be in 0...hops")
+            precondition(
+                (0...handlers.count).contains(captureHandlerCount),
+                "captureHandlerCount must be in 0...handlers.count")
+            var list = HandlerList()
+            for (index, handler) in handlers.enumerated() {
+                if index < captureHandlerCount {
+                    list.appendCapturing(handler)
+                } else {
+                    list.append(handler)
+                }
+            }
+            self.init(eventID: eventID, hops: hops, captureHops: captureHops, handlers: list, info: info)
+        }
     }
 
     /// The details of ``Outcome/handled(_:)``.
@@ -179,7 +215,8 @@ extension Outcome {
         /// The information added on the way, including by the handler that stopped it.
         public var info: EventInfo { path.info }
 
-        init(path: Path, stoppedAt: ResponderID, phase: EventPhase = .bubble) {
+        /// The details of a handled send.
+        public init(path: Path, stoppedAt: ResponderID, phase: EventPhase = .bubble) {
             self.path = path
             self.stoppedAt = stoppedAt
             self.phase = phase
@@ -194,16 +231,39 @@ extension Outcome {
         public let root: ResponderID
         /// The number of hops that ran.
         public var hops: Int { path.hops }
+
+        /// The details of an unhandled send.
+        public init(path: Path, root: ResponderID) {
+            self.path = path
+            self.root = root
+        }
     }
 
     /// The details of ``Outcome/interrupted(_:)``.
     public struct Interruption: Sendable {
         /// The path.
         public let path: Path
-        /// The last responder the event reached: it has no `next` and is not a root.
+        /// The last responder the event reached: it has no `next` and is not a root, or it
+        /// could not hand the event on (``cause``).
         public let lastReached: ResponderID
+        /// Why the chain broke there, when more is known than "no next": a link to a chain in
+        /// another process that could not be reached, or lost the event mid-call. `nil` for a
+        /// responder whose `next` was `nil`.
+        public let cause: (any Error)?
         /// The number of hops that ran.
         public var hops: Int { path.hops }
+
+        /// The details of an interrupted send.
+        ///
+        /// - Parameters:
+        ///   - path: The path.
+        ///   - lastReached: The last responder the event reached.
+        ///   - cause: Why the chain broke there; `nil` for a missing `next`.
+        public init(path: Path, lastReached: ResponderID, cause: (any Error)? = nil) {
+            self.path = path
+            self.lastReached = lastReached
+            self.cause = cause
+        }
     }
 
     /// The details of ``Outcome/cycleDetected(_:)``.
@@ -214,6 +274,13 @@ extension Outcome {
         public let repeated: ResponderID
         /// The responder whose `next` led back.
         public let closedBy: ResponderID
+
+        /// The details of a send that met a cycle.
+        public init(path: Path, repeated: ResponderID, closedBy: ResponderID) {
+            self.path = path
+            self.repeated = repeated
+            self.closedBy = closedBy
+        }
     }
 
     /// The details of ``Outcome/cancelled(_:)`` and ``Outcome/timedOut(_:)``.
@@ -237,7 +304,8 @@ extension Outcome {
         /// The number of hops that ran.
         public var hops: Int { path.hops }
 
-        init(
+        /// The details of a cancelled or timed-out send.
+        public init(
             path: Path, responder: ResponderID, hop: Int, whileHandling: Bool, reason: Reason,
             phase: EventPhase = .bubble
         ) {
@@ -292,7 +360,10 @@ extension Outcome {
         /// The pass of that hop: ``EventPhase/capture`` when a capture handler threw.
         public let phase: EventPhase
 
-        init(path: Path, error: any Error, responder: ResponderID, hop: Int, phase: EventPhase = .bubble) {
+        /// The details of a failed send.
+        public init(
+            path: Path, error: any Error, responder: ResponderID, hop: Int, phase: EventPhase = .bubble
+        ) {
             self.path = path
             self.error = error
             self.responder = responder
@@ -325,11 +396,19 @@ extension Outcome {
             }
         }
 
-        /// The path: no hops ran.
+        /// The path: no hops ran in the system that refused the event. (When another chain
+        /// refused an event this chain forwarded, see ``Forwarded``, it holds this chain's hops.)
         public let path: Path
         /// The responder the event would have started at.
         public let sender: ResponderID
         /// Why it was not accepted.
         public let reason: Reason
+
+        /// The details of a refused event.
+        public init(path: Path, sender: ResponderID, reason: Reason) {
+            self.path = path
+            self.sender = sender
+            self.reason = reason
+        }
     }
 }

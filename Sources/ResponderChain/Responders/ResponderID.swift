@@ -20,8 +20,17 @@ public struct ResponderID: Hashable, Sendable, CustomStringConvertible {
         self.label = responder.label
     }
 
-    /// An identity for something that stands in the chain's place (a relay whose entry is gone).
-    init(objectID: ObjectIdentifier, label: String) {
+    /// An identity for something that stands in a responder's place: a relay whose entry is
+    /// gone, or a responder of another process, which an adapter represents by an object of its
+    /// own (one object per remote responder, kept alive as long as its identity must stay
+    /// distinct).
+    ///
+    /// ```swift
+    /// final class RemoteResponderHandle: Sendable {}
+    /// let handle = RemoteResponderHandle()
+    /// let id = ResponderID(objectID: ObjectIdentifier(handle), label: "backend/OrderService")
+    /// ```
+    public init(objectID: ObjectIdentifier, label: String) {
         self.objectID = objectID
         self.label = label
     }

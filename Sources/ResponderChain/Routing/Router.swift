@@ -353,6 +353,11 @@ enum Router {
                     stop ?? .taskCancelled, at: responder, hop: context.hop + 1, whileHandling: false,
                     path: path(), phase: phase)
             }
+            if let forwarded = error as? Forwarded {
+                // The event went on in another chain, which ran to an end: its outcome, continued
+                // from this hop, wins over a stop seen here (see `Forwarded`).
+                return forwarded.outcome.continuing(from: path())
+            }
             if let stop, error is CancellationError {
                 return stopped(
                     stop, at: responder, hop: context.hop, whileHandling: true, path: path(), phase: phase)

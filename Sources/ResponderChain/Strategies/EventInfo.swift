@@ -30,6 +30,14 @@ public struct EventInfo: Sendable, CustomStringConvertible {
         }
     }
 
+    /// This information with `other`'s entries set over it: where both have a key, `other`'s
+    /// value wins.
+    func overlaid(with other: EventInfo) -> EventInfo {
+        var merged = self
+        merged.storage.merge(other.storage) { _, theirs in theirs }
+        return merged
+    }
+
     /// Whether `key` has a value.
     public func contains<Key: InfoKey>(_ key: Key.Type) -> Bool {
         storage[ObjectIdentifier(key)] != nil

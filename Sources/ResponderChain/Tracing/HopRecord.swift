@@ -34,10 +34,18 @@ public struct HopRecord: Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// The decision, or `threw` and the error: `handledAndContinue`, `threw Timeout()`.
+    /// The other chain's outcome, when the hop handed the event to another chain (its handler
+    /// threw ``Forwarded``); `nil` otherwise.
+    public var forwardedOutcome: Outcome? {
+        (error as? Forwarded)?.outcome
+    }
+
+    /// The decision, or `threw` and the error, or where the event went on: `handledAndContinue`,
+    /// `threw Timeout()`, `forwarded: handled by OrderService after 2 hops`.
     public var resultDescription: String {
         switch result {
         case .success(let disposition): return disposition.description
+        case .failure(let error as Forwarded): return error.description
         case .failure(let error): return "threw \(error)"
         }
     }
