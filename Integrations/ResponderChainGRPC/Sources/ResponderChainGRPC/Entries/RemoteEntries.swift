@@ -1,0 +1,70 @@
+public import ResponderChain
+
+/// The entry responders a process exposes to others: where events that other processes' links
+/// hand over continue, each under a name.
+///
+/// Each request's event continues at its entry as a relay's would (its source is
+/// `relay(remote <sender>)`), with the information the other side added, and the time left
+/// before its deadline. It is *posted* in the entry's event system, and the reply waits for its
+/// ticket: the system's posting limit applies to what other processes send (its `.suspend`
+/// policy slows them down, `.reject` refuses with a typed outcome), and a system shutting down
+/// refuses new events (`rejected`, `shuttingDown`) and ends those under way as its drain says.
+///
+/// ```swift
+/// let entries = RemoteEntries(["orders": orderService], registry: registry)
+/// let server = RemoteChainServer(entries: entries, port: 9_000)   // or InProcessTransport(entries)
+/// ```
+public struct RemoteEntries: Sendable {
+    /// The entries, held weakly (through a relay each).
+    private let entries: [String: Relay]
+    /// What may cross.
+    public let registry: RemoteRegistry
+
+    /// Entries under names.
+    ///
+    /// - Parameters:
+    ///   - entries: The responders other processes' links may name, by name. Held weakly: an
+    ///     entry that is gone refuses requests (``RemoteRefusal/entryGone(_:)``).
+    ///   - registry: The events and information that may cross; the same names as the other
+    ///     side's.
+    public init(_ entries: [String: any Responder], registry: RemoteRegistry) {
+        self.entries = entries.mapValues { Relay(entry: $0, label: "remote") }
+        self.registry = registry
+    }
+
+    /// The names of the exposed entries.
+    public var names: [String] { entries.keys.sorted() }
+
+    /// Sends `request`'s event up the chain from its entry and answers how it ended, or why it
+    /// was refused. `peer` names the other process, for the event's source.
+    ///
+    /// Cancelling the calling task (the other side gave up the call) cancels the event's ticket.
+    public func reply(to request: RemoteRequest, from peer: String) async -> RemoteReply {
+        guard request.version == WireFormat.version else {
+            return RemoteReply(body: .refused(.unsupportedVersion(request.version)))
+        }
+        guard let relay = entries[request.entry] else {
+            return RemoteReply(body: .refused(.unknownEntry(request.entry)))
+        }
+        guard let entry = relay.entry else {
+            return RemoteReply(body: .refused(.entryGone(request.entry)))
+        }
+        let event: any Event
+        var options = SendOptions()
+        do {
+            event = try registry.read(request.event)
+            try registry.read(request.info, into: &options.info)
+        } catch {
+            return RemoteReply(body: .refused(error))
+        }
+        options.timeout = request.timeLeftNanoseconds.map { .nanoseconds(max(0, $0)) }
+        let sender = Relay(entry: entry, label: "remote \(peer): \(request.source)")
+        let ticket = await sender.post(event, options: options)
+        let outcome = await withTaskCancellationHandler {
+            await ticket.outcome
+        } onCancel: {
+            ticket.cancel()
+        }
+        return RemoteReply(body: .outcome(WireOutcome(outcome, registry: registry)))
+    }
+}

@@ -1,0 +1,55 @@
+import ResponderChain
+
+extension WireOutcome {
+    /// `outcome` on the wire, its information written by `registry`; what `registry` cannot
+    /// write is listed in ``infoLeftBehind``.
+    init(_ outcome: Outcome, registry: RemoteRegistry) {
+        let written = try? registry.write(outcome.info)
+        self.kind = outcome.kind.rawValue
+        self.hops = outcome.hops
+        self.captureHops = outcome.path.captureHops
+        self.handlers = outcome.handlers.map(WireResponder.init)
+        self.captureHandlerCount = outcome.path.captureHandlers.count
+        self.info = written?.values ?? []
+        self.infoLeftBehind = written?.unregistered ?? outcome.info.keyNames
+        self.phase = "bubble"
+        switch outcome {
+        case .handled(let handled):
+            responder = WireResponder(handled.stoppedAt)
+            phase = handled.phase == .capture ? "capture" : "bubble"
+        case .unhandled(let unhandled):
+            responder = WireResponder(unhandled.root)
+        case .interrupted(let broken):
+            responder = WireResponder(broken.lastReached)
+        case .cycleDetected(let cycle):
+            responder = WireResponder(cycle.repeated)
+            closedBy = WireResponder(cycle.closedBy)
+        case .cancelled(let stop), .timedOut(let stop):
+            responder = WireResponder(stop.responder)
+            phase = stop.phase == .capture ? "capture" : "bubble"
+            hop = stop.hop
+            whileHandling = stop.whileHandling
+            stopReason = stop.reason.wireName
+        case .failed(let failure):
+            responder = WireResponder(failure.responder)
+            phase = failure.phase == .capture ? "capture" : "bubble"
+            hop = failure.hop
+            error =
+                failure.error as? RemoteHandlerError
+                ?? RemoteHandlerError(
+                    type: String(reflecting: type(of: failure.error)), message: "\(failure.error)")
+        case .rejected(let rejection):
+            responder = WireResponder(rejection.sender)
+            let reason = rejection.reason.wire
+            self.rejection = reason.name
+            self.limit = reason.limit
+        }
+    }
+}
+
+extension WireResponder {
+    /// `responder` on the wire.
+    init(_ responder: ResponderID) {
+        self.init(id: UInt64(UInt(bitPattern: responder.objectID)), label: responder.label)
+    }
+}

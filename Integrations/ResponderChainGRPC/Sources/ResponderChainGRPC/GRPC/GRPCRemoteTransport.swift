@@ -1,0 +1,87 @@
+import GRPCCore
+import GRPCNIOTransportHTTP2
+
+/// A transport to another process's ``RemoteChainService`` over gRPC (HTTP/2, plaintext):
+/// each event is one unary call.
+///
+/// The transport owns a `GRPCClient`; run it for as long as links use it:
+///
+/// ```swift
+/// let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: 9_000)
+/// try await withThrowingDiscardingTaskGroup { group in
+///     group.addTask { try await transport.run() }
+///     let link = RemoteLink(entry: "orders", transport: transport, registry: registry)
+///     …
+///     transport.shutDown()
+/// }
+/// ```
+///
+/// A call that fails with `unavailable` before the server took it reports
+/// ``RemoteLinkError/unreachable(_:)``; any other failure, ``RemoteLinkError/lost(_:)``. A call
+/// carries the send's deadline, plus `deadlineGrace` so that the other side's own timeout ends
+/// the event first and its outcome comes back.
+public final class GRPCRemoteTransport: RemoteTransport {
+    private let client: GRPCClient<HTTP2ClientTransport.Posix>
+    /// Added to a send's time left for the call's own deadline.
+    public let deadlineGrace: Duration
+
+    /// A transport to `host`:`port`.
+    ///
+    /// - Throws: What the gRPC transport throws for an address it cannot use.
+    public init(host: String, port: Int, deadlineGrace: Duration = .milliseconds(250)) throws {
+        self.client = GRPCClient(
+            transport: try .http2NIOPosix(
+                target: .ipv4(address: host, port: port), transportSecurity: .plaintext))
+        self.deadlineGrace = deadlineGrace
+    }
+
+    /// Runs the connections until ``shutDown()``.
+    public func run() async throws {
+        try await client.runConnections()
+    }
+
+    /// Lets the calls under way finish, then stops ``run()``.
+    public func shutDown() {
+        client.beginGracefulShutdown()
+    }
+
+    /// Delivers `request` in one unary call.
+    public func deliver(_ request: RemoteRequest) async throws -> RemoteReply {
+        var options = CallOptions.defaults
+        if let left = request.timeLeftNanoseconds {
+            options.timeout = .nanoseconds(max(0, left)) + deadlineGrace
+        }
+        do {
+            return try await client.unary(
+                request: ClientRequest(message: request), descriptor: RemoteChainMethods.deliver,
+                serializer: JSONMessageSerializer<RemoteRequest>(),
+                deserializer: JSONMessageDeserializer<RemoteReply>(), options: options
+            ) { response in try response.message }
+        } catch let error as RPCError {
+            throw Self.linkError(error)
+        }
+    }
+
+    /// The other process's registered names.
+    public func registryNames() async throws -> RemoteRegistryNames {
+        do {
+            return try await client.unary(
+                request: ClientRequest(message: Empty()), descriptor: RemoteChainMethods.registryNames,
+                serializer: JSONMessageSerializer<Empty>(),
+                deserializer: JSONMessageDeserializer<RemoteRegistryNames>(), options: .defaults
+            ) { response in try response.message }
+        } catch let error as RPCError {
+            throw Self.linkError(error)
+        }
+    }
+
+    /// What a failed call means for the link.
+    private static func linkError(_ error: RPCError) -> any Error {
+        switch error.code {
+        case .unavailable: RemoteLinkError.unreachable("\(error)")
+        case .cancelled: CancellationError()
+        case .deadlineExceeded: RemoteLinkError.lost("\(error)")
+        default: RemoteLinkError.lost("\(error)")
+        }
+    }
+}

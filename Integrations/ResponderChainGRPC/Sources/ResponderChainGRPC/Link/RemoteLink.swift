@@ -1,0 +1,144 @@
+public import ResponderChain
+
+/// A link to a chain in another process: the end of this process's chain, where every event it
+/// reaches continues at an entry responder of the other process (``RemoteEntries``), with one
+/// outcome for the whole path.
+///
+/// Put it where the chain should go on elsewhere — as the `next` of this process's root-most
+/// responder:
+///
+/// ```swift
+/// let backend = RemoteLink(
+///     entry: "orders", transport: GRPCRemoteTransport(host: "127.0.0.1", port: 9_000),
+///     registry: registry, label: "orders@backend")
+/// try await backend.checkRegistry()
+///
+/// actor Gateway: Responder {
+///     let backend: RemoteLink
+///     var next: (any Responder)? { backend }
+/// }
+/// ```
+///
+/// At its hop the link writes the event and the information added so far (under the names
+/// ``RemoteRegistry`` gives them), with the time left before the send's deadline and the trace
+/// context, and waits for the other process's outcome. The send then ends with that outcome,
+/// continued from the link's hop (see `Forwarded`): the other chain's kind and the responder
+/// there, this chain's hops and handlers followed by the other chain's, the information of both.
+///
+/// | what happens | the send ends |
+/// |---|---|
+/// | the event's type, or a key of its information, is not registered | `.failed` at the link (``RemoteLinkError``); nothing is sent |
+/// | the other process cannot be reached | `.interrupted` at the link, cause ``RemoteLinkError/unreachable(_:)`` |
+/// | it refuses the request (unknown entry or name, other version) | `.interrupted` at the link, cause ``RemoteLinkError/refused(_:)`` |
+/// | the call fails midway | `.interrupted` at the link, cause ``RemoteLinkError/lost(_:)`` — the event may have run there; it is not sent again |
+/// | the other system is shutting down, or its posting limit refuses | `.rejected` with that reason |
+/// | the send's task is cancelled, or its deadline passes, while the link waits | `.cancelled` / `.timedOut` at the link, the other side's call given up and its event's ticket cancelled (or where the other side stopped, if its answer came back first) |
+/// | anything else | the other chain's outcome |
+///
+/// Interrupted and rejected sends go to this system's dead letters, as always.
+public actor RemoteLink: Responder {
+    /// The name of the entry responder in the other process.
+    public nonisolated let entry: String
+    /// The link's label in outcomes and traces.
+    public nonisolated let label: String
+    /// The system the link belongs to.
+    public nonisolated let eventSystem: EventSystem
+    /// What may cross.
+    public nonisolated let registry: RemoteRegistry
+    private nonisolated let transport: any RemoteTransport
+    private nonisolated let responders = RemoteResponderDirectory()
+
+    /// A link to the entry named `entry` of the process `transport` reaches.
+    ///
+    /// - Parameters:
+    ///   - entry: The entry's name in the other process's ``RemoteEntries``.
+    ///   - transport: How the other process is reached.
+    ///   - registry: The events and information that may cross (the other side registers the
+    ///     same names).
+    ///   - label: The link's label; `remote(<entry>)` by default.
+    ///   - system: The event system of the chain the link ends.
+    public init(
+        entry: String, transport: any RemoteTransport, registry: RemoteRegistry, label: String? = nil,
+        system: EventSystem = .default
+    ) {
+        self.entry = entry
+        self.transport = transport
+        self.registry = registry
+        self.label = label ?? "remote(\(entry))"
+        self.eventSystem = system
+    }
+
+    /// The end of this process's chain: what follows is the other process's.
+    public var next: (any Responder)? { nil }
+
+    /// Every event is carried over.
+    public static let strategies = Strategies<RemoteLink> {
+        $0.onAnyEvent { link, event, context in
+            throw Forwarded(try await link.outcome(of: event, context: context))
+        }
+    }
+
+    /// Compares this side's registered names with the other side's: call it at start-up.
+    ///
+    /// - Throws: ``RemoteLinkError/registryMismatch(missingEvents:missingInfo:)`` when the other
+    ///   side lacks names this side registers; the transport's error when it cannot be reached.
+    public nonisolated func checkRegistry() async throws {
+        let theirs = try await transport.registryNames()
+        let ours = registry.names
+        let missingEvents = ours.events.filter { !theirs.events.contains($0) }
+        let missingInfo = ours.info.filter { !theirs.info.contains($0) }
+        guard missingEvents.isEmpty, missingInfo.isEmpty else {
+            throw RemoteLinkError.registryMismatch(missingEvents: missingEvents, missingInfo: missingInfo)
+        }
+    }
+
+    /// The other chain's outcome of `event`, or the interruption at this link that stands for
+    /// it. Throws what keeps the event from being sent (``RemoteLinkError``), and
+    /// `CancellationError` when the send is stopped while the link waits.
+    nonisolated func outcome(of event: any Event, context: EventContext) async throws -> Outcome {
+        let request = RemoteRequest(
+            entry: entry,
+            event: try registry.write(event),
+            info: try registry.writeForSending(context.info),
+            source: context.source.description,
+            hopsBefore: context.hop,
+            timeLeftNanoseconds: context.deadline.map { Self.nanoseconds(until: $0) })
+        let reply: RemoteReply
+        do {
+            reply = try await transport.deliver(request)
+        } catch let error as RemoteLinkError {
+            if Task.isCancelled { throw CancellationError() }
+            return broken(error, context: context)
+        } catch {
+            if Task.isCancelled || error is CancellationError { throw CancellationError() }
+            return broken(.lost("\(error)"), context: context)
+        }
+        guard reply.version == WireFormat.version else {
+            return broken(.unreadableReply("wire format version \(reply.version)"), context: context)
+        }
+        switch reply.body {
+        case .refused(let refusal):
+            return broken(.refused(refusal), context: context)
+        case .outcome(let wire):
+            do {
+                return try Outcome(wire, eventID: context.eventID, registry: registry, responders: responders)
+            } catch {
+                return broken(error, context: context)
+            }
+        }
+    }
+
+    /// The chain broken at this link, for `cause`: no hop ran beyond it.
+    private nonisolated func broken(_ cause: RemoteLinkError, context: EventContext) -> Outcome {
+        .interrupted(
+            Outcome.Interruption(
+                path: Outcome.Path(eventID: context.eventID, hops: 0, handlers: []),
+                lastReached: ResponderID(self), cause: cause))
+    }
+
+    /// The nanoseconds from now until `deadline` (negative once it has passed).
+    private static func nanoseconds(until deadline: ContinuousClock.Instant) -> Int64 {
+        let left = ContinuousClock.now.duration(to: deadline).components
+        return left.seconds * 1_000_000_000 + left.attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,50 @@
+/// Why a ``RemoteLink`` could not carry an event to the other process, or could not tell how its
+/// way ended there.
+///
+/// The first three keep the event from being sent at all: the send ends `.failed` at the link,
+/// and nothing reached the other process. The others mean the chain broke at the link: the send
+/// ends `.interrupted` with the link as `lastReached` and this error as `Interruption.cause`,
+/// and goes to the sending system's dead letters.
+///
+/// ```swift
+/// if case .interrupted(let broken) = outcome, let cause = broken.cause as? RemoteLinkError {
+///     print("the backend is out of reach: \(cause)")
+/// }
+/// ```
+public enum RemoteLinkError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The event's type is not registered in the link's ``RemoteRegistry``.
+    case unregisteredEvent(String)
+    /// The event carries information under keys that are neither registered nor kept local
+    /// (their ``InfoKey/name``s).
+    case unregisteredInfo([String])
+    /// The event or a value of its information could not be written.
+    case unencodable(String)
+    /// The other process could not be reached: nothing was delivered.
+    case unreachable(String)
+    /// The other process answered without sending the event up its chain.
+    case refused(RemoteRefusal)
+    /// The call failed after the request may have been delivered: the event may or may not
+    /// have run there. It is not sent again (delivery is at most once).
+    case lost(String)
+    /// The other process's answer could not be read.
+    case unreadableReply(String)
+    /// ``RemoteLink/checkRegistry()``: names registered on this side that the other side does
+    /// not have.
+    case registryMismatch(missingEvents: [String], missingInfo: [String])
+
+    /// What went wrong, in a few words.
+    public var description: String {
+        switch self {
+        case .unregisteredEvent(let type): "\(type) is not registered to cross processes"
+        case .unregisteredInfo(let keys):
+            "information under \(keys.joined(separator: ", ")) is not registered to cross processes"
+        case .unencodable(let what): "could not write \(what)"
+        case .unreachable(let why): "unreachable: \(why)"
+        case .refused(let refusal): "refused: \(refusal)"
+        case .lost(let why): "lost midway (it may have run there): \(why)"
+        case .unreadableReply(let why): "unreadable reply: \(why)"
+        case .registryMismatch(let events, let info):
+            "the other side does not register events \(events) or information \(info)"
+        }
+    }
+}

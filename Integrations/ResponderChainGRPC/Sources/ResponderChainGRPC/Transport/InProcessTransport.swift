@@ -1,0 +1,36 @@
+internal import class Foundation.JSONDecoder
+internal import class Foundation.JSONEncoder
+
+/// A transport to ``RemoteEntries`` in this process: each request and reply is written and read
+/// as JSON, as on the wire, without a network between them. For tests of a chain split in two,
+/// and for a process that hosts both sides.
+///
+/// ```swift
+/// let link = RemoteLink(entry: "orders", transport: InProcessTransport(entries), registry: registry)
+/// ```
+public struct InProcessTransport: RemoteTransport {
+    private let entries: RemoteEntries
+    private let peer: String
+
+    /// A transport to `entries`; `peer` names the sending side in the events' source.
+    public init(_ entries: RemoteEntries, peer: String = "in-process") {
+        self.entries = entries
+        self.peer = peer
+    }
+
+    /// Hands `request` to the entries, through JSON both ways.
+    public func deliver(_ request: RemoteRequest) async throws -> RemoteReply {
+        let received = try JSONDecoder().decode(RemoteRequest.self, from: JSONEncoder().encode(request))
+        let reply = await entries.reply(to: received, from: peer)
+        do {
+            return try JSONDecoder().decode(RemoteReply.self, from: JSONEncoder().encode(reply))
+        } catch {
+            throw RemoteLinkError.unreadableReply("\(error)")
+        }
+    }
+
+    /// The entries' registered names.
+    public func registryNames() async throws -> RemoteRegistryNames {
+        entries.registry.names
+    }
+}

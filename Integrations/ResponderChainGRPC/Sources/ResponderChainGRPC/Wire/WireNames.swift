@@ -1,0 +1,50 @@
+import ResponderChain
+
+// The stable names of the reasons an outcome carries, as the wire writes them. They are part of
+// the wire format: never rename one.
+
+extension Outcome.Stop.Reason {
+    /// The reason's name on the wire.
+    var wireName: String {
+        switch self {
+        case .taskCancelled: "taskCancelled"
+        case .ticketCancelled: "ticketCancelled"
+        case .deadlinePassed: "deadlinePassed"
+        case .shutdown: "shutdown"
+        case .withdrawn: "withdrawn"
+        }
+    }
+
+    /// The reason named `wireName` on the wire.
+    init?(wireName: String) {
+        switch wireName {
+        case "taskCancelled": self = .taskCancelled
+        case "ticketCancelled": self = .ticketCancelled
+        case "deadlinePassed": self = .deadlinePassed
+        case "shutdown": self = .shutdown
+        case "withdrawn": self = .withdrawn
+        default: return nil
+        }
+    }
+}
+
+extension Outcome.Rejection.Reason {
+    /// The reason's name on the wire, and its limit for `limitReached`.
+    var wire: (name: String, limit: Int?) {
+        switch self {
+        case .limitReached(let limit): ("limitReached", limit)
+        case .posterCancelled: ("posterCancelled", nil)
+        case .shuttingDown: ("shuttingDown", nil)
+        }
+    }
+
+    /// The reason named `wireName` on the wire.
+    init?(wireName: String, limit: Int?) {
+        switch (wireName, limit) {
+        case ("limitReached", let limit?): self = .limitReached(maxOutstanding: limit)
+        case ("posterCancelled", _): self = .posterCancelled
+        case ("shuttingDown", _): self = .shuttingDown
+        default: return nil
+        }
+    }
+}

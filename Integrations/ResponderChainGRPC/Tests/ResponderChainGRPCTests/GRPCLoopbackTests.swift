@@ -1,0 +1,63 @@
+import GRPCCore
+import GRPCNIOTransportHTTP2
+import ResponderChain
+import ResponderChainGRPC
+import ResponderChainTesting
+import Testing
+
+@Suite("The remote link over gRPC on 127.0.0.1", .timeLimit(.minutes(1)))
+struct GRPCLoopbackTests {
+    @Test(
+        "an event crosses a real HTTP/2 connection and its outcome comes back; a server that is not there makes the send interrupted, unreachable"
+    )
+    func overHTTP2() async throws {
+        let chain = SplitChain(back: [.reserve(7), .handle, .pass])
+        let entries = RemoteEntries(["orders": chain.b[0]], registry: sharedRegistry())
+        let server = GRPCServer(
+            transport: .http2NIOPosix(
+                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),
+            services: [RemoteChainService(entries: entries)])
+
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.serve() }
+            let port = try #require(try await server.listeningAddress?.ipv4?.port)
+            let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
+            group.addTask { try await transport.run() }
+            let link = RemoteLink(
+                entry: "orders", transport: transport, registry: sharedRegistry(), label: "grpc")
+            try await link.checkRegistry()
+            let front = Station("front", .pass, next: link, system: chain.front)
+
+            var options = SendOptions()
+            options.info[CustomerID.self] = "c-1"
+            let outcome = await front.send(PlaceOrder(sku: "A-1"), options: options)
+
+            let handled = try #require(outcome.handledDetails)
+            #expect(handled.stoppedAt.label == "b1")
+            #expect(handled.hops == 4)  // front, the link; b0, b1
+            #expect(handled.info[Reservation.self] == 7)
+            #expect(await chain.b[0].seen == ["A-1 customer=c-1"])
+
+            transport.shutDown()
+            server.beginGracefulShutdown()
+        }
+
+        // Nothing listens there any more.
+        let closed = try GRPCRemoteTransport(host: "127.0.0.1", port: 1)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await closed.run() }
+            let link = RemoteLink(
+                entry: "orders", transport: closed, registry: sharedRegistry(), label: "nowhere")
+            let front = Station("front", .pass, next: link, system: chain.front)
+            let outcome = await front.send(PlaceOrder(sku: "A-2"), options: SendOptions(timeout: .seconds(5)))
+            let broken = try #require(outcome.interruptedDetails)
+            #expect(broken.lastReached == ResponderID(link))
+            guard case .unreachable = broken.cause as? RemoteLinkError else {
+                Issue.record("expected unreachable, got \(outcome)")
+                closed.shutDown()
+                return
+            }
+            closed.shutDown()
+        }
+    }
+}
