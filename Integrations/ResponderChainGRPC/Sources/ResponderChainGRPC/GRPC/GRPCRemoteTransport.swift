@@ -80,7 +80,6 @@ public final class GRPCRemoteTransport: RemoteTransport {
         switch error.code {
         case .unavailable: RemoteLinkError.unreachable("\(error)")
         case .cancelled: CancellationError()
-        case .deadlineExceeded: RemoteLinkError.lost("\(error)")
         default: RemoteLinkError.lost("\(error)")
         }
     }

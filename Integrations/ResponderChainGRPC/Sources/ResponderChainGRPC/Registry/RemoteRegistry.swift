@@ -63,10 +63,8 @@ public struct RemoteRegistry: Sendable {
         }
         let coding = EventCoding(
             name: name,
-            encode: { event in
-                guard let event = event as? E else { throw RemoteRegistryError.typeRegistered(name) }
-                return try JSONEncoder().encode(event)
-            },
+            // Only called with an event of type E: the coding is looked up by the event's type.
+            encode: { event in try JSONEncoder().encode(event as? E) },
             decode: { data in try JSONDecoder().decode(E.self, from: data) })
         eventsByType[ObjectIdentifier(type)] = coding
         eventsByName[name] = coding
