@@ -91,18 +91,18 @@ final class PostOffice: Sendable {
     /// The delivery loop of one lane, on the isolation of the poster that started it.
     private func deliver(lane: ObjectIdentifier, isolation: isolated (any Actor)?) async {
         let deliveries = LaneDeliveries(office: self)
-        var finished: (ticket: TicketState, outcome: Outcome)?
+        var delivered: TicketState.Settlement?
         while true {
             let (step, released) = state.withLock { state in
-                let next = state.nextStep(lane: lane, after: finished)
+                let next = state.nextStep(lane: lane, after: delivered)
                 startLanes(next.released, in: &state)
                 if case .retire(successor: true) = next.step {
                     startDelivery(of: lane, isolation: isolation, in: &state)
                 }
                 return next
             }
-            // The post no longer counts as outstanding by the time its outcome is seen.
-            finished.map { $0.ticket.finish($0.outcome) }
+            // Whoever awaits the outcome wakes once the post no longer counts as outstanding.
+            delivered?.resume()
             resume(released)
             guard case .deliver(let post) = step else { return }
             let stamp = deliveries.begin()
@@ -112,7 +112,8 @@ final class PostOffice: Sendable {
                     signal: post.ticket.signal, trace: post.capture)
             }
             deliveries.end()
-            finished = (post.ticket, outcome)
+            // The ticket holds its outcome before the post stops counting (``nextStep``).
+            delivered = post.ticket.settle(outcome)
         }
     }
 
@@ -138,20 +139,13 @@ final class PostOffice: Sendable {
     /// Cancels a ticket's post: removed from its queue if it is still waiting there (its outcome
     /// is then `cancelled` before hop 1), or interrupted if it is being delivered.
     func cancel(_ ticket: TicketState, lane: ObjectIdentifier) {
-        let action = state.withLock { state in
-            let action = state.cancel(ticket, lane: lane)
-            if case .removedFromQueue(_, let released) = action {
-                startLanes(released, in: &state)
-            }
-            return action
-        }
-        switch action {
+        switch state.withLock({ $0.cancel(ticket, lane: lane) }) {
         case .interruptDelivery(let task):
             // Outside the lock: cancellation handlers run synchronously and may post.
             task?.cancel()
-        case .removedFromQueue(let post, let released):
-            Router.endQueuedByTicket(post)
-            resume(released)
+        case .removedFromQueue(let post):
+            let settlement = Router.endQueuedByTicket(post)
+            endedWhileQueued(settlement)
         case .none:
             break
         }
@@ -202,10 +196,20 @@ final class PostOffice: Sendable {
             delivery?.cancel()
         }
         for post in remaining.queued {
-            await Router.endQueuedByShutdown(post, system: system)
-            let released = state.withLock { $0.endedQueued() }
-            resume(released)
+            endedWhileQueued(await Router.endQueuedByShutdown(post, system: system))
         }
+    }
+
+    /// A post removed from its queue has been settled: it stops counting as outstanding, then
+    /// its waiters and whatever its room released are woken.
+    private func endedWhileQueued(_ settlement: TicketState.Settlement) {
+        let released = state.withLock { state in
+            let released = state.endedWhileQueued(settlement)
+            startLanes(released, in: &state)
+            return released
+        }
+        settlement.resume()
+        resume(released)
     }
 }
 

@@ -92,8 +92,8 @@ struct PostOfficeState {
 
     /// What ``endRemaining()`` took away when the grace period ended.
     struct Remaining {
-        /// Queued posts, removed from their lanes: end each as cancelled by the shutdown, then
-        /// call ``endedQueued()``.
+        /// Queued posts, removed from their lanes: settle each as cancelled by the shutdown,
+        /// then call ``endedWhileQueued(_:)``.
         var queued: [PendingPost] = []
         /// Posts being delivered: set their signal to the shutdown and cancel their tasks.
         var inFlight: [(ticket: TicketState, delivery: Task<Void, Never>?)] = []
@@ -169,16 +169,17 @@ struct PostOfficeState {
 
     // MARK: Delivery
 
-    /// The next step of `lane`'s delivery task, after `finished` (the post it just delivered,
-    /// and its outcome, if any) is done.
+    /// The next step of `lane`'s delivery task, after the post it just delivered (if any) has
+    /// ended: `delivered` is its ticket's settlement, so the post stops counting as outstanding
+    /// only once its ticket holds its outcome.
     mutating func nextStep(
         lane key: ObjectIdentifier,
-        after finished: (ticket: TicketState, outcome: Outcome)?
+        after delivered: TicketState.Settlement?
     ) -> (step: DeliveryStep, released: Released) {
         var released = Released()
-        if let finished {
+        if let delivered {
             lanes[key]?.inFlight = nil
-            released = postEnded(endedByShutdown: finished.outcome.wasEndedByShutdown)
+            released = postEnded(delivered)
         }
         // The lane is changed in place (through its index), never copied out and back: a copy
         // would share the queue's storage, and popping from it would copy the whole queue.
@@ -200,12 +201,16 @@ struct PostOfficeState {
         return (.deliver(post), released)
     }
 
-    /// One outstanding post has its outcome: frees its room, counts it if draining, and admits
-    /// waiting posters or completes the drain.
-    private mutating func postEnded(endedByShutdown: Bool) -> Released {
+    /// One outstanding post's ticket holds its outcome: frees its room, counts it by that
+    /// outcome if draining, and admits waiting posters or completes the drain.
+    ///
+    /// Taking the settlement (not a bare outcome) is what keeps the order: a post can stop
+    /// counting only after its ticket was settled, so when the drain completes, every ticket it
+    /// waited for already has the outcome the report counted.
+    private mutating func postEnded(_ settlement: TicketState.Settlement) -> Released {
         outstanding -= 1
         if phase == .draining {
-            if endedByShutdown { report.endedEarly += 1 } else { report.finished += 1 }
+            if settlement.outcome.wasEndedByShutdown { report.endedEarly += 1 } else { report.finished += 1 }
         }
         var released = admitWaiters()
         released.drainWaiters = completeDrainIfDone()
@@ -235,9 +240,9 @@ struct PostOfficeState {
     enum TicketCancellation {
         /// The post is being delivered: cancel this task (outside the lock) to wake its handler.
         case interruptDelivery(Task<Void, Never>?)
-        /// The post was still queued and has been removed: end its ticket as cancelled, then
-        /// act on what its room released.
-        case removedFromQueue(PendingPost, Released)
+        /// The post was still queued and has been removed: settle its ticket as cancelled, then
+        /// call ``endedWhileQueued(_:)`` (it counts as outstanding until then).
+        case removedFromQueue(PendingPost)
         /// The post has finished already (or was never queued).
         case none
     }
@@ -251,7 +256,7 @@ struct PostOfficeState {
         guard let post = lanes.values[index].pending.remove(where: { $0.ticket === ticket }) else {
             return .none
         }
-        return .removedFromQueue(post, postEnded(endedByShutdown: false))
+        return .removedFromQueue(post)
     }
 
     // MARK: Shutdown
@@ -267,7 +272,8 @@ struct PostOfficeState {
     }
 
     /// Ends the grace period: removes every queued post (each still counts as outstanding until
-    /// ``endedQueued()``) and names the posts in flight, whose deliveries must be stopped.
+    /// ``endedWhileQueued(_:)``) and names the posts in flight, whose deliveries must be
+    /// stopped.
     mutating func endRemaining() -> Remaining {
         guard phase == .draining else { return Remaining() }
         var remaining = Remaining()
@@ -280,9 +286,9 @@ struct PostOfficeState {
         return remaining
     }
 
-    /// A queued post removed by ``endRemaining()`` has its outcome.
-    mutating func endedQueued() -> Released {
-        postEnded(endedByShutdown: true)
+    /// A post removed from its queue (by its ticket, or by ``endRemaining()``) has been settled.
+    mutating func endedWhileQueued(_ settlement: TicketState.Settlement) -> Released {
+        postEnded(settlement)
     }
 
     /// Closes the office and returns the drain's waiters once nothing is outstanding.

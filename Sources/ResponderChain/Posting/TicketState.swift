@@ -29,15 +29,37 @@ final class TicketState: Sendable {
         office.cancel(self, lane: lane)
     }
 
+    /// The outcome a ticket holds, and the tasks that were waiting for it: the proof that the
+    /// ticket has its outcome (only ``settle(_:)`` makes one), with the wake-up still to do.
+    struct Settlement: Sendable {
+        /// The ticket's outcome: the one just recorded, or the one it held already.
+        let outcome: Outcome
+        fileprivate let waiters: [WaitingLine<Void, CheckedContinuation<Outcome, Never>>.Waiter]
+
+        /// Wakes the tasks waiting for the outcome. Call it outside any lock.
+        func resume() {
+            for waiter in waiters { waiter.continuation.resume(returning: outcome) }
+        }
+    }
+
+    /// Records the outcome, visible at once to ``finishedOutcome`` and to new waiters, and
+    /// returns the tasks already waiting, to wake with ``Settlement/resume()``. Only the first
+    /// call counts: a later one returns the outcome recorded first, with nobody to wake.
+    ///
+    /// The post office settles a ticket *before* its post stops counting as outstanding (so a
+    /// completed drain means every ticket it waited for holds its outcome), and wakes the waiters
+    /// *after* (so a task woken by the outcome finds the post's room free).
+    func settle(_ outcome: Outcome) -> Settlement {
+        state.withLock { state in
+            if let recorded = state.outcome { return Settlement(outcome: recorded, waiters: []) }
+            state.outcome = outcome
+            return Settlement(outcome: outcome, waiters: state.waiters.removeAll())
+        }
+    }
+
     /// Records the outcome and wakes every waiter. Only the first call counts.
     func finish(_ outcome: Outcome) {
-        let waiters = state.withLock {
-            state -> [WaitingLine<Void, CheckedContinuation<Outcome, Never>>.Waiter] in
-            guard state.outcome == nil else { return [] }
-            state.outcome = outcome
-            return state.waiters.removeAll()
-        }
-        for waiter in waiters { waiter.continuation.resume(returning: outcome) }
+        settle(outcome).resume()
     }
 
     /// Waits for the outcome. Not cancelled with the waiting task, like `Task.value`.

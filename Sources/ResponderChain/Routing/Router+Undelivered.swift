@@ -41,23 +41,26 @@ extension Router {
     ) async {
         let outcome = Outcome.rejected(
             Outcome.Rejection(path: emptyPath(of: post), sender: ResponderID(post.entry), reason: reason))
-        await endUndelivered(post, with: outcome, system: system)
+        await endUndelivered(post, with: outcome, system: system).resume()
     }
 
     /// Ends `post`, removed from its queue by its ticket, as ``Outcome/cancelled(_:)`` before
     /// hop 1, at once: a cancelled event does not go to the dead-letter sink, so nothing here
-    /// needs to wait.
-    static func endQueuedByTicket(_ post: PendingPost) {
+    /// needs to wait. Returns the ticket's settlement; the caller wakes its waiters.
+    static func endQueuedByTicket(_ post: PendingPost) -> TicketState.Settlement {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .ticketCancelled))
-        post.ticket.finish(
+        return post.ticket.settle(
             endUndelivered(outcome, of: post.event, source: post.source, capture: post.capture))
     }
 
     /// Ends `post`, removed from its queue by its system's shutdown, as ``Outcome/cancelled(_:)``
     /// before hop 1, with reason ``Outcome/Stop/Reason/shutdown``; it is dead-lettered.
-    static nonisolated(nonsending) func endQueuedByShutdown(_ post: PendingPost, system: EventSystem) async {
+    /// Returns the ticket's settlement; the caller wakes its waiters.
+    static nonisolated(nonsending) func endQueuedByShutdown(_ post: PendingPost, system: EventSystem)
+        async -> TicketState.Settlement
+    {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .shutdown))
-        await endUndelivered(post, with: outcome, system: system)
+        return await endUndelivered(post, with: outcome, system: system)
     }
 
     private static func queuedStop(of post: PendingPost, reason: Outcome.Stop.Reason) -> Outcome.Stop {
@@ -70,11 +73,11 @@ extension Router {
         _ post: PendingPost,
         with outcome: Outcome,
         system: EventSystem
-    ) async {
+    ) async -> TicketState.Settlement {
         let outcome = await endUndelivered(
             outcome, of: post.event, source: post.source, capture: post.capture,
             deadLetters: post.options.deadLetters ?? system.deadLetters)
-        post.ticket.finish(outcome)
+        return post.ticket.settle(outcome)
     }
 
     private static func emptyPath(of post: PendingPost) -> Outcome.Path {

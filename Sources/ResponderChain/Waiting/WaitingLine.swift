@@ -146,3 +146,5 @@ package struct WaitingLine<Element, Continuation> {
         return all
     }
 }
+
+extension WaitingLine.Waiter: Sendable where Element: Sendable, Continuation: Sendable {}

@@ -24,16 +24,18 @@ struct PostOfficeStateTests {
             isolation: nil)
     }
 
-    func handled(_ post: PendingPost) -> (ticket: TicketState, outcome: Outcome) {
+    /// Settles the post's ticket as handled, as its delivery does before asking for its next step.
+    func handled(_ post: PendingPost) -> TicketState.Settlement {
         let path = Outcome.Path(eventID: post.ticket.eventID, hops: 1, info: EventInfo())
-        return (post.ticket, .handled(Outcome.Handled(path: path, stoppedAt: ResponderID(sender))))
+        return post.ticket.settle(.handled(Outcome.Handled(path: path, stoppedAt: ResponderID(sender))))
     }
 
-    func endedByShutdown(_ post: PendingPost) -> (ticket: TicketState, outcome: Outcome) {
+    /// Settles the post's ticket as cancelled by the shutdown.
+    func endedByShutdown(_ post: PendingPost) -> TicketState.Settlement {
         let path = Outcome.Path(eventID: post.ticket.eventID, hops: 1, info: EventInfo())
         let stop = Outcome.Stop(
             path: path, responder: ResponderID(sender), hop: 1, whileHandling: true, reason: .shutdown)
-        return (post.ticket, .cancelled(stop))
+        return post.ticket.settle(.cancelled(stop))
     }
 
     /// The number of the post a step delivers, or `nil`.
@@ -88,11 +90,13 @@ struct PostOfficeStateTests {
         for post in posts { _ = state.post(post, lane: lane, overLimit: false) }
         _ = state.nextStep(lane: lane, after: nil)  // 0 in flight
 
-        guard case .removedFromQueue(let removed, _) = state.cancel(posts[1].ticket, lane: lane) else {
+        guard case .removedFromQueue(let removed) = state.cancel(posts[1].ticket, lane: lane) else {
             Issue.record("the queued post was not removed")
             return
         }
         #expect((removed.event as? Ping)?.number == 1)
+        #expect(state.outstanding == 3)  // until its ticket is settled
+        _ = state.endedWhileQueued(handled(removed))
         #expect(state.outstanding == 2)
 
         guard case .interruptDelivery = state.cancel(posts[0].ticket, lane: lane) else {
@@ -149,8 +153,8 @@ struct PostOfficeStateTests {
         #expect(remaining.inFlight.map { ObjectIdentifier($0.ticket) } == [ObjectIdentifier(posts[0].ticket)])
         #expect(state.outstanding == 3)  // until each has its outcome
 
-        _ = state.endedQueued()
-        _ = state.endedQueued()
+        _ = state.endedWhileQueued(endedByShutdown(remaining.queued[0]))
+        _ = state.endedWhileQueued(endedByShutdown(remaining.queued[1]))
         #expect(!state.isDrained)
         guard case .finished = state.nextStep(lane: lane, after: endedByShutdown(posts[0])).step else {
             Issue.record("the lane did not finish")
@@ -158,5 +162,29 @@ struct PostOfficeStateTests {
         }
         #expect(state.isDrained)
         #expect(state.report == ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
+    }
+
+    /// The report and the tickets cannot disagree: a post is counted by the outcome its ticket
+    /// holds, which is the first one recorded, and it stops counting as outstanding only through
+    /// its ticket's settlement (so the drain never completes ahead of a ticket's outcome).
+    @Test("while draining, a post is counted by the outcome its ticket holds, the first one recorded")
+    func countedByTheTicketsOutcome() throws {
+        var state = PostOfficeState(limit: .default)
+        let posts = (0..<2).map(post)
+        for post in posts { _ = state.post(post, lane: lane, overLimit: false) }
+        _ = state.nextStep(lane: lane, after: nil)
+        _ = state.shutdown()
+
+        _ = endedByShutdown(posts[0])  // the shutdown's stop reached the ticket first
+        let late = handled(posts[0])  // the delivery's own outcome comes second and loses
+        #expect(late.outcome.wasEndedByShutdown)
+        #expect(try #require(posts[0].ticket.finishedOutcome).wasEndedByShutdown)
+        _ = state.nextStep(lane: lane, after: late)
+        #expect(state.report == ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
+        #expect(!state.isDrained)
+
+        _ = state.nextStep(lane: lane, after: handled(posts[1]))
+        #expect(state.isDrained)
+        #expect(state.report == ShutdownReport(finished: 1, endedEarly: 1, refused: 0))
     }
 }
