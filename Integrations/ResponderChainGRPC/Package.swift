@@ -10,17 +10,57 @@ let package = Package(
     name: "ResponderChainGRPC",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "ResponderChainGRPC", targets: ["ResponderChainGRPC"])
+        .library(name: "ResponderChainGRPC", targets: ["ResponderChainGRPC"]),
+        .executable(name: "remote-chain-demo", targets: ["remote-chain-demo"]),
+        .executable(name: "remote-bench", targets: ["remote-bench"]),
     ],
     dependencies: [
         .package(name: "ResponderChain", path: "../.."),
         .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
         .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(name: "ResponderChainDistributedTracing", path: "../ResponderChainDistributedTracing"),
     ],
     targets: [
         .target(
             name: "ResponderChainGRPC",
             dependencies: [
+                .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // A gateway and a backend process joined by a remote link, printing the joined trace:
+        //   swift run remote-chain-demo
+        .executableTarget(
+            name: "remote-chain-demo",
+            dependencies: [
+                "ResponderChainGRPC",
+                .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The process the two-process test launches, kills and relaunches: a backend chain
+        // behind a `RemoteChainServer`, told what to do on its command line.
+        .executableTarget(
+            name: "remote-chain-test-server",
+            dependencies: [
+                "ResponderChainGRPC",
+                .product(name: "ResponderChain", package: "ResponderChain"),
+            ]
+        ),
+        // The remote hop against bare gRPC calls carrying the same payload, in one run (release):
+        //   swift run -c release remote-bench [--quick]
+        .executableTarget(
+            name: "remote-bench",
+            dependencies: [
+                "ResponderChainGRPC",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -34,6 +74,11 @@ let package = Package(
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
     ]

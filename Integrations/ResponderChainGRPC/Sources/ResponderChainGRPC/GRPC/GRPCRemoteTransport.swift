@@ -1,10 +1,12 @@
 import GRPCCore
 import GRPCNIOTransportHTTP2
+public import ServiceLifecycle
 
 /// A transport to another process's ``RemoteChainService`` over gRPC (HTTP/2, plaintext):
 /// each event is one unary call.
 ///
-/// The transport owns a `GRPCClient`; run it for as long as links use it:
+/// The transport owns a `GRPCClient`; run it for as long as links use it, alone or as a
+/// swift-service-lifecycle `Service` (its graceful shutdown is ``shutDown()``):
 ///
 /// ```swift
 /// let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: 9_000)
@@ -20,7 +22,7 @@ import GRPCNIOTransportHTTP2
 /// ``RemoteLinkError/unreachable(_:)``; any other failure, ``RemoteLinkError/lost(_:)``. A call
 /// carries the send's deadline, plus `deadlineGrace` so that the other side's own timeout ends
 /// the event first and its outcome comes back.
-public final class GRPCRemoteTransport: RemoteTransport {
+public final class GRPCRemoteTransport: RemoteTransport, Service {
     private let client: GRPCClient<HTTP2ClientTransport.Posix>
     /// Added to a send's time left for the call's own deadline.
     public let deadlineGrace: Duration
@@ -35,9 +37,14 @@ public final class GRPCRemoteTransport: RemoteTransport {
         self.deadlineGrace = deadlineGrace
     }
 
-    /// Runs the connections until ``shutDown()``.
+    /// Runs the connections until ``shutDown()``, or until the graceful shutdown of the
+    /// `ServiceGroup` it runs in.
     public func run() async throws {
-        try await client.runConnections()
+        try await withGracefulShutdownHandler {
+            try await client.runConnections()
+        } onGracefulShutdown: {
+            self.client.beginGracefulShutdown()
+        }
     }
 
     /// Lets the calls under way finish, then stops ``run()``.

@@ -1,0 +1,71 @@
+import GRPCCore
+import GRPCNIOTransportHTTP2
+public import ServiceLifecycle
+
+/// A gRPC server (HTTP/2, plaintext) that exposes a process's ``RemoteEntries`` to other
+/// processes' links: a ``RemoteChainService`` on a `GRPCServer` of its own, runnable alone or as
+/// a swift-service-lifecycle `Service`.
+///
+/// ```swift
+/// let server = RemoteChainServer(entries: entries, host: "0.0.0.0", port: 9_000)
+/// let group = ServiceGroup(
+///     services: [server, EventSystemService(system)],   // the system stops first
+///     gracefulShutdownSignals: [.sigterm], logger: logger)
+/// try await group.run()
+/// ```
+///
+/// A graceful shutdown lets the calls under way finish (their events end as the entries' systems
+/// end them) and then stops; calls made after it began fail at their links as
+/// ``RemoteLinkError/unreachable(_:)`` and are never delivered here. Place the server *before*
+/// the services of the systems it exposes in a `ServiceGroup`, which stops its services in
+/// reverse order: the systems drain first while the server still answers, so events that arrive
+/// meanwhile come back `rejected` (`shuttingDown`), a typed outcome, rather than unreachable.
+public final class RemoteChainServer: Service {
+    /// The entries the server exposes.
+    public let entries: RemoteEntries
+    private let server: GRPCServer<HTTP2ServerTransport.Posix>
+
+    /// A server for `entries` that listens on `host`:`port` once it runs.
+    ///
+    /// - Parameters:
+    ///   - entries: What other processes' links may reach.
+    ///   - host: The IPv4 address to listen on: `"127.0.0.1"` for this machine only, `"0.0.0.0"`
+    ///     for every interface.
+    ///   - port: The port; 0 lets the system choose one (read it from ``listeningPort``).
+    public init(entries: RemoteEntries, host: String = "127.0.0.1", port: Int) {
+        self.entries = entries
+        self.server = GRPCServer(
+            transport: .http2NIOPosix(
+                address: .ipv4(host: host, port: port), transportSecurity: .plaintext),
+            services: [RemoteChainService(entries: entries)])
+    }
+
+    /// Serves until ``beginGracefulShutdown()`` or, inside a `ServiceGroup`, until the group's
+    /// graceful shutdown reaches this service; then lets the calls under way finish and returns.
+    ///
+    /// - Throws: What the gRPC server throws when it cannot listen (the port is taken, say).
+    public func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await server.serve()
+        } onGracefulShutdown: {
+            self.server.beginGracefulShutdown()
+        }
+    }
+
+    /// The port the server listens on, once it does (also when it was created with port 0).
+    ///
+    /// - Throws: What the gRPC server throws when it could not start listening.
+    public var listeningPort: Int {
+        get async throws {
+            guard let port = try await server.listeningAddress?.ipv4?.port else {
+                throw RPCError(code: .internalError, message: "the server listens on no IPv4 address")
+            }
+            return port
+        }
+    }
+
+    /// Stops accepting calls, lets those under way finish, then ends ``run()``.
+    public func beginGracefulShutdown() {
+        server.beginGracefulShutdown()
+    }
+}
