@@ -1,3 +1,4 @@
+public import Instrumentation
 public import ResponderChain
 
 /// The entry responders a process exposes to others: where events that other processes' links
@@ -19,6 +20,7 @@ public struct RemoteEntries: Sendable {
     private let entries: [String: Relay]
     /// What may cross.
     public let registry: RemoteRegistry
+    private let instrument: (any Instrument)?
 
     /// Entries under names.
     ///
@@ -27,9 +29,15 @@ public struct RemoteEntries: Sendable {
     ///     entry that is gone refuses requests (``RemoteRefusal/entryGone(_:)``).
     ///   - registry: The events and information that may cross; the same names as the other
     ///     side's.
-    public init(_ entries: [String: any Responder], registry: RemoteRegistry) {
+    ///   - instrument: What reads the trace context a request carries into the `ServiceContext`
+    ///     its event is posted with (so that a `SpanTracer`'s spans here join the sender's
+    ///     trace); `nil` for `InstrumentationSystem`'s.
+    public init(
+        _ entries: [String: any Responder], registry: RemoteRegistry, instrument: (any Instrument)? = nil
+    ) {
         self.entries = entries.mapValues { Relay(entry: $0, label: "remote") }
         self.registry = registry
+        self.instrument = instrument
     }
 
     /// The names of the exposed entries.
@@ -59,7 +67,15 @@ public struct RemoteEntries: Sendable {
         }
         options.timeout = request.timeLeftNanoseconds.map { .nanoseconds(max(0, $0)) }
         let sender = Relay(entry: entry, label: "remote \(peer): \(request.source)")
-        let ticket = await sender.post(event, options: options)
+        let ticket: Ticket
+        if let context = TraceHeaders.extract(request.traceHeaders, using: instrument) {
+            // A tracer of this system captures the context at post time: its spans join the trace.
+            ticket = await ServiceContext.$current.withValue(context) {
+                await sender.post(event, options: options)
+            }
+        } else {
+            ticket = await sender.post(event, options: options)
+        }
         let outcome = await withTaskCancellationHandler {
             await ticket.outcome
         } onCancel: {

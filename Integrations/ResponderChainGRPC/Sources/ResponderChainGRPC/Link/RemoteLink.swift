@@ -1,3 +1,4 @@
+public import Instrumentation
 public import ResponderChain
 
 /// A link to a chain in another process: the end of this process's chain, where every event it
@@ -21,7 +22,9 @@ public import ResponderChain
 ///
 /// At its hop the link writes the event and the information added so far (under the names
 /// ``RemoteRegistry`` gives them), with the time left before the send's deadline and the trace
-/// context, and waits for the other process's outcome. The send then ends with that outcome,
+/// context (what the instrument writes for the hop's `ServiceContext`: with a `SpanTracer` on
+/// both systems, the other side's spans are children of the link's hop span), and waits for the
+/// other process's outcome. The send then ends with that outcome,
 /// continued from the link's hop (see `Forwarded`): the other chain's kind and the responder
 /// there, this chain's hops and handlers followed by the other chain's, the information of both.
 ///
@@ -46,6 +49,7 @@ public actor RemoteLink: Responder {
     /// What may cross.
     public nonisolated let registry: RemoteRegistry
     private nonisolated let transport: any RemoteTransport
+    private nonisolated let instrument: (any Instrument)?
     private nonisolated let responders = RemoteResponderDirectory()
 
     /// A link to the entry named `entry` of the process `transport` reaches.
@@ -57,12 +61,16 @@ public actor RemoteLink: Responder {
     ///     same names).
     ///   - label: The link's label; `remote(<entry>)` by default.
     ///   - system: The event system of the chain the link ends.
+    ///   - instrument: What writes the trace context of the hop into each request (a W3C
+    ///     propagator writes `traceparent`); `nil` for `InstrumentationSystem`'s, read at each
+    ///     send.
     public init(
         entry: String, transport: any RemoteTransport, registry: RemoteRegistry, label: String? = nil,
-        system: EventSystem = .default
+        system: EventSystem = .default, instrument: (any Instrument)? = nil
     ) {
         self.entry = entry
         self.transport = transport
+        self.instrument = instrument
         self.registry = registry
         self.label = label ?? "remote(\(entry))"
         self.eventSystem = system
@@ -102,7 +110,8 @@ public actor RemoteLink: Responder {
             info: try registry.writeForSending(context.info),
             source: context.source.description,
             hopsBefore: context.hop,
-            timeLeftNanoseconds: context.deadline.map { Self.nanoseconds(until: $0) })
+            timeLeftNanoseconds: context.deadline.map { Self.nanoseconds(until: $0) },
+            traceHeaders: TraceHeaders.inject(using: instrument))
         let reply: RemoteReply
         do {
             reply = try await transport.deliver(request)
@@ -120,11 +129,19 @@ public actor RemoteLink: Responder {
         case .refused(let refusal):
             return broken(.refused(refusal), context: context)
         case .outcome(let wire):
+            let outcome: Outcome
             do {
-                return try Outcome(wire, eventID: context.eventID, registry: registry, responders: responders)
+                outcome = try Outcome(
+                    wire, eventID: context.eventID, registry: registry, responders: responders)
             } catch {
                 return broken(error, context: context)
             }
+            // Cancelled there because this side gave up the call (its deadline, or its task):
+            // the stop is this side's, and the system reports it at the link with its reason.
+            if Task.isCancelled, case .cancelled(let stop) = outcome, stop.reason == .ticketCancelled {
+                throw CancellationError()
+            }
+            return outcome
         }
     }
 

@@ -2,7 +2,7 @@ internal import class Foundation.JSONDecoder
 internal import class Foundation.JSONEncoder
 
 /// A transport to ``RemoteEntries`` in this process: each request and reply is written and read
-/// as JSON, as on the wire, without a network between them. For tests of a chain split in two,
+/// as JSON, and answered in a task of its own, as on the wire, without a network between them. For tests of a chain split in two,
 /// and for a process that hosts both sides.
 ///
 /// ```swift
@@ -21,7 +21,15 @@ public struct InProcessTransport: RemoteTransport {
     /// Hands `request` to the entries, through JSON both ways.
     public func deliver(_ request: RemoteRequest) async throws -> RemoteReply {
         let received = try JSONDecoder().decode(RemoteRequest.self, from: JSONEncoder().encode(request))
-        let reply = await entries.reply(to: received, from: peer)
+        // In a task of its own, as a server would answer: nothing of the caller's task (its
+        // `ServiceContext`, say) reaches the other side but what the request carries. Giving up
+        // the call cancels it, as a cancelled RPC does.
+        let answer = Task.detached { [entries, peer] in await entries.reply(to: received, from: peer) }
+        let reply = await withTaskCancellationHandler {
+            await answer.value
+        } onCancel: {
+            answer.cancel()
+        }
         do {
             return try JSONDecoder().decode(RemoteReply.self, from: JSONEncoder().encode(reply))
         } catch {
