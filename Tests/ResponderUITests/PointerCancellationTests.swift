@@ -571,19 +571,14 @@ private final class InFlightStorm {
     var script: [String] { tree.script }
     /// The view each sequence was bound to (the one its `began` entered at hop 1), by pointer.
     var bound: [String: String] = [:]
-    /// The id of the next pointer to begin: each sequence has its own.
-    private var nextPointer = 1
-    /// The gates of the handlers parked now.
-    private var parked: [Gate] = []
-    /// When the input came to rest.
-    private let settlements = Settlements()
-    /// How many times the input must have come to rest once the current step is over.
-    private var expectedSettlements = 0
+    /// Sends the input, parks and lets go.
+    private let driver: ParkingStormDriver
 
     /// The grid, attached; each view handles or passes pointer events (chosen by the seed),
     /// may park them, and may change the tree from its pointer methods.
     init(seed: UInt64) {
         tree = RandomViewTree(seed: seed)
+        driver = ParkingStormDriver(tree: tree)
         for view in tree.views {
             view.pointerDisposition = tree.random.chance(40) ? .handled : .pass
             view.onPointer = { [unowned tree] _ in
@@ -593,69 +588,16 @@ private final class InFlightStorm {
                 if pointer.phase == .began, context.hop == 1 {
                     self.bound["\(pointer.pointer.rawValue)"] = view.label
                 }
-                if self.tree.random.chance(35) {
-                    let gate = Gate()
-                    self.parked.append(gate)
-                    self.tree.script.append(
-                        "\(pointer.phase) \(pointer.pointer.rawValue) parks at \(view.label)")
-                    self.settlements.settle()
-                    try await gate.pass()
-                }
+                if self.tree.random.chance(35) { try await self.driver.park(pointer, at: view) }
                 return .pass
             }
         }
     }
 
-    /// Dispatches `phase` from a task of its own and waits until it finished or parked.
-    private func dispatch(_ phase: PointerPhase, at location: Point, pointer: PointerID) async {
-        tree.script.append("\(phase) \(pointer.rawValue)")
-        expectedSettlements += 1
-        let window = tree.scene.window
-        let settlements = settlements
-        Task { @MainActor in
-            await window.dispatch(phase, at: location, pointer: pointer)
-            settlements.settle()
-        }
-        await settlements.wait(for: expectedSettlements)
-    }
-
-    /// Opens one parked gate, at random, and waits until its event finished or parked again.
-    private func openOne() async {
-        let gate = parked.remove(at: tree.random.int(in: 0...(parked.count - 1)))
-        tree.script.append("open")
-        expectedSettlements += 1
-        gate.open()
-        await settlements.wait(for: expectedSettlements)
-    }
-
     /// Random input, gate openings and direct tree changes; then a final detach that cancels
     /// whatever is left, and every parked event let go.
     func run() async {
-        for _ in 0..<tree.random.int(in: 4...16) {
-            let active = tree.scene.window.activePointers
-            var choices = [0, 1]
-            if !active.isEmpty { choices += [2, 2, 3, 4] }
-            if !parked.isEmpty { choices += [5, 5, 5] }
-            choices.append(6)
-            switch tree.random.pick(choices) {
-            case 0, 1:
-                let pointer = PointerID(nextPointer)
-                nextPointer += 1
-                await dispatch(.began, at: tree.randomPlace(), pointer: pointer)
-            case 2:
-                await dispatch(.moved, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
-            case 3:
-                await dispatch(.ended, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
-            case 4:
-                await dispatch(.cancelled, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
-            case 5:
-                await openOne()
-            default:
-                tree.interfere()
-            }
-        }
-        tree.finalDetach()
-        while !parked.isEmpty { await openOne() }
+        await driver.run()
     }
 
     /// Every view's sequences seen out of order or after their end, bound views left without an

@@ -679,16 +679,15 @@ private final class TakeOverStorm {
     /// Every view each sequence was bound to, by pointer: the one its `began` entered at hop 1,
     /// and each taker.
     private var bound: [String: Set<String>] = [:]
-    private var nextPointer = 1
-    private var parked: [Gate] = []
-    private let settlements = Settlements()
-    private var expectedSettlements = 0
+    /// Sends the input, parks and lets go.
+    private let driver: ParkingStormDriver
 
     /// The views that may take a sequence over: the grid's, the root view and the window.
     private var candidates: [View] { tree.views + [tree.scene.controller.view, tree.scene.window] }
 
     init(seed: UInt64) {
         tree = RandomViewTree(seed: seed)
+        driver = ParkingStormDriver(tree: tree)
         for view in tree.views {
             view.pointerDisposition = tree.random.chance(40) ? .handled : .pass
             view.onPointer = { [unowned self] pointer in
@@ -700,13 +699,7 @@ private final class TakeOverStorm {
                     bound["\(pointer.pointer.rawValue)", default: []].insert(view.label)
                 }
                 if tree.random.chance(20) { takeOver(near: pointer.pointer) }
-                if tree.random.chance(30) {
-                    let gate = Gate()
-                    parked.append(gate)
-                    tree.script.append("\(pointer.phase) \(pointer.pointer.rawValue) parks at \(view.label)")
-                    settlements.settle()
-                    try await gate.pass()
-                }
+                if tree.random.chance(30) { try await driver.park(pointer, at: view) }
                 return .pass
             }
         }
@@ -739,58 +732,10 @@ private final class TakeOverStorm {
         }
     }
 
-    /// Dispatches `phase` from a task of its own and waits until it finished or parked.
-    private func dispatch(_ phase: PointerPhase, at location: Point, pointer: PointerID) async {
-        tree.script.append("\(phase) \(pointer.rawValue)")
-        expectedSettlements += 1
-        let window = tree.scene.window
-        let settlements = settlements
-        Task { @MainActor in
-            await window.dispatch(phase, at: location, pointer: pointer)
-            settlements.settle()
-        }
-        await settlements.wait(for: expectedSettlements)
-    }
-
-    /// Opens one parked gate, at random, and waits until its event finished or parked again.
-    private func openOne() async {
-        let gate = parked.remove(at: tree.random.int(in: 0...(parked.count - 1)))
-        tree.script.append("open")
-        expectedSettlements += 1
-        gate.open()
-        await settlements.wait(for: expectedSettlements)
-    }
-
     /// Random input, take-overs, gate openings and direct tree changes; then a final detach that
     /// cancels whatever is left, and every parked event let go.
     func run() async {
-        for _ in 0..<tree.random.int(in: 4...16) {
-            let active = tree.scene.window.activePointers
-            var choices = [0, 1]
-            if !active.isEmpty { choices += [2, 2, 3, 4, 7, 7, 7] }
-            if !parked.isEmpty { choices += [5, 5, 5] }
-            choices.append(6)
-            switch tree.random.pick(choices) {
-            case 0, 1:
-                let pointer = PointerID(nextPointer)
-                nextPointer += 1
-                await dispatch(.began, at: tree.randomPlace(), pointer: pointer)
-            case 2:
-                await dispatch(.moved, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
-            case 3:
-                await dispatch(.ended, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
-            case 4:
-                await dispatch(.cancelled, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
-            case 5:
-                await openOne()
-            case 7:
-                takeOver(near: tree.random.pick(active))
-            default:
-                tree.interfere()
-            }
-        }
-        tree.finalDetach()
-        while !parked.isEmpty { await openOne() }
+        await driver.run(extra: { [unowned self] pointer in takeOver(near: pointer) })
     }
 
     /// For each view and pointer: phases out of order (more than one `began` or one not first,

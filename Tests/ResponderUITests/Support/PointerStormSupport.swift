@@ -1,5 +1,8 @@
-// Helpers the pointer storms share: reading a `UIFixtures.RecordingView` log by pointer, and
-// waiting, without sleeping, until a storm's input has come to rest.
+// Helpers the pointer storms share: reading a `UIFixtures.RecordingView` log by pointer, waiting,
+// without sleeping, until a storm's input has come to rest, and the driver of the storms whose
+// handlers park events mid-flight.
+import ResponderChainTesting
+import ResponderUI
 
 /// The pointer entries of `log` (a ``UIFixtures/RecordingView`` log, lines such as `began 3`)
 /// grouped by pointer: each pointer with its phases in order, pointers in the order they first
@@ -37,5 +40,95 @@ final class Settlements {
     func wait(for target: Int) async {
         guard count < target else { return }
         await withCheckedContinuation { waiters.append((target, $0)) }
+    }
+}
+
+/// The driver of a storm whose handlers may park pointer events mid-flight: it sends random
+/// input one step at a time over a ``RandomViewTree``, waits until each step finished or parked,
+/// opens parked gates in a random order, changes the tree, and at the end detaches it and lets
+/// every parked event go.
+@MainActor
+final class ParkingStormDriver {
+    /// The grid, the generator and the script.
+    let tree: RandomViewTree
+    /// The id of the next pointer to begin: each sequence has its own.
+    private var nextPointer = 1
+    /// The gates of the handlers parked now.
+    private var parked: [Gate] = []
+    /// When the input came to rest.
+    private let settlements = Settlements()
+    /// How many times the input must have come to rest once the current step is over.
+    private var expectedSettlements = 0
+
+    init(tree: RandomViewTree) {
+        self.tree = tree
+    }
+
+    /// Parks the running handler on a gate of its own, from a handler of `view`, until the
+    /// driver opens it; the step that delivered the event is over meanwhile.
+    func park(_ pointer: PointerEvent, at view: View) async throws {
+        let gate = Gate()
+        parked.append(gate)
+        tree.script.append("\(pointer.phase) \(pointer.pointer.rawValue) parks at \(view.label)")
+        settlements.settle()
+        try await gate.pass()
+    }
+
+    /// Random input, gate openings and direct tree changes, with `extra` (given an active
+    /// pointer) as one more step while pointers are active; then a final detach that cancels
+    /// whatever is left, and every parked event let go.
+    func run(extra: ((PointerID) -> Void)? = nil) async {
+        for _ in 0..<tree.random.int(in: 4...16) {
+            let active = tree.scene.window.activePointers
+            var choices = [0, 1]
+            if !active.isEmpty {
+                choices += [2, 2, 3, 4]
+                if extra != nil { choices += [7, 7, 7] }
+            }
+            if !parked.isEmpty { choices += [5, 5, 5] }
+            choices.append(6)
+            switch tree.random.pick(choices) {
+            case 0, 1:
+                let pointer = PointerID(nextPointer)
+                nextPointer += 1
+                await dispatch(.began, at: tree.randomPlace(), pointer: pointer)
+            case 2:
+                await dispatch(.moved, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
+            case 3:
+                await dispatch(.ended, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
+            case 4:
+                await dispatch(.cancelled, at: Point(x: 1, y: 1), pointer: tree.random.pick(active))
+            case 5:
+                await openOne()
+            case 7:
+                extra?(tree.random.pick(active))
+            default:
+                tree.interfere()
+            }
+        }
+        tree.finalDetach()
+        while !parked.isEmpty { await openOne() }
+    }
+
+    /// Dispatches `phase` from a task of its own and waits until it finished or parked.
+    private func dispatch(_ phase: PointerPhase, at location: Point, pointer: PointerID) async {
+        tree.script.append("\(phase) \(pointer.rawValue)")
+        expectedSettlements += 1
+        let window = tree.scene.window
+        let settlements = settlements
+        Task { @MainActor in
+            await window.dispatch(phase, at: location, pointer: pointer)
+            settlements.settle()
+        }
+        await settlements.wait(for: expectedSettlements)
+    }
+
+    /// Opens one parked gate, at random, and waits until its event finished or parked again.
+    private func openOne() async {
+        let gate = parked.remove(at: tree.random.int(in: 0...(parked.count - 1)))
+        tree.script.append("open")
+        expectedSettlements += 1
+        gate.open()
+        await settlements.wait(for: expectedSettlements)
     }
 }
