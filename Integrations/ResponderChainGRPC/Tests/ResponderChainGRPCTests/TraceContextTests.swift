@@ -74,46 +74,45 @@ struct TraceContextTests {
         #expect(back.allSatisfy { $0.traceID == request.traceID })
     }
 
+    /// A gateway whose link writes and reads only `traceparent` (a W3C propagator's header), to a
+    /// backend probe that records the `traceparent` its handler sees.
+    private struct TraceparentSplit {
+        let requests = RequestLog()
+        let probe: ContextProbe
+        let gateway: Station
+
+        init() {
+            let instrument = TraceparentInstrument()
+            probe = ContextProbe(system: EventSystem(tracer: SpanTracer()))
+            let entries = RemoteEntries(["orders": probe], registry: sharedRegistry(), instrument: instrument)
+            let front = EventSystem()
+            let link = RemoteLink(
+                entry: "orders", transport: LoggingTransport(InProcessTransport(entries), log: requests),
+                registry: sharedRegistry(), system: front, instrument: instrument)
+            gateway = Station("gateway", .pass, next: link, system: front)
+        }
+    }
+
     @Test("a W3C traceparent the sender's instrument writes reaches the handlers on the other side unchanged")
     func traceparentCrosses() async throws {
-        let instrument = TraceparentInstrument()
-        let back = EventSystem(tracer: SpanTracer())
-        let probe = ContextProbe(system: back)
-        let entries = RemoteEntries(["orders": probe], registry: sharedRegistry(), instrument: instrument)
-        let requests = RequestLog()
-        let front = EventSystem()
-        let link = RemoteLink(
-            entry: "orders", transport: LoggingTransport(InProcessTransport(entries), log: requests),
-            registry: sharedRegistry(), system: front, instrument: instrument)
-        let gateway = Station("gateway", .pass, next: link, system: front)
-
+        let split = TraceparentSplit()
         let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
         var context = ServiceContext.topLevel
         context[TraceparentKey.self] = traceparent
         let outcome = await ServiceContext.$current.withValue(context) {
-            await gateway.send(PlaceOrder(sku: "A-3"))
+            await split.gateway.send(PlaceOrder(sku: "A-3"))
         }
         #expect(outcome.kind == .handled)
-        #expect(requests.all.first?.traceHeaders == ["traceparent": traceparent])
-        #expect(await probe.seen == [traceparent])
+        #expect(split.requests.all.first?.traceHeaders == ["traceparent": traceparent])
+        #expect(await split.probe.seen == [traceparent])
     }
 
     @Test("without a trace context nothing is written, and the other side posts with none")
     func nothingToCarry() async throws {
-        let instrument = TraceparentInstrument()
-        let back = EventSystem(tracer: SpanTracer())
-        let probe = ContextProbe(system: back)
-        let entries = RemoteEntries(["orders": probe], registry: sharedRegistry(), instrument: instrument)
-        let requests = RequestLog()
-        let link = RemoteLink(
-            entry: "orders", transport: LoggingTransport(InProcessTransport(entries), log: requests),
-            registry: sharedRegistry(), system: EventSystem(), instrument: instrument)
-
-        #expect(
-            await Station("gateway", .pass, next: link, system: link.eventSystem).send(PlaceOrder(sku: "A-4"))
-                .kind == .handled)
-        #expect(requests.all.first?.traceHeaders == [:])
-        #expect(await probe.seen == ["none"])
+        let split = TraceparentSplit()
+        #expect(await split.gateway.send(PlaceOrder(sku: "A-4")).kind == .handled)
+        #expect(split.requests.all.first?.traceHeaders == [:])
+        #expect(await split.probe.seen == ["none"])
     }
 }
 
