@@ -1,0 +1,153 @@
+import ResponderChain
+import ResponderChainGRPC
+import ResponderChainTesting
+import ServiceLifecycle
+import ServiceLifecycleTestKit
+import Testing
+
+@Suite("RemoteChainServer as a lifecycle service", .timeLimit(.minutes(1)))
+struct RemoteChainServerTests {
+    @Test("with port 0 the server listens on a port the system chose, and listeningPort names it")
+    func listeningPortForPortZero() async throws {
+        let backend = Backend()
+        let server = RemoteChainServer(entries: backend.entries, port: 0)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.run() }
+            let port = try await server.listeningPort
+            #expect((1...65_535).contains(port))
+            try await withLink(to: port) { link, front in
+                #expect(await front.send(PlaceOrder(sku: "A")).handledDetails?.stoppedAt.label == "counter")
+            }
+            server.beginGracefulShutdown()
+        }
+    }
+
+    @Test(
+        "a call under way when the graceful shutdown begins still gets its outcome; a call made after the server stopped ends interrupted at the link, unreachable"
+    )
+    func gracefulShutdown() async throws {
+        let backend = Backend()
+        let server = RemoteChainServer(entries: backend.entries, port: 0)
+        try await testGracefulShutdown { trigger in
+            let serving = Task { try await server.run() }  // inherits the test's shutdown trigger
+            let port = try await server.listeningPort
+            try await withLink(to: port) { link, front in
+                let underWay = Task { await front.send(PlaceOrder(sku: "slow-1")) }
+                await backend.gate.waitForArrivals(1)
+
+                trigger.triggerGracefulShutdown()
+                // The server takes no new calls (the first probe it refuses shows it), while
+                // the one under way is still parked there.
+                var probe: Outcome
+                repeat {
+                    probe = await front.send(PlaceOrder(sku: "probe"))
+                } while probe.isHandled
+                if case .unreachable = probe.interruptedDetails?.cause as? RemoteLinkError {
+                } else {
+                    Issue.record("expected the probe handled or unreachable, got \(probe)")
+                }
+                #expect(!backend.gate.isOpen)
+
+                backend.gate.open()
+                let outcome = await underWay.value
+                #expect(outcome.handledDetails?.stoppedAt.label == "counter", "\(outcome)")
+
+                try await serving.value  // stopped
+                let late = await front.send(PlaceOrder(sku: "late"))
+                let broken = try #require(late.interruptedDetails, "\(late)")
+                #expect(broken.lastReached == ResponderID(link))
+                guard case .unreachable = broken.cause as? RemoteLinkError else {
+                    Issue.record("expected unreachable, got \(late)")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test(
+        "the backend's system shut down first while the server still answers: a new event comes back rejected, shuttingDown, one typed outcome"
+    )
+    func systemStopsBeforeServer() async throws {
+        let backend = Backend()
+        let server = RemoteChainServer(entries: backend.entries, port: 0)
+        try await testGracefulShutdown { trigger in
+            let serving = Task { try await server.run() }
+            let port = try await server.listeningPort
+            let letters = DeadLetterRecorder()
+            try await withLink(to: port, deadLetters: letters) { link, front in
+                #expect(await front.send(PlaceOrder(sku: "A")).isHandled)
+
+                _ = await backend.system.shutDown(gracePeriod: .seconds(1))
+                let outcome = await front.send(PlaceOrder(sku: "B"))
+
+                let rejection = try #require(outcome.rejectedDetails, "\(outcome)")
+                #expect(rejection.reason == .shuttingDown)
+                #expect(rejection.path.hops == 2)  // front, the link
+                #expect(letters.outcomes.map(\.eventID) == [outcome.eventID])
+                #expect(await backend.counter.seen == ["A"])
+            }
+            trigger.triggerGracefulShutdown()
+            try await serving.value
+        }
+    }
+
+    /// Runs `body` with a front station whose next is a link to the server on `port`.
+    private func withLink(
+        to port: Int, deadLetters: DeadLetterRecorder = DeadLetterRecorder(),
+        _ body: (RemoteLink, Station) async throws -> Void
+    ) async throws {
+        let system = EventSystem(deadLetters: deadLetters.sink)
+        let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
+        // Detached: the transport is no part of the graceful shutdown under test.
+        let running = Task.detached { try await transport.run() }
+        do {
+            let link = RemoteLink(
+                entry: "orders", transport: transport, registry: sharedRegistry(), label: "link", system: system)
+            try await body(link, Station("front", .pass, next: link, system: system))
+        } catch {
+            transport.shutDown()
+            try await running.value
+            throw error
+        }
+        transport.shutDown()
+        try await running.value
+    }
+}
+
+/// A backend of one responder, exposed as `"orders"`: it parks orders whose sku starts with
+/// `slow` at its gate, and handles every order.
+private struct Backend {
+    let system = EventSystem()
+    let gate = Gate()
+    let counter: Counter
+    let entries: RemoteEntries
+
+    init() {
+        counter = Counter(gate: gate, system: system)
+        entries = RemoteEntries(["orders": counter], registry: sharedRegistry())
+    }
+}
+
+/// The responder of ``Backend``.
+private actor Counter: Responder {
+    nonisolated let eventSystem: EventSystem
+    nonisolated let gate: Gate
+    private(set) var seen: [String] = []
+
+    init(gate: Gate, system: EventSystem) {
+        self.gate = gate
+        self.eventSystem = system
+    }
+
+    var next: (any Responder)? { nil }
+    nonisolated var isRoot: Bool { true }
+    nonisolated var label: String { "counter" }
+
+    static let strategies = Strategies<Counter> {
+        $0.on(PlaceOrder.self) { counter, order, _ in
+            counter.seen.append(order.sku)
+            if order.sku.hasPrefix("slow") { try await counter.gate.pass() }
+            return .handled
+        }
+    }
+}
