@@ -117,7 +117,9 @@ struct TwoProcessTests {
             for number in 0..<50 { tickets.append(await poster.post(PlaceOrder(sku: "ok-\(number)"))) }
 
             var numbers: [Int?] = []
-            for ticket in tickets { numbers.append(await ticket.outcome.handledDetails?.info[Reservation.self]) }
+            for ticket in tickets {
+                numbers.append(await ticket.outcome.handledDetails?.info[Reservation.self])
+            }
 
             #expect(numbers == (1...50).map { Optional($0) })
         }
@@ -134,7 +136,8 @@ struct TwoProcessTests {
             group.addTask { try await transport.run() }
             defer { transport.shutDown() }
             let link = RemoteLink(
-                entry: "orders", transport: transport, registry: sharedRegistry(), label: "link", system: system)
+                entry: "orders", transport: transport, registry: sharedRegistry(), label: "link",
+                system: system)
             try await link.checkRegistry()
             try await body(link)
         }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A `remote-chain-test-server` process (the backend of ``TwoProcessTests``), launched from the
@@ -55,12 +55,12 @@ final class BackendProcess {
     static var executable: URL {
         get throws {
             #if os(Linux)
-            // The test runner is the test bundle itself (`…PackageTests.xctest`).
-            let runner = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-            let directory = URL(fileURLWithPath: runner).deletingLastPathComponent()
+                // The test runner is the test bundle itself (`…PackageTests.xctest`).
+                let runner = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+                let directory = URL(fileURLWithPath: runner).deletingLastPathComponent()
             #else
-            let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? Bundle.main
-            let directory = bundle.bundleURL.deletingLastPathComponent()
+                let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? Bundle.main
+                let directory = bundle.bundleURL.deletingLastPathComponent()
             #endif
             let executable = directory.appendingPathComponent("remote-chain-test-server")
             guard FileManager.default.isExecutableFile(atPath: executable.path) else {
@@ -109,7 +109,9 @@ final class BackendProcess {
         return BackendProcess(port: port, process: process, input: input, lines: lines, exits: exits)
     }
 
-    private init(port: Int, process: Process, input: Pipe, lines: AsyncStream<String>, exits: AsyncStream<Int32>) {
+    private init(
+        port: Int, process: Process, input: Pipe, lines: AsyncStream<String>, exits: AsyncStream<Int32>
+    ) {
         self.port = port
         self.process = process
         self.input = input
@@ -141,8 +143,8 @@ final class BackendProcess {
 /// Sends SIGKILL to the process `pid`.
 private func signalKill(_ pid: Int32) {
     #if canImport(Glibc)
-    _ = Glibc.kill(pid, SIGKILL)
+        _ = Glibc.kill(pid, SIGKILL)
     #elseif canImport(Darwin)
-    _ = Darwin.kill(pid, SIGKILL)
+        _ = Darwin.kill(pid, SIGKILL)
     #endif
 }
