@@ -37,10 +37,24 @@ struct RemoteChainServerTests {
                 // ends in the suite's time limit rather than a hang.
                 for await sku in backend.arrivals where sku == "slow-1" { break }
 
-                // The server is told at once (its handler was installed before it listened);
-                // the call stays parked there meanwhile.
                 trigger.triggerGracefulShutdown()
-                #expect(await backend.counter.seen == ["slow-1"])
+                // The server takes no new connections (a call through a new one is refused: the
+                // first refusal shows it) while the call under way is still parked there.
+                // Probes go through connections of their own: in the versions pinned here, a
+                // new call on the draining connection itself fails, and takes the call under way
+                // with it ("Stream unexpectedly closed", unavailable).
+                var probe: Outcome
+                repeat {
+                    probe = try await withLink(to: port) { _, other in
+                        await other.send(PlaceOrder(sku: "probe"))
+                    }
+                } while probe.isHandled
+                guard case .unreachable = probe.interruptedDetails?.cause as? RemoteLinkError else {
+                    Issue.record("expected the probe unreachable, got \(probe)")
+                    backend.gate.open()
+                    return
+                }
+                #expect(await backend.counter.seen.first == "slow-1")
 
                 backend.gate.open()
                 let outcome = await underWay.value
@@ -86,19 +100,20 @@ struct RemoteChainServerTests {
     }
 
     /// Runs `body` with a front station whose next is a link to the server on `port`.
-    private func withLink(
+    private func withLink<Result>(
         to port: Int, deadLetters: DeadLetterRecorder = DeadLetterRecorder(),
-        _ body: (RemoteLink, Station) async throws -> Void
-    ) async throws {
+        _ body: (RemoteLink, Station) async throws -> Result
+    ) async throws -> Result {
         let system = EventSystem(deadLetters: deadLetters.sink)
         let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
         // Detached: the transport is no part of the graceful shutdown under test.
         let running = Task.detached { try await transport.run() }
+        let result: Result
         do {
             let link = RemoteLink(
                 entry: "orders", transport: transport, registry: sharedRegistry(), label: "link",
                 system: system)
-            try await body(link, Station("front", .pass, next: link, system: system))
+            result = try await body(link, Station("front", .pass, next: link, system: system))
         } catch {
             transport.shutDown()
             try await running.value
@@ -106,6 +121,7 @@ struct RemoteChainServerTests {
         }
         transport.shutDown()
         try await running.value
+        return result
     }
 }
 
