@@ -1,1 +1,66 @@
-print("not written yet")
+// The backend process of the two-process test (`TwoProcessTests`): a small chain (``Desk`` →
+// ``Stock``) exposed as the entry `"orders"` by a `RemoteChainServer` on 127.0.0.1.
+//
+//   remote-chain-test-server [--port N] [--exit-with-stdin]
+//
+// `--port 0` (the default) lets the system choose the port. Once the server listens, the process
+// writes one line, `listening <port>`, to standard output, then one line `parked <sku>` for each
+// order it parks. It serves until it is killed; with `--exit-with-stdin`, also until its standard
+// input ends (the test that launched it, holding the pipe's other end, has gone), so that it
+// never outlives a crashed test.
+import Foundation
+import ResponderChain
+import ResponderChainGRPC
+
+/// The command line.
+struct Options {
+    /// The port to listen on; 0 lets the system choose.
+    var port = 0
+    /// Whether the process ends when its standard input does.
+    var exitWithStandardInput = false
+
+    init(_ arguments: some Sequence<String>) {
+        var arguments = arguments.makeIterator()
+        while let argument = arguments.next() {
+            switch argument {
+            case "--port":
+                guard let value = arguments.next().flatMap(Int.init), (0...65_535).contains(value) else {
+                    Self.usage("--port needs a number from 0 to 65535")
+                }
+                port = value
+            case "--exit-with-stdin":
+                exitWithStandardInput = true
+            default:
+                Self.usage("unknown argument \(argument)")
+            }
+        }
+    }
+
+    private static func usage(_ problem: String) -> Never {
+        FileHandle.standardError.write(
+            Data(
+                "remote-chain-test-server: \(problem)\nusage: remote-chain-test-server [--port N] [--exit-with-stdin]\n"
+                    .utf8))
+        exit(2)
+    }
+}
+
+let options = Options(CommandLine.arguments.dropFirst())
+let system = EventSystem()
+let stock = Stock(system: system)
+let desk = Desk(next: stock, system: system)  // held here: entries hold theirs weakly
+let server = RemoteChainServer(
+    entries: RemoteEntries(["orders": desk], registry: backendRegistry()), host: "127.0.0.1",
+    port: options.port)
+
+if options.exitWithStandardInput {
+    Thread.detachNewThread {
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        exit(0)
+    }
+}
+
+try await withThrowingDiscardingTaskGroup { group in
+    group.addTask { try await server.run() }
+    say("listening \(try await server.listeningPort)")
+}

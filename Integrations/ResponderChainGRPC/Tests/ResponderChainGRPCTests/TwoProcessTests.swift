@@ -1,0 +1,145 @@
+import ResponderChain
+import ResponderChainGRPC
+import ResponderChainTesting
+import Testing
+
+/// The front process is the test; the backend is a `remote-chain-test-server` process (see
+/// ``BackendProcess``): its chain is `desk → stock`, the desk parking orders whose sku starts
+/// with `slow` (saying `parked <sku>`) and the stock handling the others, numbering them under
+/// ``Reservation`` in arrival order.
+@Suite("A chain across two processes", .timeLimit(.minutes(2)))
+struct TwoProcessTests {
+    @Test(
+        "sends and posts under way when the other process is killed each end once: handled before, interrupted at the link with a typed cause after, dead-lettered and traced once; a new process serves again"
+    )
+    func killedMidway() async throws {
+        let tracer = RecordingTracer()
+        let letters = DeadLetterRecorder()
+        let front = EventSystem(tracer: tracer, deadLetters: letters.sink)
+        let backend = try await BackendProcess.launch()
+        defer { backend.kill() }
+
+        var handled: [Outcome] = []
+        var broken: [Outcome] = []
+        var afterKill: [Outcome] = []  // sent or delivered once the backend was gone
+        try await withLink(to: backend.port, in: front) { link in
+            let sender = Station("sender", .pass, next: link, system: front)
+            let poster = Station("poster", .pass, next: link, system: front)
+
+            for number in 0..<3 { handled.append(await sender.send(PlaceOrder(sku: "ok-s\(number)"))) }
+            // One sender's posts go one after another: p2 parks there, p3 and p4 wait here.
+            var tickets: [Ticket] = []
+            for sku in ["ok-p0", "ok-p1", "slow-p2", "ok-p3", "ok-p4"] {
+                tickets.append(await poster.post(PlaceOrder(sku: sku)))
+            }
+            let slowSends = (0..<3).map { number in
+                Task { await sender.send(PlaceOrder(sku: "slow-s\(number)")) }
+            }
+            handled.append(await tickets[0].outcome)
+            handled.append(await tickets[1].outcome)
+            var parked: Set<String> = []
+            while parked.count < 4 {
+                parked.insert(try await backend.line { $0.hasPrefix("parked ") })
+            }
+            #expect(parked == ["parked slow-p2", "parked slow-s0", "parked slow-s1", "parked slow-s2"])
+
+            await backend.killAndWait()
+
+            for send in slowSends { broken.append(await send.value) }
+            broken.append(await tickets[2].outcome)
+            for ticket in tickets[3...] {
+                let outcome = await ticket.outcome
+                broken.append(outcome)
+                afterKill.append(outcome)
+            }
+            let late = await sender.send(PlaceOrder(sku: "ok-late"))
+            broken.append(late)
+            afterKill.append(late)
+
+            for outcome in handled {
+                #expect(outcome.handledDetails?.stoppedAt.label == "stock", "\(outcome)")
+            }
+            for outcome in broken {
+                let interruption = try #require(outcome.interruptedDetails, "\(outcome)")
+                #expect(interruption.lastReached == ResponderID(link))
+                switch interruption.cause as? RemoteLinkError {
+                case .unreachable, .lost: break
+                default: Issue.record("expected unreachable or lost, got \(outcome)")
+                }
+            }
+            // Never delivered: the backend was gone before their calls began.
+            for outcome in afterKill {
+                guard case .unreachable = outcome.interruptedDetails?.cause as? RemoteLinkError else {
+                    Issue.record("expected unreachable, got \(outcome)")
+                    continue
+                }
+            }
+            for ticket in tickets { #expect(ticket.finishedOutcome?.eventID == ticket.eventID) }
+        }
+
+        #expect(handled.count == 5)
+        #expect(broken.count == 7)
+        let all = handled + broken
+        #expect(Set(all.map(\.eventID)).count == all.count)
+        // The dead-letter sink got exactly the ones not handled.
+        #expect(letters.outcomes.map(\.kind) == Array(repeating: .interrupted, count: broken.count))
+        #expect(Set(letters.outcomes.map(\.eventID)) == Set(broken.map(\.eventID)))
+        // The tracer saw each of them finish once, and nothing else.
+        let finished = tracer.outcomes.map(\.eventID)
+        #expect(finished.count == all.count)
+        #expect(Set(finished) == Set(all.map(\.eventID)))
+        #expect(front.outstandingPosts == 0)
+
+        // A new backend process (on a new port) serves again, through a new transport.
+        let relaunched = try await BackendProcess.launch()
+        defer { relaunched.kill() }
+        try await withLink(to: relaunched.port, in: front) { link in
+            let sender = Station("sender", .pass, next: link, system: front)
+            let outcome = await sender.send(PlaceOrder(sku: "ok-again"))
+            let again = try #require(outcome.handledDetails, "\(outcome)")
+            #expect(again.stoppedAt.label == "stock")
+            #expect(again.info[Reservation.self] == 1)  // the first order of the new process
+        }
+        #expect(letters.count == broken.count)
+    }
+
+    @Test(
+        "posts from one sender reach the other process in post order: the number each got there comes back with its outcome"
+    )
+    func postsKeepOrderAcrossProcesses() async throws {
+        let front = EventSystem()
+        let backend = try await BackendProcess.launch()
+        defer { backend.kill() }
+
+        try await withLink(to: backend.port, in: front) { link in
+            let poster = Station("poster", .pass, next: link, system: front)
+            var tickets: [Ticket] = []
+            for number in 0..<50 { tickets.append(await poster.post(PlaceOrder(sku: "ok-\(number)"))) }
+
+            var numbers: [Int?] = []
+            for ticket in tickets {
+                numbers.append(await ticket.outcome.handledDetails?.info[Reservation.self])
+            }
+
+            #expect(numbers == (1...50).map { Optional($0) })
+        }
+        await backend.killAndWait()
+    }
+
+    /// Runs `body` with a link to the backend on `port`, over a gRPC transport that runs for
+    /// the duration of `body`.
+    private func withLink(
+        to port: Int, in system: EventSystem, _ body: (RemoteLink) async throws -> Void
+    ) async throws {
+        let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await transport.run() }
+            defer { transport.shutDown() }
+            let link = RemoteLink(
+                entry: "orders", transport: transport, registry: sharedRegistry(), label: "link",
+                system: system)
+            try await link.checkRegistry()
+            try await body(link)
+        }
+    }
+}
