@@ -18,8 +18,9 @@ public import ServiceLifecycle
 /// }
 /// ```
 ///
-/// A call that fails with `unavailable` before the server took it reports
-/// ``RemoteLinkError/unreachable(_:)``; any other failure, ``RemoteLinkError/lost(_:)``. A call
+/// A call that fails with `unavailable` reports ``RemoteLinkError/unreachable(_:)`` (usually the
+/// server could not be reached; see that case for when it was); any other failure,
+/// ``RemoteLinkError/lost(_:)``. A call
 /// carries the send's deadline, plus `deadlineGrace` so that the other side's own timeout ends
 /// the event first and its outcome comes back.
 public final class GRPCRemoteTransport: RemoteTransport, Service {

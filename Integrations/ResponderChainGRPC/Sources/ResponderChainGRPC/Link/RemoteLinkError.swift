@@ -19,7 +19,10 @@ public enum RemoteLinkError: Error, Hashable, Sendable, CustomStringConvertible 
     case unregisteredInfo([String])
     /// The event or a value of its information could not be written.
     case unencodable(String)
-    /// The other process could not be reached: nothing was delivered.
+    /// The other process could not be reached: gRPC reported the call `unavailable`. Most often
+    /// the connection could not be made and nothing was delivered; but a connection that closes
+    /// under a call already delivered is reported the same way, so an event that must not run
+    /// twice should be treated as possibly delivered, as for ``lost(_:)``.
     case unreachable(String)
     /// The other process answered without sending the event up its chain.
     case refused(RemoteRefusal)

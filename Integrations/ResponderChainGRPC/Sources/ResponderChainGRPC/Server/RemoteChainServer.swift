@@ -16,7 +16,11 @@ public import ServiceLifecycle
 ///
 /// A graceful shutdown lets the calls under way finish (their events end as the entries' systems
 /// end them) and then stops; calls made after it began fail at their links as
-/// ``RemoteLinkError/unreachable(_:)`` and are never delivered here. Place the server *before*
+/// ``RemoteLinkError/unreachable(_:)`` and are never delivered here. One exception, in the gRPC
+/// transport beneath (grpc-swift-nio-transport 2.9): a new call made on a connection that is
+/// already closing fails, and takes the calls under way on that connection with it; those end
+/// `unreachable` at their links too, although their events were delivered here and end here as
+/// usual. So treat `unreachable` like `lost` unless an event is idempotent. Place the server *before*
 /// the services of the systems it exposes in a `ServiceGroup`, which stops its services in
 /// reverse order: the systems drain first while the server still answers, so events that arrive
 /// meanwhile come back `rejected` (`shuttingDown`), a typed outcome, rather than unreachable.
