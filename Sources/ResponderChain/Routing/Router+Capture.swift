@@ -27,12 +27,7 @@ extension Router {
         context: inout EventContext,
         handlers: inout HandlerList
     ) async -> Outcome? {
-        func path() -> Outcome.Path {
-            Outcome.Path(
-                eventID: context.eventID, hops: context.hop, captureHops: context.captureHops,
-                handlers: handlers,
-                info: context.info)
-        }
+        func path() -> Outcome.Path { Outcome.Path(context, handlers: handlers) }
 
         // The path, read once: every responder from `first` up to the end of the chain.
         var capturing: [any Responder] = []

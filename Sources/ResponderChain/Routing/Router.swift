@@ -244,12 +244,7 @@ enum Router {
         var handlers = HandlerList()
         var visited = VisitedResponders()
 
-        func path() -> Outcome.Path {
-            Outcome.Path(
-                eventID: context.eventID, hops: context.hop, captureHops: context.captureHops,
-                handlers: handlers,
-                info: context.info)
-        }
+        func path() -> Outcome.Path { Outcome.Path(context, handlers: handlers) }
 
         var current = sender
         if start == .atNext {
@@ -329,12 +324,7 @@ enum Router {
         context: inout EventContext,
         handlers: inout HandlerList
     ) -> Outcome? {
-        func path() -> Outcome.Path {
-            Outcome.Path(
-                eventID: context.eventID, hops: context.hop, captureHops: context.captureHops,
-                handlers: handlers,
-                info: context.info)
-        }
+        func path() -> Outcome.Path { Outcome.Path(context, handlers: handlers) }
         func handled() {
             if phase == .capture {
                 handlers.appendCapturing(ResponderID(responder))
@@ -393,5 +383,15 @@ enum Router {
             path: path, responder: ResponderID(responder), hop: hop, whileHandling: whileHandling,
             reason: reason, phase: phase)
         return reason == .deadlinePassed ? .timedOut(stop) : .cancelled(stop)
+    }
+}
+
+extension Outcome.Path {
+    /// The path of a send so far: its context's hops (capture hops among them) and information,
+    /// and the handlers the route collected.
+    init(_ context: EventContext, handlers: HandlerList) {
+        self.init(
+            eventID: context.eventID, hops: context.hop, captureHops: context.captureHops, handlers: handlers,
+            info: context.info)
     }
 }
