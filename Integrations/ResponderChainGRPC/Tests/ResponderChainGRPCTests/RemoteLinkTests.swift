@@ -28,6 +28,32 @@ struct RemoteLinkTests {
         #expect(chain.frontLetters.count == 0)
     }
 
+    @Test(
+        "an event a capture handler intercepts there comes back intercepted, by that responder; the capture counts stay this chain's"
+    )
+    func interceptedRemotely() async throws {
+        let back = EventSystem(capturePhase: .enabled)
+        let gatekeeper = Gatekeeper(system: back)
+        let entry = Station("b0", .handle, next: gatekeeper, system: back)
+        let entries = RemoteEntries(["orders": entry], registry: sharedRegistry())
+        let front = EventSystem()
+        let link = RemoteLink(
+            entry: "orders", transport: InProcessTransport(entries), registry: sharedRegistry(),
+            label: "link",
+            system: front)
+        let f0 = Station("f0", .pass, next: link, system: front)
+
+        let outcome = await f0.send(PlaceOrder(sku: "A-1"))
+
+        let handled = try #require(outcome.handledDetails)
+        #expect(handled.wasIntercepted)
+        #expect(handled.stoppedAt.label == "gatekeeper")
+        #expect(handled.hops == 3)  // f0, the link; the gatekeeper's capture hop
+        #expect(handled.handlers.map(\.label) == ["gatekeeper"])
+        #expect(outcome.path.captureHops == 0)  // the front ran no capture pass
+        #expect(await entry.seen.isEmpty)
+    }
+
     @Test("the same remote responder has the same identity in every outcome, and different ones differ")
     func remoteIdentities() async throws {
         let chain = SplitChain(back: [.keep, .handle, .pass])
@@ -300,5 +326,20 @@ struct RemoteLinkStopTests {
 
         #expect(outcomes.allSatisfy { $0.handledDetails?.stoppedAt.label == "b1" })
         #expect(await chain.b[0].seen == (0..<200).map { "\($0) customer=-" })
+    }
+}
+
+/// A backend root whose capture handler stops every ``PlaceOrder`` before the entry sees it.
+private actor Gatekeeper: Responder {
+    nonisolated let eventSystem: EventSystem
+    nonisolated let label = "gatekeeper"
+
+    init(system: EventSystem) { self.eventSystem = system }
+
+    var next: (any Responder)? { nil }
+    nonisolated var isRoot: Bool { true }
+
+    static let strategies = Strategies<Gatekeeper> {
+        $0.on(PlaceOrder.self, phase: .capture) { _, _, _ in .handled }
     }
 }

@@ -12,11 +12,11 @@ extension WireOutcome {
         self.captureHandlerCount = outcome.path.captureHandlers.count
         self.info = written?.values ?? []
         self.infoLeftBehind = written?.unregistered ?? outcome.info.keyNames
-        self.phase = "bubble"
+        self.phase = EventPhase.bubble.wireName
         switch outcome {
         case .handled(let handled):
             responder = WireResponder(handled.stoppedAt)
-            phase = handled.phase == .capture ? "capture" : "bubble"
+            phase = handled.phase.wireName
         case .unhandled(let unhandled):
             responder = WireResponder(unhandled.root)
         case .interrupted(let broken):
@@ -26,13 +26,13 @@ extension WireOutcome {
             closedBy = WireResponder(cycle.closedBy)
         case .cancelled(let stop), .timedOut(let stop):
             responder = WireResponder(stop.responder)
-            phase = stop.phase == .capture ? "capture" : "bubble"
+            phase = stop.phase.wireName
             hop = stop.hop
             whileHandling = stop.whileHandling
             stopReason = stop.reason.wireName
         case .failed(let failure):
             responder = WireResponder(failure.responder)
-            phase = failure.phase == .capture ? "capture" : "bubble"
+            phase = failure.phase.wireName
             hop = failure.hop
             error =
                 failure.error as? RemoteHandlerError

@@ -48,3 +48,19 @@ extension Outcome.Rejection.Reason {
         }
     }
 }
+
+extension EventPhase {
+    /// The pass's name on the wire.
+    var wireName: String {
+        switch self {
+        case .capture: "capture"
+        case .bubble: "bubble"
+        }
+    }
+
+    /// The pass named `wireName` on the wire: the bubble for any name but the capture's, the
+    /// pass every outcome without a capture pass belongs to.
+    init(wireName: String) {
+        self = wireName == EventPhase.capture.wireName ? .capture : .bubble
+    }
+}
