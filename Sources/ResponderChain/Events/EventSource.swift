@@ -14,6 +14,12 @@ public enum EventSource: Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// Whether a relay injected the event.
+    var isRelay: Bool {
+        if case .relay = self { return true }
+        return false
+    }
+
     /// The identity of the sending responder, if a responder sent the event.
     public var responderID: ResponderID? {
         responder.map { ResponderID($0) }

@@ -21,7 +21,10 @@ extension Outcome {
             return .interrupted(
                 Interruption(path: merged, lastReached: broken.lastReached, cause: broken.cause))
         case .cycleDetected(let cycle):
-            return .cycleDetected(Cycle(path: merged, repeated: cycle.repeated, closedBy: cycle.closedBy))
+            return .cycleDetected(
+                Cycle(
+                    path: merged, repeated: cycle.repeated, closedBy: cycle.closedBy,
+                    isForwardingLoop: cycle.isForwardingLoop))
         case .cancelled(let stop):
             return .cancelled(stop.continuing(on: merged, after: prefix.hops))
         case .timedOut(let stop):
@@ -42,6 +45,6 @@ extension Outcome.Stop {
     fileprivate func continuing(on path: Outcome.Path, after hops: Int) -> Outcome.Stop {
         Outcome.Stop(
             path: path, responder: responder, hop: hops + hop, whileHandling: whileHandling, reason: reason,
-            phase: phase)
+            phase: phase, lastReached: lastReached)
     }
 }

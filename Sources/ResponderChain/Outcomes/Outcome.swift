@@ -29,9 +29,11 @@ public enum Outcome: Sendable, CustomStringConvertible {
     case timedOut(Stop)
     /// A handler threw.
     case failed(Failure)
-    /// A posted event was not accepted: its system's ``PostingLimit`` was reached with the
-    /// ``PostingLimit/Policy/reject`` policy, or the poster was cancelled while it waited for
-    /// room. No responder saw the event.
+    /// The event was not accepted: a posted event met its system's ``PostingLimit`` (with the
+    /// ``PostingLimit/Policy/reject`` policy, or its poster was cancelled while it waited for
+    /// room) or a shutdown; a send nested too deep met the ``EventSystem/forwardingLimit``; or
+    /// the event would have waited for itself (``Rejection/Reason/wouldDeadlock``). The
+    /// responder that refused it never ran a handler for it.
     case rejected(Rejection)
 
     /// The kind of outcome, without its details (handy for counting and comparing).
@@ -111,13 +113,14 @@ public enum Outcome: Sendable, CustomStringConvertible {
             }
             return "interrupted after \(details.lastReached) (\(cause)) after \(hops)"
         case .cycleDetected(let details):
-            return "cycle detected: \(details.repeated) reached again after \(hops)"
+            let through = details.isForwardingLoop ? " through forwarding" : ""
+            return "cycle detected: \(details.repeated) reached again\(through) after \(hops)"
         case .cancelled(let stop):
             return
-                "cancelled \(stop.whileHandling ? "during" : "before") \(stop.phase.hopName) \(stop.hop) at \(stop.responder) (\(stop.reason))"
+                "cancelled \(stop.whileHandling ? "during" : "before") \(stop.phase.hopName) \(stop.hop) at \(stop.responder)\(stop.lastReachedNote) (\(stop.reason))"
         case .timedOut(let stop):
             return
-                "timed out \(stop.whileHandling ? "during" : "before") \(stop.phase.hopName) \(stop.hop) at \(stop.responder)"
+                "timed out \(stop.whileHandling ? "during" : "before") \(stop.phase.hopName) \(stop.hop) at \(stop.responder)\(stop.lastReachedNote)"
         case .failed(let failure):
             return
                 "failed at \(failure.phase.hopName) \(failure.hop), \(failure.responder) threw \(failure.error)"
@@ -127,6 +130,14 @@ public enum Outcome: Sendable, CustomStringConvertible {
             }
             return "rejected at \(rejection.sender) after \(hops): \(rejection.reason)"
         }
+    }
+}
+
+extension Outcome.Stop {
+    /// `, after Sender` for a stop before a hop that follows one that ran.
+    fileprivate var lastReachedNote: String {
+        guard !whileHandling, let lastReached else { return "" }
+        return ", after \(lastReached)"
     }
 }
 
@@ -272,14 +283,22 @@ extension Outcome {
         public let path: Path
         /// The responder reached a second time; its handlers did not run again.
         public let repeated: ResponderID
-        /// The responder whose `next` led back.
+        /// The responder whose `next` led back; for a loop through forwarding, the responder
+        /// where the forwarded event came back in.
         public let closedBy: ResponderID
+        /// Whether the loop closed through forwarding rather than through `next` links: the
+        /// event came back, by a send a handler made (a relay, a link to another chain), to a
+        /// responder whose handler for it was still waiting on that send (see
+        /// ``EventSystem/forwardingLimit``).
+        public let isForwardingLoop: Bool
 
         /// The details of a send that met a cycle.
-        public init(path: Path, repeated: ResponderID, closedBy: ResponderID) {
+        public init(path: Path, repeated: ResponderID, closedBy: ResponderID, isForwardingLoop: Bool = false)
+        {
             self.path = path
             self.repeated = repeated
             self.closedBy = closedBy
+            self.isForwardingLoop = isForwardingLoop
         }
     }
 
@@ -301,13 +320,27 @@ extension Outcome {
         /// The pass of that hop: ``EventPhase/capture`` when the event stopped before it reached
         /// the bubble.
         public let phase: EventPhase
+        /// The last responder whose hop ran: ``responder`` itself when the stop came
+        /// ``whileHandling``, the one before it when the stop came before ``responder``'s hop,
+        /// `nil` when no hop ran. It says where the event really was.
+        public let lastReached: ResponderID?
         /// The number of hops that ran.
         public var hops: Int { path.hops }
 
         /// The details of a cancelled or timed-out send.
+        ///
+        /// - Parameters:
+        ///   - path: The path.
+        ///   - responder: The responder whose hop ran, or was about to run, when the stop came.
+        ///   - hop: The number of that hop.
+        ///   - whileHandling: Whether that hop was running.
+        ///   - reason: What stopped the event.
+        ///   - phase: The pass of that hop.
+        ///   - lastReached: For a stop before `responder`'s hop, the last responder whose hop
+        ///     ran (`nil`: none ran). Ignored when `whileHandling`: it is `responder` then.
         public init(
             path: Path, responder: ResponderID, hop: Int, whileHandling: Bool, reason: Reason,
-            phase: EventPhase = .bubble
+            phase: EventPhase = .bubble, lastReached: ResponderID? = nil
         ) {
             self.path = path
             self.responder = responder
@@ -315,6 +348,7 @@ extension Outcome {
             self.whileHandling = whileHandling
             self.reason = reason
             self.phase = phase
+            self.lastReached = whileHandling ? responder : lastReached
         }
 
         /// What stopped an event: ``Outcome/timedOut(_:)`` always has ``deadlinePassed``;
@@ -385,6 +419,16 @@ extension Outcome {
             /// The system is shutting down, or has shut down
             /// (``EventSystem/shutDown(gracePeriod:)``): it accepts no new posts.
             case shuttingDown
+            /// The send was made from inside handlers nested `limit` deep (a handler's send, whose
+            /// handler sends, …), the most the system allows (``EventSystem/forwardingLimit``):
+            /// the last line of defence against forwarding that never ends.
+            case forwardingLimitReached(limit: Int)
+            /// The event would have waited for itself, forever: it needed a one-at-a-time
+            /// responder (``Responder/handlesOneEventAtATime``) held by a handler that was
+            /// waiting for this very event, or a place in its sender's queue behind a post whose
+            /// handler was waiting for it. ``Outcome/Rejection/sender`` names the responder it
+            /// would have waited for; the handler that waited gets this outcome and goes on.
+            case wouldDeadlock
 
             /// `posting limit of 1024 reached`, `poster cancelled while waiting for room`.
             public var description: String {
@@ -392,6 +436,8 @@ extension Outcome {
                 case .limitReached(let limit): return "posting limit of \(limit) reached"
                 case .posterCancelled: return "poster cancelled while waiting for room"
                 case .shuttingDown: return "system shutting down"
+                case .forwardingLimitReached(let limit): return "forwarding limit of \(limit) reached"
+                case .wouldDeadlock: return "would wait for itself"
                 }
             }
         }
@@ -399,7 +445,8 @@ extension Outcome {
         /// The path: no hops ran in the system that refused the event. (When another chain
         /// refused an event this chain forwarded, see ``Forwarded``, it holds this chain's hops.)
         public let path: Path
-        /// The responder the event would have started at.
+        /// The responder that refused the event: the one it would have started at, or, for
+        /// ``Reason/wouldDeadlock``, the one it would have waited for.
         public let sender: ResponderID
         /// Why it was not accepted.
         public let reason: Reason

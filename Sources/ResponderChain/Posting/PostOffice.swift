@@ -21,6 +21,13 @@ final class PostOffice: Sendable {
     /// over the limit (see ``PostingLimit``), but only while that delivery runs.
     @TaskLocal private static var delivery: DeliveryStamp?
 
+    /// The ticket of the post whose delivery runs in the current task (its handlers, or a task
+    /// they started while it runs), if any.
+    static var runningDelivery: TicketState? {
+        guard let delivery, delivery.isRunning else { return nil }
+        return delivery.ticket
+    }
+
     init(limit: PostingLimit) {
         self.state = Locked(PostOfficeState(limit: limit))
     }
@@ -105,9 +112,10 @@ final class PostOffice: Sendable {
             delivered?.resume()
             resume(released)
             guard case .deliver(let post) = step else { return }
-            let stamp = deliveries.begin()
+            let stamp = deliveries.begin(post.ticket)
             let outcome = await Self.$delivery.withValue(stamp) {
-                await Router.send(
+                _ = isolation  // captured: the delivery runs on `isolation`, not on the global executor
+                return await Router.send(
                     post.event, from: post.entry, source: post.source, options: post.options,
                     signal: post.ticket.signal, trace: post.capture)
             }
@@ -149,6 +157,22 @@ final class PostOffice: Sendable {
         case .none:
             break
         }
+    }
+
+    // MARK: Waiting on yourself
+
+    /// The post in flight on `lane` while `ticket`'s post is queued behind it (see
+    /// ``WaitForGraph``).
+    func postAhead(of ticket: TicketState, lane: ObjectIdentifier) -> TicketState? {
+        state.withLock { $0.postAhead(of: ticket, lane: lane) }
+    }
+
+    /// Takes `ticket`'s post out of its queue, if it is still there, and ends it rejected
+    /// (``Outcome/Rejection/Reason/wouldDeadlock``): it would wait for the post ahead of it,
+    /// whose handler waits for it.
+    nonisolated(nonsending) func refuseQueued(_ ticket: TicketState, lane: ObjectIdentifier) async {
+        guard let post = state.withLock({ $0.removeQueued(ticket, lane: lane) }) else { return }
+        endedWhileQueued(await Router.endQueued(post, rejectedFor: .wouldDeadlock))
     }
 
     // MARK: Shutdown
@@ -225,11 +249,11 @@ private final class LaneDeliveries: Sendable {
         self.office = ObjectIdentifier(office)
     }
 
-    /// Numbers a new delivery and marks it running.
-    func begin() -> DeliveryStamp {
+    /// Numbers a new delivery, of `ticket`'s post, and marks it running.
+    func begin(_ ticket: TicketState) -> DeliveryStamp {
         let number = count.add(1, ordering: .relaxed).newValue
         running.store(number, ordering: .releasing)
-        return DeliveryStamp(lane: self, number: number)
+        return DeliveryStamp(lane: self, number: number, ticket: ticket)
     }
 
     /// Marks the running delivery finished: stamps of it no longer count.
@@ -246,6 +270,11 @@ private final class LaneDeliveries: Sendable {
 private struct DeliveryStamp: Sendable {
     let lane: LaneDeliveries
     let number: UInt64
+    /// The ticket of the post being delivered.
+    let ticket: TicketState
+
+    /// Whether this stamp's delivery is still running.
+    var isRunning: Bool { lane.isRunning(number) }
 
     /// Whether this stamp's delivery, in `office`, is still running.
     func isRunning(in office: PostOffice) -> Bool {

@@ -259,6 +259,24 @@ struct PostOfficeState {
         return .removedFromQueue(post)
     }
 
+    // MARK: Waiting on yourself
+
+    /// The post in flight on `lane` while `ticket`'s post is queued behind it; `nil` if it is not
+    /// queued there (in flight, ended, not yet accepted) or nothing is in flight.
+    func postAhead(of ticket: TicketState, lane key: ObjectIdentifier) -> TicketState? {
+        guard let lane = lanes[key], let inFlight = lane.inFlight, inFlight !== ticket,
+            lane.pending.count(where: { $0.ticket === ticket }) > 0
+        else { return nil }
+        return inFlight
+    }
+
+    /// Removes `ticket`'s post from `lane`'s queue, if it is queued there: settle its ticket,
+    /// then call ``endedWhileQueued(_:)`` (it counts as outstanding until then).
+    mutating func removeQueued(_ ticket: TicketState, lane key: ObjectIdentifier) -> PendingPost? {
+        guard let index = lanes.index(forKey: key) else { return nil }
+        return lanes.values[index].pending.remove(where: { $0.ticket === ticket })
+    }
+
     // MARK: Shutdown
 
     /// Starts the shutdown: from now on every post is refused; posters waiting for room are

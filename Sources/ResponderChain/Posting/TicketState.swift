@@ -63,7 +63,32 @@ final class TicketState: Sendable {
     }
 
     /// Waits for the outcome. Not cancelled with the waiting task, like `Task.value`.
+    ///
+    /// A task that holds something other events may wait for (it delivers a post, or runs inside
+    /// a one-at-a-time responder) registers its wait with the ``WaitForGraph`` first, so that a
+    /// post that would wait for this task in turn is refused instead of waiting for ever.
     nonisolated(nonsending) func outcome() async -> Outcome {
+        if let outcome = finishedOutcome { return outcome }
+        let sources = WaitForGraph.Sources.current()
+        guard !sources.isEmpty else { return await waitForOutcome() }
+        _ = await WaitForGraph.shared.beginWaiting(sources, for: .ticket(self))
+        let outcome = await waitForOutcome()
+        WaitForGraph.shared.endWaiting(sources)
+        return outcome
+    }
+
+    private nonisolated(nonsending) func waitForOutcome() async -> Outcome {
         await state.wait(in: \State.waiters, as: (), unless: { $0.outcome }, cancelled: nil)
+    }
+
+    /// The post in flight on this post's lane, while this one is queued behind it.
+    func postAhead() -> TicketState? {
+        office.postAhead(of: self, lane: lane)
+    }
+
+    /// Takes this post out of its lane's queue, if it is still queued, and ends it rejected
+    /// (``Outcome/Rejection/Reason/wouldDeadlock``): the post ahead of it waits for it.
+    nonisolated(nonsending) func refuseWhileQueued() async {
+        await office.refuseQueued(self, lane: lane)
     }
 }

@@ -39,6 +39,17 @@ final class ExclusiveHandling: Sendable {
         case acquired
         /// The waiting task was cancelled.
         case cancelled
+        /// The lock is held by a handler that waits for the waiting event (see
+        /// ``WaitForGraph``): it would never be handed over.
+        case wouldDeadlock
+    }
+
+    /// Why ``withLock(of:_:)`` did not run its body.
+    enum Refusal: Error {
+        /// The task was cancelled while it waited.
+        case cancelled
+        /// Waiting would have been waiting for itself.
+        case wouldDeadlock
     }
 
     typealias Line = WaitingLine<Participant, CheckedContinuation<Admission, Never>>
@@ -48,6 +59,11 @@ final class ExclusiveHandling: Sendable {
         var inside: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
         /// Events waiting for a responder, each as the participant it will be.
         var line = Line()
+        /// The participants between the moment they found the lock held and the end of their
+        /// wait (in ``line`` or about to enter it): the ones ``refuse(_:)`` may still refuse.
+        var waiting: Set<ObjectIdentifier> = []
+        /// Participants refused before they entered ``line``: they leave instead of suspending.
+        var refused: Set<ObjectIdentifier> = []
     }
 
     /// The locks of every responder in the process.
@@ -60,21 +76,37 @@ final class ExclusiveHandling: Sendable {
 
     /// Runs `body` holding `responder`'s lock, or as a participant of the acquisition the current
     /// task is inside; waits (FIFO) while another event holds it.
-    /// - Throws: `CancellationError` if the task is cancelled while it waits; `body` did not run.
+    /// - Throws: ``Refusal/cancelled`` if the task is cancelled while it waits,
+    ///   ``Refusal/wouldDeadlock`` if the lock is held by a handler that waits for this task's
+    ///   event; `body` did not run.
     nonisolated(nonsending) func withLock<Result>(
         of responder: ObjectIdentifier,
         _ body: nonisolated(nonsending) () async -> Result
-    ) async throws -> Result {
+    ) async throws(Refusal) -> Result {
         let participant = Participant(responder)
         let joined = Self.participations.last { $0.responder == responder }.map {
             join(participant, through: $0)
         }
         if joined != true {
-            guard await acquire(participant) == .acquired else { throw CancellationError() }
+            switch await acquire(participant) {
+            case .acquired: break
+            case .cancelled: throw .cancelled
+            case .wouldDeadlock: throw .wouldDeadlock
+            }
         }
         defer { leave(participant) }
-        return await Self.$participations.withValue(Self.participations + [participant]) {
-            await body()
+        return await Self.inside(Self.participations + [participant], body, isolation: #isolation)
+    }
+
+    /// Runs `body` with `participations` bound, on `isolation` (the caller's).
+    private static func inside<Result>(
+        _ participations: [Participant],
+        _ body: nonisolated(nonsending) () async -> Result,
+        isolation: isolated (any Actor)?
+    ) async -> Result {
+        await $participations.withValue(participations) {
+            _ = isolation  // captured: the operation runs on `isolation`, not on the global executor
+            return await body()
         }
     }
 
@@ -89,15 +121,79 @@ final class ExclusiveHandling: Sendable {
         }
     }
 
+    /// Takes the lock for `participant`, waiting in line while it is held.
+    ///
+    /// A wait is first registered with the ``WaitForGraph`` when the waiting task holds anything
+    /// others may wait for (a post it delivers, locks it is inside): if the holders of this lock
+    /// wait, directly or not, for this task, the wait would never end, and the event is refused
+    /// instead. A wait that closes such a loop later (a holder starting to wait for this task's
+    /// post) refuses this waiter through ``refuse(_:)``.
     private nonisolated(nonsending) func acquire(_ participant: Participant) async -> Admission {
-        await state.wait(
+        let id = ObjectIdentifier(participant)
+        let took = state.withLock { state -> Bool in
+            guard state.inside[participant.responder] == nil else {
+                state.waiting.insert(id)
+                return false
+            }
+            state.inside[participant.responder] = [id]
+            return true
+        }
+        if took { return .acquired }
+
+        let sources = WaitForGraph.Sources.current()
+        if !sources.isEmpty,
+            await WaitForGraph.shared.beginWaiting(
+                sources, for: .lock(participant.responder), refusable: participant) == .wouldDeadlock
+        {
+            state.withLock { _ = $0.waiting.remove(id) }
+            return .wouldDeadlock
+        }
+        let admission = await state.wait(
             in: \State.line, as: participant,
             unless: { state in
+                if state.refused.remove(id) != nil { return .wouldDeadlock }
                 guard state.inside[participant.responder] == nil else { return nil }
-                state.inside[participant.responder] = [ObjectIdentifier(participant)]
+                state.inside[participant.responder] = [id]
                 return .acquired
             },
             cancelled: .cancelled)
+        state.withLock { state in
+            state.waiting.remove(id)
+            state.refused.remove(id)
+        }
+        if !sources.isEmpty { WaitForGraph.shared.endWaiting(sources) }
+        return admission
+    }
+
+    /// Refuses `participant`'s wait for its lock, if it is still waiting: it leaves the line
+    /// with ``Admission/wouldDeadlock`` (or, not in the line yet, never enters it).
+    func refuse(_ participant: Participant) {
+        let id = ObjectIdentifier(participant)
+        let waiter = state.withLock { state -> Line.Waiter? in
+            guard state.waiting.contains(id) else { return nil }
+            if let waiter = state.line.popFirst(where: { $0 === participant }) { return waiter }
+            state.refused.insert(id)
+            return nil
+        }
+        waiter?.continuation.resume(returning: .wouldDeadlock)
+    }
+
+    /// The participants inside `responder`'s lock now.
+    func holders(of responder: ObjectIdentifier) -> Set<ObjectIdentifier> {
+        state.withLock { $0.inside[responder] ?? [] }
+    }
+
+    /// The participants of the current task that are still inside their locks: what other
+    /// events may be waiting for while this task waits.
+    func currentHolds() -> [ObjectIdentifier] {
+        let participations = Self.participations
+        guard !participations.isEmpty else { return [] }
+        return state.withLock { state in
+            participations.compactMap { participant in
+                let id = ObjectIdentifier(participant)
+                return state.inside[participant.responder]?.contains(id) == true ? id : nil
+            }
+        }
     }
 
     /// Takes `participant` out; once no one is inside, hands the lock to the first event waiting
@@ -112,6 +208,7 @@ final class ExclusiveHandling: Sendable {
                 return nil
             }
             state.inside[responder] = [ObjectIdentifier(waiter.element)]
+            state.waiting.remove(ObjectIdentifier(waiter.element))
             return waiter
         }
         next?.continuation.resume(returning: .acquired)

@@ -20,13 +20,19 @@ extension EventContext {
         }
         var context = self
         let result: Result<Disposition, any Error>
-        do {
+        do throws(ExclusiveHandling.Refusal) {
             result = try await ExclusiveHandling.shared.withLock(of: ObjectIdentifier(responder)) {
                 await context.handleNow(responder, event: event)
             }
         } catch {
-            // Stopped while waiting for the responder: the hop never began.
-            return _Visit(result: .failure(HopNotEntered()), next: nil)
+            switch error {
+            case .cancelled:
+                // Stopped while waiting for the responder: the hop never began.
+                return _Visit(result: .failure(HopNotEntered()), next: nil)
+            case .wouldDeadlock:
+                // The responder is held by a handler that waits for this very event.
+                return _Visit(result: .failure(HopRefused(reason: .wouldDeadlock)), next: nil)
+            }
         }
         self = context
         return _Visit(result: result, next: await responder.next)

@@ -41,6 +41,19 @@ public final class EventSystem: Sendable {
     /// The code every hop of every send through this system runs inside, outermost first (see
     /// ``HopWrapper``).
     public let wrappers: [any HopWrapper]
+    /// How deep a send through this system may be nested in the handlers of other sends: a
+    /// handler that forwards its event (through a ``Relay`` or a link to another chain), whose
+    /// handler there forwards it again, and so on. A send made deeper ends
+    /// ``Outcome/rejected(_:)`` with ``Outcome/Rejection/Reason/forwardingLimitReached(limit:)``
+    /// before its first hop. 64 by default.
+    ///
+    /// It is the last line of defence: a forwarding loop (the event coming back to a responder
+    /// whose handler is still forwarding it) ends ``Outcome/cycleDetected(_:)`` where it closes,
+    /// long before.
+    public let forwardingLimit: Int
+
+    /// The default ``forwardingLimit``.
+    public static let defaultForwardingLimit = 64
 
     /// The per-sender queues of the events posted through this system.
     let postOffice: PostOffice
@@ -64,13 +77,18 @@ public final class EventSystem: Sendable {
     ///   - capturePhase: Whether sends run a capture pass before they bubble; off by default, so
     ///     that a chain with no capture handlers pays nothing for them.
     ///   - wrappers: Code around every hop, outermost first.
+    ///   - forwardingLimit: How deep a send may be nested in the handlers of other sends; at
+    ///     least 1 (a smaller number stops the program with a message naming it).
     public init(
         tracer: (any Tracer)? = nil,
         deadLetters: DeadLetterSink? = nil,
         postingLimit: PostingLimit = .default,
         capturePhase: CapturePhase = .disabled,
-        wrappers: [any HopWrapper] = []
+        wrappers: [any HopWrapper] = [],
+        forwardingLimit: Int = EventSystem.defaultForwardingLimit
     ) {
+        precondition(forwardingLimit >= 1, "forwardingLimit must be at least 1, not \(forwardingLimit)")
+        self.forwardingLimit = forwardingLimit
         self.tracer = tracer
         self.hasTracer = tracer != nil
         self.deadLetters = deadLetters

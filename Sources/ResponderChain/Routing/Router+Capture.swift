@@ -24,8 +24,10 @@ extension Router {
         _ event: any Event,
         from first: any Responder,
         after sender: (any Responder)?,
+        lineage: Lineage,
         context: inout EventContext,
-        handlers: inout HandlerList
+        handlers: inout HandlerList,
+        lastRan: inout (any Responder)?
     ) async -> Outcome? {
         func path() -> Outcome.Path { Outcome.Path(context, handlers: handlers) }
 
@@ -60,24 +62,33 @@ extension Router {
             // A stop seen at the end of the hop above ends the send before this one.
             if let stop = context.stopReason {
                 return stopped(
-                    stop, at: responder, hop: context.hop + 1, whileHandling: false, path: path(),
-                    phase: .capture)
+                    stop, at: responder, hop: context.hop + 1, whileHandling: false, after: lastRan,
+                    path: path(), phase: .capture)
             }
+            if lineage.loopsBack(at: responder) {
+                return .cycleDetected(
+                    Outcome.Cycle(
+                        path: path(), repeated: ResponderID(responder),
+                        closedBy: ResponderID(lastRan ?? first), isForwardingLoop: true))
+            }
+            lineage.enter(responder)
             context.hop += 1
             context.captureHops = context.hop
             let visit = await responder._visit(event, context: &context)
             if let outcome = conclude(
-                visit.result, at: responder, stop: context.stopReason, phase: .capture, context: &context,
-                handlers: &handlers)
+                visit.result, at: responder, after: lastRan, stop: context.stopReason, phase: .capture,
+                context: &context, handlers: &handlers)
             {
                 return outcome
             }
+            lastRan = responder
         }
         // A stop seen at the end of the last capture hop ends the send before the bubble's
         // first hop.
         if let stop = context.stopReason {
             return stopped(
-                stop, at: first, hop: context.hop + 1, whileHandling: false, path: path(), phase: .bubble)
+                stop, at: first, hop: context.hop + 1, whileHandling: false, after: lastRan, path: path(),
+                phase: .bubble)
         }
         return nil
     }

@@ -63,6 +63,17 @@ extension Router {
         return await endUndelivered(post, with: outcome, system: system)
     }
 
+    /// Ends `post`, removed from its queue, as ``Outcome/rejected(_:)`` for `reason`, named at
+    /// the responder it would have started at; it is dead-lettered through its own system.
+    /// Returns the ticket's settlement; the caller wakes its waiters.
+    static nonisolated(nonsending) func endQueued(
+        _ post: PendingPost, rejectedFor reason: Outcome.Rejection.Reason
+    ) async -> TicketState.Settlement {
+        let outcome = Outcome.rejected(
+            Outcome.Rejection(path: emptyPath(of: post), sender: ResponderID(post.entry), reason: reason))
+        return await endUndelivered(post, with: outcome, system: post.capture.system)
+    }
+
     private static func queuedStop(of post: PendingPost, reason: Outcome.Stop.Reason) -> Outcome.Stop {
         Outcome.Stop(
             path: emptyPath(of: post), responder: ResponderID(post.entry), hop: 1, whileHandling: false,

@@ -53,7 +53,7 @@ enum Router {
         var context = EventContext(
             key: EventKey(of: event), source: source, info: options.info, trace: nil, signal: nil,
             deadline: nil, eventID: eventID, wrappers: system.wrappersIfAny,
-            runsCapturePhase: system.runsCapturePhase)
+            runsCapturePhase: system.runsCapturePhase, forwardingLimit: system.forwardingLimit)
         let outcome = await route(event, from: sender, start: options.start, context: &context)
         guard outcome.goesToDeadLetters else {
             return end(outcome, of: event, source: source, system: system, trace: nil)
@@ -105,7 +105,8 @@ enum Router {
             deadline: options.deadlineStorage,
             eventID: capture.eventID,
             wrappers: system.wrappersIfAny,
-            runsCapturePhase: system.runsCapturePhase
+            runsCapturePhase: system.runsCapturePhase,
+            forwardingLimit: system.forwardingLimit
         )
         capture.recordSent(from: source)
 
@@ -226,6 +227,44 @@ enum Router {
         return await route(event, from: sender, start: start, context: &context)
     }
 
+    /// The route of one send, in its ``Lineage``: refused when it is nested deeper than the
+    /// system's ``EventSystem/forwardingLimit``; otherwise its hops, with the lineage bound for
+    /// the sends their handlers make.
+    @inline(__always)
+    static nonisolated(nonsending) func route(
+        _ event: any Event,
+        from sender: any Responder,
+        start: SendOptions.Start,
+        context: inout EventContext
+    ) async -> Outcome {
+        let lineage = Lineage(of: context.key, forwarding: context.source.isRelay)
+        guard lineage.depth <= context.forwardingLimit else {
+            return .rejected(
+                Outcome.Rejection(
+                    path: Outcome.Path(context, handlers: HandlerList()), sender: ResponderID(sender),
+                    reason: .forwardingLimitReached(limit: context.forwardingLimit)))
+        }
+        defer { lineage.end() }
+        return await hops(
+            event, from: sender, start: start, in: lineage, context: &context, isolation: #isolation)
+    }
+
+    /// ``hops(_:from:start:lineage:context:)`` with `lineage` bound for the sends its handlers
+    /// make, on `isolation`: the caller's, so that the hops stay where the route runs.
+    private static func hops(
+        _ event: any Event,
+        from sender: any Responder,
+        start: SendOptions.Start,
+        in lineage: Lineage,
+        context: inout EventContext,
+        isolation: isolated (any Actor)?
+    ) async -> Outcome {
+        await Lineage.$current.withValue(lineage) {
+            _ = isolation  // captured: the operation runs on `isolation`, not on the global executor
+            return await hops(event, from: sender, start: start, lineage: lineage, context: &context)
+        }
+    }
+
     /// The loop itself.
     ///
     /// A stop (cancellation, deadline, shutdown) is looked for before the first hop and at the
@@ -235,10 +274,11 @@ enum Router {
     /// broken chain), and *before* the next hop when it would go on. Only a handler's own error
     /// (anything but `CancellationError`) still ends it `.failed`.
     @inline(__always)
-    static nonisolated(nonsending) func route(
+    private static nonisolated(nonsending) func hops(
         _ event: any Event,
         from sender: any Responder,
         start: SendOptions.Start,
+        lineage: Lineage,
         context: inout EventContext
     ) async -> Outcome {
         var handlers = HandlerList()
@@ -265,10 +305,12 @@ enum Router {
         } else if let stop = context.stopReason {
             return stopped(stop, at: sender, hop: 1, whileHandling: false, path: path())
         }
+        // The responder of the last hop that ran, for a stop before the next one.
+        var lastRan: (any Responder)?
         if context.runsCapturePhase,
             let outcome = await capture(
-                event, from: current, after: start == .atNext ? sender : nil, context: &context,
-                handlers: &handlers)
+                event, from: current, after: start == .atNext ? sender : nil, lineage: lineage,
+                context: &context, handlers: &handlers, lastRan: &lastRan)
         {
             return outcome
         }
@@ -282,15 +324,25 @@ enum Router {
                         repeated: ResponderID(current),
                         closedBy: ResponderID(previous ?? sender)))
             }
+            if lineage.loopsBack(at: current) {
+                return .cycleDetected(
+                    Outcome.Cycle(
+                        path: path(), repeated: ResponderID(current),
+                        closedBy: ResponderID(previous ?? sender),
+                        isForwardingLoop: true))
+            }
+            lineage.enter(current)
             context.hop += 1
             let visit = await current._visit(event, context: &context)
             let stop = context.stopReason
 
             if let outcome = conclude(
-                visit.result, at: current, stop: stop, phase: .bubble, context: &context, handlers: &handlers)
+                visit.result, at: current, after: lastRan, stop: stop, phase: .bubble, context: &context,
+                handlers: &handlers)
             {
                 return outcome
             }
+            lastRan = current
 
             guard let next = visit.next else {
                 if let stop {
@@ -304,7 +356,8 @@ enum Router {
                 return .interrupted(Outcome.Interruption(path: path(), lastReached: ResponderID(current)))
             }
             if let stop {
-                return stopped(stop, at: next, hop: context.hop + 1, whileHandling: false, path: path())
+                return stopped(
+                    stop, at: next, hop: context.hop + 1, whileHandling: false, after: current, path: path())
             }
             previous = current
             current = next
@@ -314,11 +367,12 @@ enum Router {
     /// What one hop's result means for the send, in either pass: the outcome if the send ends at
     /// this hop (the handlers stopped it, threw, or a stop was seen while it ran), or `nil` to go
     /// on. A responder that handled the event is added to `handlers`. `stop` is the stop seen at
-    /// the end of the hop, if any.
+    /// the end of the hop, if any; `lastRan` the responder of the hop before, if one ran.
     @inline(__always)
     static func conclude(
         _ result: Result<Disposition, any Error>,
         at responder: any Responder,
+        after lastRan: (any Responder)?,
         stop: Outcome.Stop.Reason?,
         phase: EventPhase,
         context: inout EventContext,
@@ -341,7 +395,14 @@ enum Router {
                 if phase == .capture { context.captureHops = context.hop }
                 return stopped(
                     stop ?? .taskCancelled, at: responder, hop: context.hop + 1, whileHandling: false,
-                    path: path(), phase: phase)
+                    after: lastRan, path: path(), phase: phase)
+            }
+            if let refused = error as? HopRefused {
+                // Refused at the door: the hop never began.
+                context.hop -= 1
+                if phase == .capture { context.captureHops = context.hop }
+                return .rejected(
+                    Outcome.Rejection(path: path(), sender: ResponderID(responder), reason: refused.reason))
             }
             if let forwarded = error as? Forwarded {
                 // The event went on in another chain, which ran to an end: its outcome, continued
@@ -371,17 +432,20 @@ enum Router {
         }
     }
 
+    /// The outcome of a send stopped at `responder`'s hop: during it (`whileHandling`), or before
+    /// it, after the hop of `lastReached` (`nil`: no hop ran).
     static func stopped(
         _ reason: Outcome.Stop.Reason,
         at responder: any Responder,
         hop: Int,
         whileHandling: Bool,
+        after lastReached: (any Responder)? = nil,
         path: Outcome.Path,
         phase: EventPhase = .bubble
     ) -> Outcome {
         let stop = Outcome.Stop(
             path: path, responder: ResponderID(responder), hop: hop, whileHandling: whileHandling,
-            reason: reason, phase: phase)
+            reason: reason, phase: phase, lastReached: lastReached.map { ResponderID($0) })
         return reason == .deadlinePassed ? .timedOut(stop) : .cancelled(stop)
     }
 }

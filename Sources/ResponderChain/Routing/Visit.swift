@@ -18,3 +18,10 @@ public struct _Visit: Sendable {
 /// out, while it waited for a one-at-a-time responder. The system reports the stop *before* that
 /// hop and does not count it.
 struct HopNotEntered: Error {}
+
+/// What a hop reports when the responder refused to let the event in because it would have
+/// waited for itself (``Outcome/Rejection/Reason/wouldDeadlock``). The system reports a
+/// rejection at that responder and does not count the hop.
+struct HopRefused: Error {
+    let reason: Outcome.Rejection.Reason
+}

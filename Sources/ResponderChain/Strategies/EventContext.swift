@@ -37,6 +37,8 @@ public struct EventContext: Sendable {
     let isPlain: Bool
     /// Whether the send's system runs a capture pass (``EventSystem/CapturePhase``).
     let runsCapturePhase: Bool
+    /// How deep the send may be nested in handlers' sends (``EventSystem/forwardingLimit``).
+    let forwardingLimit: Int
     /// The number of capture hops that ran (set when the capture pass ends).
     var captureHops = 0
     /// Set when a ticket cancels a posted event.
@@ -58,7 +60,8 @@ public struct EventContext: Sendable {
         deadline: Moment?,
         eventID: EventID = EventID.next(),
         wrappers: [any HopWrapper]? = nil,
-        runsCapturePhase: Bool = false
+        runsCapturePhase: Bool = false,
+        forwardingLimit: Int = EventSystem.defaultForwardingLimit
     ) {
         self.info = info
         self.source = source
@@ -70,6 +73,7 @@ public struct EventContext: Sendable {
         self.wrappers = wrappers
         self.isPlain = trace == nil && wrappers == nil
         self.runsCapturePhase = runsCapturePhase
+        self.forwardingLimit = forwardingLimit
         self.signal = signal
         self.deadlineStorage = deadline
     }

@@ -1,0 +1,89 @@
+import Synchronization
+
+/// Where a send stands among the sends of its task: the sends, still under way, whose handlers
+/// made it (a handler that forwards its event through a ``Relay`` or a link to another chain, or
+/// that sends another event), and the hop each of them is at.
+///
+/// Every route binds its own lineage in a task-local for as long as its hops run, so that a send
+/// a handler makes — in the handler's task, a child task, or a task it started while the route
+/// runs — finds the send it was made from without being passed anything. With it the route ends
+/// two kinds of endless nesting that a `next` cycle check cannot see:
+///
+/// - **Loops through forwarding.** A send made through a ``Relay`` (the way a handler forwards
+///   its event to another chain) that reaches a responder whose hop, in an enclosing send still
+///   under way, is handling the same kind of event (same type, or same name) would run that
+///   handler again, inside itself, and forward again: it ends ``Outcome/cycleDetected(_:)`` there
+///   (``Outcome/Cycle/isForwardingLoop``), before that responder's handlers run.
+/// - **Nesting without end.** A send made `limit` sends deep ends ``Outcome/rejected(_:)`` with
+///   ``Outcome/Rejection/Reason/forwardingLimitReached(limit:)`` before its first hop
+///   (``EventSystem/forwardingLimit``).
+///
+/// A send whose enclosing sends have all ended (a task a handler started, still running after
+/// the handler returned) starts a lineage of its own. Posted events start one too: their
+/// delivery runs in a task of its own that inherits nothing from the poster.
+final class Lineage: Sendable {
+    /// The lineage of the route running in the current task, if any.
+    @TaskLocal static var current: Lineage?
+
+    /// The send this one was made from, if it was still under way when this one started.
+    let parent: Lineage?
+    /// How many enclosing sends were under way when this one started: 0 for a send made outside
+    /// any handler.
+    let depth: Int
+    /// The kind of event this send carries.
+    let key: EventKey
+    /// Whether the send forwards the event of the handler that made it: it is made through a
+    /// ``Relay``, the way a chain hands its event to another one.
+    let forwards: Bool
+    /// The address of the responder whose hop runs now (or ran last); ``notStarted`` before the
+    /// first hop, ``ended`` once the route is over. Written only by the route, read by the sends
+    /// its handlers make.
+    private let hop = Atomic<UInt>(Lineage.notStarted)
+
+    private static var notStarted: UInt { 0 }
+    /// Not an object's address: objects are aligned.
+    private static var ended: UInt { 1 }
+
+    /// The lineage of a send of `key` that starts in the current task: below the nearest
+    /// enclosing send still under way, if any. `forwarding` when it is made through a relay.
+    init(of key: EventKey, forwarding: Bool) {
+        var enclosing = Self.current
+        while let candidate = enclosing, !candidate.isUnderWay { enclosing = candidate.parent }
+        self.parent = enclosing
+        self.depth = enclosing.map { $0.depth + 1 } ?? 0
+        self.key = key
+        self.forwards = forwarding
+    }
+
+    /// Whether the route is still running.
+    var isUnderWay: Bool { hop.load(ordering: .relaxed) != Self.ended }
+
+    /// Marks `responder`'s hop as the one running now.
+    @inline(__always)
+    func enter(_ responder: any Responder) {
+        hop.store(UInt(bitPattern: ObjectIdentifier(responder)), ordering: .relaxed)
+    }
+
+    /// Marks the route over: sends made later from tasks it left behind start lineages of their
+    /// own.
+    func end() {
+        hop.store(Self.ended, ordering: .relaxed)
+    }
+
+    /// Whether this send forwards its event back to a responder whose hop, in an enclosing send
+    /// still under way, handles an event of the same kind: visiting it would run that handler
+    /// again inside itself, and forward again. Only a forwarding send can loop back: a handler's
+    /// own send (``Responder/send(_:options:)``) is a new event, free to pass through responders
+    /// whose handlers run (reentrancy), and bounded by the forwarding limit alone.
+    @inline(__always)
+    func loopsBack(at responder: any Responder) -> Bool {
+        guard forwards, parent != nil else { return false }
+        let address = UInt(bitPattern: ObjectIdentifier(responder))
+        var enclosing = parent
+        while let send = enclosing {
+            if send.key == key, send.hop.load(ordering: .relaxed) == address { return true }
+            enclosing = send.parent
+        }
+        return false
+    }
+}
