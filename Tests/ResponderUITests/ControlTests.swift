@@ -130,7 +130,7 @@ struct ControlTests {
         }
         let window = ui.scene.window
         let dispatching = Task { @MainActor in await window.dispatch(.began, at: Point(x: 110, y: 110)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         ui.buy.removeFromSuperview()
         gate.open()
@@ -154,7 +154,7 @@ struct ControlTests {
         let window = ui.scene.window
         try #require(await window.dispatch(.began, at: Point(x: 110, y: 110)) != nil)
         let moving = Task { @MainActor in await window.dispatch(.moved, at: Point(x: 115, y: 110)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         let ended = try #require(await window.dispatch(.ended, at: Point(x: 115, y: 110)))
         #expect(ended.outcome.handlers == [ResponderID(ui.buy)])

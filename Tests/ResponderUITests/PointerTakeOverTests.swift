@@ -415,7 +415,7 @@ struct PointerTakeOverTests {
         }
         if parkedPhase == .moved { try await ui.begin(on: ui.button) }
         let parked = ui.dispatchInTask(parkedPhase, at: ui.middle(of: ui.button))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         try ui.scroll.takeOver(.primary)
         let told: [String: String] =

@@ -166,7 +166,7 @@ struct ForwardingTests {
         await chains.link()
 
         let sending = Task { await chains.front[0].send(Ping()) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         sending.cancel()
         let outcome = await sending.value
 

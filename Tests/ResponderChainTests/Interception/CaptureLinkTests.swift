@@ -16,7 +16,7 @@ struct CaptureLinkTests {
             system: system, journal: journal)
 
         async let sent = nodes[0].send(Ping())
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         await nodes[0].link(to: other)
         gate.open()
         let outcome = await sent
@@ -90,7 +90,7 @@ struct CaptureLinkTests {
             system: system, journal: journal)
 
         async let sent = nodes[0].send(Ping())
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         await nodes[0].link(to: nodes[2])  // n1 leaves the chain
         gate.open()
         let outcome = await sent

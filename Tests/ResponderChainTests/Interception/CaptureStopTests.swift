@@ -15,7 +15,7 @@ struct CaptureStopTests {
             system: capturingSystem(), journal: journal)
 
         let sending = Task { await nodes[0].send(Ping()) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         sending.cancel()
         let outcome = await sending.value
 
