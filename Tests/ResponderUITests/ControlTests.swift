@@ -35,7 +35,7 @@ private struct ControlScene {
     }
 }
 
-@Suite("Controls")
+@Suite("Controls", .timeLimit(.minutes(1)))
 @MainActor
 struct ControlTests {
     @Test("a tapped button sends its chain event up the chain from itself")

@@ -4,7 +4,7 @@ import Testing
 
 private typealias Ping = UIFixtures.Ping
 
-@Suite("Detaching while events are in flight")
+@Suite("Detaching while events are in flight", .timeLimit(.minutes(1)))
 @MainActor
 struct DetachingTests {
     @Test("an event in flight when its window is detached ends interrupted at the window")

@@ -111,7 +111,7 @@ private struct InFlightScene {
 /// Every `began` gets exactly one `ended` or `cancelled`, and nothing after it, when the views'
 /// own pointer calls remove bound views or detach the window while the window is cancelling or
 /// delivering.
-@Suite("Pointer cancellation under re-entrant tree changes")
+@Suite("Pointer cancellation under re-entrant tree changes", .timeLimit(.minutes(2)))
 @MainActor
 struct PointerCancellationTests {
     @Test(

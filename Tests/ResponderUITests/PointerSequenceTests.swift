@@ -20,7 +20,7 @@ private struct PointerScene {
     }
 }
 
-@Suite("Pointer sequences")
+@Suite("Pointer sequences", .timeLimit(.minutes(1)))
 @MainActor
 struct PointerSequenceTests {
     @Test("a sequence is bound to the view hit at began; moved and ended go there even outside it")

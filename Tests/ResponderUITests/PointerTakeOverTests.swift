@@ -172,7 +172,7 @@ enum TakerLeaving: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// An ancestor of the view a pointer sequence is bound to takes the sequence over
 /// (``View/takeOver(_:)``): the old view is told `cancelled` (`.takenOver`) once and sees nothing
 /// after it; the rest of the sequence goes to the taker.
-@Suite("Taking over a pointer sequence")
+@Suite("Taking over a pointer sequence", .timeLimit(.minutes(2)))
 @MainActor
 struct PointerTakeOverTests {
     @Test(

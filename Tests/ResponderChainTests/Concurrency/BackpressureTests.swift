@@ -5,7 +5,7 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-@Suite("Backpressure")
+@Suite("Backpressure", .timeLimit(.minutes(5)))
 struct BackpressureTests {
     @Test("a full system with the reject policy rejects a post at once; it is traced and dead-lettered")
     func rejectWhenFull() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-@Suite("Cancellation")
+@Suite("Cancellation", .timeLimit(.minutes(1)))
 struct CancellationTests {
     @Test("cancelling an awaited send while a handler is parked stops it there; responders above never run")
     func cancelAwaitedSendWhileParked() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-@Suite("Deadlines")
+@Suite("Deadlines", .timeLimit(.minutes(5)))
 struct DeadlineTests {
     @Test("a deadline that passes while a handler is parked ends the send timed out there")
     func deadlineWhileParked() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-@Suite("Reentrancy and one-event-at-a-time responders")
+@Suite("Reentrancy and one-event-at-a-time responders", .timeLimit(.minutes(1)))
 struct ReentrancyTests {
     /// Waits until `count` events wait for `node`'s one-at-a-time lock.
     private func waitUntilWaiting(_ count: Int, at node: F.Node) async throws {
@@ -284,7 +284,7 @@ struct ReentrancyTests {
 }
 
 /// Nested sends that belong to the running handler: they join its hold instead of waiting.
-@Suite("Reentrancy: what passes through a one-at-a-time responder")
+@Suite("Reentrancy: what passes through a one-at-a-time responder", .timeLimit(.minutes(1)))
 struct PassThroughTests {
     /// A one-at-a-time root that, for event 0, sends event 1 to itself the way `mode` says, and
     /// waits for that send before it returns.

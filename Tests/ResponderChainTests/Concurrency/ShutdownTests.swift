@@ -4,7 +4,7 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-@Suite("Shutdown")
+@Suite("Shutdown", .timeLimit(.minutes(1)))
 struct ShutdownTests {
     /// A system with a recording tracer and dead-letter recorder.
     private struct Rig {

@@ -77,7 +77,7 @@ private struct TwoChains {
     }
 }
 
-@Suite("Forwarding to another chain: one outcome for the whole path")
+@Suite("Forwarding to another chain: one outcome for the whole path", .timeLimit(.minutes(1)))
 struct ForwardingTests {
     @Test(
         "an event handled in the other chain ends handled there, with both chains' hops, handlers and information in order"

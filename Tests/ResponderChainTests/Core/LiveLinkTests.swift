@@ -3,7 +3,7 @@ import ResponderChainTesting
 import Testing
 
 extension CoreSuites {
-    @Suite("Live links")
+    @Suite("Live links", .timeLimit(.minutes(1)))
     struct LiveLinkTests {
         @Test("a re-link made while a handler is parked takes effect at the next hop")
         func relinkOfTheParkedResponder() async throws {

@@ -2,7 +2,7 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-@Suite("Capture under live links: the path is read once, the bubble reads it again")
+@Suite("Capture under live links: the path is read once, the bubble reads it again", .timeLimit(.minutes(1)))
 struct CaptureLinkTests {
     @Test("A re-link made during the capture pass takes effect in the bubble, not in the capture")
     func relinkDuringCaptureTakesEffectInTheBubble() async throws {

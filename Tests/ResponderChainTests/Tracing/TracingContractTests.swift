@@ -5,7 +5,7 @@ import Testing
 
 private typealias F = TracingFixtures
 
-@Suite("Tracer contract")
+@Suite("Tracer contract", .timeLimit(.minutes(1)))
 struct TracingContractTests {
     @Test(
         "a scope that never runs the handler ends the send failed with a TracerViolation",

@@ -4,7 +4,7 @@ import Testing
 
 private typealias F = TracingFixtures
 
-@Suite("Trace point events")
+@Suite("Trace point events", .timeLimit(.minutes(1)))
 struct TracingPointEventTests {
     /// Sends one `Ping` that ends with `kind`, traced by `tracer`, with a dead-letter sink.
     private func send(endingWith kind: Outcome.Kind, tracer: RecordingTracer) async throws -> Outcome {

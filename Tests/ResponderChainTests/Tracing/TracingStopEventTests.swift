@@ -83,7 +83,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
     }
 }
 
-@Suite("Trace point events when a send stops early")
+@Suite("Trace point events when a send stops early", .timeLimit(.minutes(1)))
 struct TracingStopEventTests {
     @Test(
         "each way of stopping reports its outcome exactly once, last, and every hop entered is left",

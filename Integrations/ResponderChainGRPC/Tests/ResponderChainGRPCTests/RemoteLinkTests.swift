@@ -4,7 +4,7 @@ import ResponderChainTesting
 import Synchronization
 import Testing
 
-@Suite("A remote link: one outcome for a chain split across processes")
+@Suite("A remote link: one outcome for a chain split across processes", .timeLimit(.minutes(1)))
 struct RemoteLinkTests {
     @Test(
         "an event handled in the other process ends handled there, with both sides' hops, handlers and information"

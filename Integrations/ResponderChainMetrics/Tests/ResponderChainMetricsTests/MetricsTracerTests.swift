@@ -5,7 +5,7 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-@Suite("Metrics tracer (swift-metrics)")
+@Suite("Metrics tracer (swift-metrics)", .timeLimit(.minutes(1)))
 struct MetricsTracerTests {
     let names = MetricNames()
 
@@ -242,7 +242,7 @@ struct MetricsTracerTests {
     }
 }
 
-@Suite("Posting gauges (swift-metrics)")
+@Suite("Posting gauges (swift-metrics)", .timeLimit(.minutes(1)))
 struct PostingGaugesTests {
     let names = MetricNames()
 
