@@ -60,7 +60,7 @@ public final class DeadLetterRecorder: Sendable {
     ///
     /// - Throws: `CancellationError` if the waiting task is cancelled first.
     @discardableResult
-    public func waitForLetters(_ count: Int) async throws -> [DeadLetter] {
+    public func waitForLetters(_ count: Int) async throws(CancellationError) -> [DeadLetter] {
         try await state.wait(
             in: \State.waiters, as: count,
             unless: { $0.letters.count >= count ? .success(Array($0.letters.prefix(count))) : nil },

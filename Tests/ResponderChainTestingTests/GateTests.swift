@@ -12,7 +12,7 @@ struct GateTests {
             try await gate.pass()
             timeline.append("passed")
         }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         timeline.append("opening")
         #expect(!gate.isOpen)
         gate.open()
@@ -27,7 +27,7 @@ struct GateTests {
         let gate = Gate()
 
         let tasks = (0..<3).map { _ in Task { try await gate.pass() } }
-        await gate.waitForArrivals(3)
+        try await gate.waitForArrivals(3)
 
         #expect(gate.arrivals == 3)
         gate.open()
@@ -41,7 +41,7 @@ struct GateTests {
         try await gate.pass()
         try await gate.pass()
 
-        await gate.waitForArrivals(2)
+        try await gate.waitForArrivals(2)
 
         #expect(gate.arrivals == 2)
     }
@@ -51,7 +51,7 @@ struct GateTests {
         let gate = Gate()
 
         let parked = Task { try await gate.pass() }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         parked.cancel()
 
         await #expect(throws: CancellationError.self) { try await parked.value }
@@ -68,6 +68,68 @@ struct GateTests {
         }
 
         await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(gate.arrivals == 1)
+    }
+
+    @Test(
+        "cancelling a task waiting for arrivals wakes it with CancellationError and takes it out of the line; the other waiters are served"
+    )
+    func cancellationWakesAnArrivalWaiter() async throws {
+        let gate = Gate()
+        let timeline = Timeline()
+        let cancelled = Task {
+            do {
+                try await gate.waitForArrivals(1)
+                timeline.append("returned")
+            } catch {
+                timeline.append("cancelled")
+            }
+        }
+        let kept = Task { try await gate.waitForArrivals(1) }
+        try await waitUntil("both tasks wait for an arrival") { gate.arrivalWaiters.suspended == 2 }
+
+        cancelled.cancel()
+
+        // Bounded: a wait that ignored cancellation would never wake, and the test would hang.
+        try await waitUntil("the cancelled task has woken", within: .seconds(20)) {
+            !timeline.entriesSoFar.isEmpty
+        }
+        #expect(timeline.entriesSoFar == ["cancelled"])
+        #expect(gate.arrivalWaiters.suspended == 1)
+        #expect(gate.arrivalWaiters.aboutToSuspend == 0)
+
+        // The arrival resumes the waiter left in the line, not the withdrawn one again.
+        gate.open()
+        try await gate.pass()
+        try await kept.value
+        #expect(gate.arrivalWaiters.suspended == 0)
+        try await gate.waitForArrivals(1)
+    }
+
+    @Test("a task already cancelled when it waits for arrivals throws at once and never enters the line")
+    func cancelledBeforeWaitingForArrivals() async throws {
+        let gate = Gate()
+        let timeline = Timeline()
+
+        let waiting = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                try await gate.waitForArrivals(1)
+                timeline.append("returned")
+            } catch {
+                timeline.append("cancelled")
+            }
+        }
+
+        try await waitUntil("the cancelled task has returned", within: .seconds(20)) {
+            !timeline.entriesSoFar.isEmpty
+        }
+        await waiting.value
+        #expect(timeline.entriesSoFar == ["cancelled"])
+        #expect(gate.arrivalWaiters.suspended == 0)
+        #expect(gate.arrivalWaiters.aboutToSuspend == 0)
+        gate.open()
+        try await gate.pass()
         #expect(gate.arrivals == 1)
     }
 

@@ -35,7 +35,7 @@ private struct ControlScene {
     }
 }
 
-@Suite("Controls")
+@Suite("Controls", .timeLimit(.minutes(1)))
 @MainActor
 struct ControlTests {
     @Test("a tapped button sends its chain event up the chain from itself")
@@ -130,7 +130,7 @@ struct ControlTests {
         }
         let window = ui.scene.window
         let dispatching = Task { @MainActor in await window.dispatch(.began, at: Point(x: 110, y: 110)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         ui.buy.removeFromSuperview()
         gate.open()
@@ -154,7 +154,7 @@ struct ControlTests {
         let window = ui.scene.window
         try #require(await window.dispatch(.began, at: Point(x: 110, y: 110)) != nil)
         let moving = Task { @MainActor in await window.dispatch(.moved, at: Point(x: 115, y: 110)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         let ended = try #require(await window.dispatch(.ended, at: Point(x: 115, y: 110)))
         #expect(ended.outcome.handlers == [ResponderID(ui.buy)])

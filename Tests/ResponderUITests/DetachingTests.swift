@@ -4,7 +4,7 @@ import Testing
 
 private typealias Ping = UIFixtures.Ping
 
-@Suite("Detaching while events are in flight")
+@Suite("Detaching while events are in flight", .timeLimit(.minutes(1)))
 @MainActor
 struct DetachingTests {
     @Test("an event in flight when its window is detached ends interrupted at the window")
@@ -19,7 +19,7 @@ struct DetachingTests {
         }
         let options = scene.options
         let sending = Task { @MainActor in await leaf.send(Ping(), options: options) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         scene.app.removeWindow(scene.window)
         gate.open()
@@ -48,7 +48,7 @@ struct DetachingTests {
         }
         let options = scene.options
         let sending = Task { @MainActor in await leaf.send(Ping(), options: options) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         cell.removeFromSuperview()
         gate.open()
@@ -73,7 +73,7 @@ struct DetachingTests {
             return .pass
         }
         let dispatching = Task { @MainActor in await window.dispatch(.began, at: Point(x: 10, y: 10)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         app.removeWindow(window)
         gate.open()
@@ -103,7 +103,7 @@ struct DetachingTests {
         }
         try #require(await window.dispatch(.began, at: Point(x: 10, y: 10)) != nil)
         let dispatching = Task { @MainActor in await window.dispatch(.ended, at: Point(x: 10, y: 10)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         app.removeWindow(window)
         gate.open()
@@ -129,7 +129,7 @@ struct DetachingTests {
         }
         let options = scene.options
         let sending = Task { @MainActor in await sheet.view.send(Ping(), options: options) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         sheet.dismiss()
         gate.open()

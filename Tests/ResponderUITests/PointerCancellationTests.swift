@@ -111,7 +111,7 @@ private struct InFlightScene {
 /// Every `began` gets exactly one `ended` or `cancelled`, and nothing after it, when the views'
 /// own pointer calls remove bound views or detach the window while the window is cancelling or
 /// delivering.
-@Suite("Pointer cancellation under re-entrant tree changes")
+@Suite("Pointer cancellation under re-entrant tree changes", .timeLimit(.minutes(2)))
 @MainActor
 struct PointerCancellationTests {
     @Test(
@@ -324,7 +324,7 @@ struct PointerCancellationTests {
         let gate = Gate()
         ui.park(.began, at: gate)
         let dispatching = ui.dispatchInTask(.began, at: Point(x: 20, y: 220))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         ui.panel.removeFromSuperview()
         #expect(ui.knob.log == ["cancelled 0"])
@@ -360,7 +360,7 @@ struct PointerCancellationTests {
         ui.park(.moved, at: gate)
         try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220))?.target === ui.knob)
         let moving = ui.dispatchInTask(.moved, at: Point(x: 30, y: 230))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         holder.addSubview(ui.knob)
         gate.open()
@@ -386,7 +386,7 @@ struct PointerCancellationTests {
         ui.park(.moved, at: gate)
         try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220)) != nil)
         let moving = ui.dispatchInTask(.moved, at: Point(x: 30, y: 230))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         let ended = try #require(await ui.window.dispatch(.ended, at: Point(x: 40, y: 240)))
         #expect(ended.outcome.kind == .unhandled)
@@ -420,7 +420,7 @@ struct PointerCancellationTests {
         }
         try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220)) != nil)
         let first = ui.dispatchInTask(.moved, at: Point(x: 30, y: 230))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         let second = try #require(await ui.window.dispatch(.moved, at: Point(x: 40, y: 240)))
         gate.open()

@@ -20,7 +20,7 @@ private struct PointerScene {
     }
 }
 
-@Suite("Pointer sequences")
+@Suite("Pointer sequences", .timeLimit(.minutes(1)))
 @MainActor
 struct PointerSequenceTests {
     @Test("a sequence is bound to the view hit at began; moved and ended go there even outside it")
@@ -173,7 +173,7 @@ struct PointerSequenceTests {
             return .pass
         }
         let sending = Task { @MainActor in await view.send(PointerEvent(phase: .began, location: .zero)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         gate.open()
         let began = await sending.value
         let moved = await view.send(PointerEvent(phase: .moved, location: .zero))

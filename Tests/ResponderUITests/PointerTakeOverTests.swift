@@ -172,7 +172,7 @@ enum TakerLeaving: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// An ancestor of the view a pointer sequence is bound to takes the sequence over
 /// (``View/takeOver(_:)``): the old view is told `cancelled` (`.takenOver`) once and sees nothing
 /// after it; the rest of the sequence goes to the taker.
-@Suite("Taking over a pointer sequence")
+@Suite("Taking over a pointer sequence", .timeLimit(.minutes(2)))
 @MainActor
 struct PointerTakeOverTests {
     @Test(
@@ -415,7 +415,7 @@ struct PointerTakeOverTests {
         }
         if parkedPhase == .moved { try await ui.begin(on: ui.button) }
         let parked = ui.dispatchInTask(parkedPhase, at: ui.middle(of: ui.button))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         try ui.scroll.takeOver(.primary)
         let told: [String: String] =

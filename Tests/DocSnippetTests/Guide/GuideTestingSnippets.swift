@@ -43,24 +43,32 @@ extension Guide {
     }
 
     static func testingGate(lineItem: LineItem, order: MovableOrder, otherSession: CustomerSession)
-        async
+        async throws
     {
         // snippet: Docs/Guide.md 29
         let gate = Gate()
         // in a handler:  try await gate.pass()
         let sending = Task { await lineItem.send(ItemAdded(sku: "A-1")) }
-        await gate.waitForArrivals(1)          // the handler is parked now
+        try await gate.waitForArrivals(1)      // the handler is parked now
         await order.move(to: otherSession)     // re-link: the event follows at its next hop
         gate.open()
         let outcome = await sending.value
         #expect(outcome.kind == .handled)
         // end snippet
     }
+
+    static func testingWaitUntil(system: EventSystem) async throws {
+        // snippet: Docs/Guide.md 30
+        let shutdown = Task { await system.shutDown(gracePeriod: .seconds(60)) }
+        try await waitUntil("the shutdown has begun") { system.isShuttingDown }
+        // end snippet
+        _ = shutdown
+    }
 }
 
 extension Guide {
     static func observing(system: EventSystem, lineItem: LineItem) async {
-        // snippet: Docs/Guide.md 30
+        // snippet: Docs/Guide.md 31
         let outcomes = system.observeOutcomes()
         let audit = system.observeDeadLetters(buffering: .keepingOldest(10_000))
 

@@ -5,7 +5,7 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-@Suite("Backpressure")
+@Suite("Backpressure", .timeLimit(.minutes(5)))
 struct BackpressureTests {
     @Test("a full system with the reject policy rejects a post at once; it is traced and dead-lettered")
     func rejectWhenFull() async throws {
@@ -38,7 +38,7 @@ struct BackpressureTests {
     }
 
     @Test("a full system with the suspend policy makes the poster wait until there is room")
-    func suspendWhenFull() async {
+    func suspendWhenFull() async throws {
         let gate = Gate()
         let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 2, whenFull: .suspend))
         let node = F.Node("node", .park(gate), root: true, system: system)
@@ -46,7 +46,7 @@ struct BackpressureTests {
         _ = await node.post(F.Numbered(sender: 0, number: 0))
         _ = await node.post(F.Numbered(sender: 0, number: 1))
         let third = Task { await node.post(F.Numbered(sender: 0, number: 2)) }
-        await F.yield { system.suspendedPosters == 1 }
+        try await waitUntil("one poster waits for room") { system.suspendedPosters == 1 }
         #expect(system.outstandingPosts == 2)
 
         gate.open()
@@ -58,7 +58,7 @@ struct BackpressureTests {
     }
 
     @Test("posters waiting for room are admitted first come, first served")
-    func waitingPostersInOrder() async {
+    func waitingPostersInOrder() async throws {
         let gate = Gate()
         let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 1))
         let node = F.Node("node", .park(gate), root: true, system: system)
@@ -67,7 +67,7 @@ struct BackpressureTests {
         var waiting: [Task<Ticket, Never>] = []
         for number in 1...4 {
             waiting.append(Task { await node.post(F.Numbered(sender: 0, number: number)) })
-            await F.yield { system.suspendedPosters == number }
+            try await waitUntil("\(number) posters wait for room") { system.suspendedPosters == number }
         }
         gate.open()
         for task in waiting { #expect(await task.value.outcome.kind == .handled) }
@@ -82,7 +82,7 @@ struct BackpressureTests {
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let waiting = Task { await node.post(F.Numbered(sender: 0, number: 1)) }
-        await F.yield { system.suspendedPosters == 1 }
+        try await waitUntil("one poster waits for room") { system.suspendedPosters == 1 }
         waiting.cancel()
 
         let rejection = try #require((await waiting.value.outcome).rejectedDetails)
@@ -138,7 +138,9 @@ struct BackpressureTests {
         switch policy {
         case .suspend:
             // The task must end up waiting for room (right), or have posted everything (the bug).
-            await F.yield { system.suspendedPosters > 0 || tickets.count == flood }
+            try await waitUntil("the task waits for room or has posted everything") {
+                system.suspendedPosters > 0 || tickets.count == flood
+            }
             #expect(system.suspendedPosters == 1)
         case .reject:
             await spawned.value

@@ -4,7 +4,7 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-@Suite("Cancellation")
+@Suite("Cancellation", .timeLimit(.minutes(1)))
 struct CancellationTests {
     @Test("cancelling an awaited send while a handler is parked stops it there; responders above never run")
     func cancelAwaitedSendWhileParked() async throws {
@@ -14,7 +14,7 @@ struct CancellationTests {
         let leaf = F.Node("leaf", .pass, parent: parked)
 
         let sending = Task { await leaf.send(F.Numbered(sender: 0, number: 0)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         sending.cancel()
         let outcome = await sending.value
 
@@ -34,7 +34,7 @@ struct CancellationTests {
         let parked = F.Node("parked", .parkIgnoringCancellation(gate), parent: top)
 
         let sending = Task { await parked.send(F.Numbered(sender: 0, number: 0)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         sending.cancel()
         let outcome = await sending.value
 
@@ -55,7 +55,7 @@ struct CancellationTests {
             try? await ready.pass()  // the test cancels the task while it waits here
             return await leaf.send(F.Numbered(sender: 0, number: 0))
         }
-        await ready.waitForArrivals(1)
+        try await ready.waitForArrivals(1)
         sending.cancel()
 
         let stop = try #require((await sending.value).cancelledDetails)
@@ -76,7 +76,7 @@ struct CancellationTests {
 
         let first = await leaf.post(F.Numbered(sender: 0, number: 0))
         let second = await leaf.post(F.Numbered(sender: 0, number: 1))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         first.cancel()
 
         let stop = try #require((await first.outcome).cancelledDetails)
@@ -102,7 +102,7 @@ struct CancellationTests {
 
         let first = await parked.post(F.Numbered(sender: 0, number: 0), options: options)
         let queued = await parked.post(F.Numbered(sender: 0, number: 1), options: options)
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         queued.cancel()
 
         // The first post is still parked: the queued one's outcome does not wait for it.
@@ -130,12 +130,12 @@ struct CancellationTests {
     }
 
     @Test("cancelling the posting task does not cancel what it already posted")
-    func posterCancellationDoesNotCancelPosts() async {
+    func posterCancellationDoesNotCancelPosts() async throws {
         let gate = Gate()
         let parked = F.Node("parked", .park(gate), root: true)
         let posting = Task { await parked.post(F.Numbered(sender: 0, number: 0)) }
         let ticket = await posting.value
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         posting.cancel()
         gate.open()
         #expect(await ticket.outcome.kind == .handled)

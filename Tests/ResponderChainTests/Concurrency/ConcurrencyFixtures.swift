@@ -159,10 +159,10 @@ enum ConcurrencyFixtures {
         }
     }
 
-    /// Yields until `condition` holds: waits on a real state change made by other tasks, never on
-    /// time.
-    static func yield(until condition: () async -> Bool) async {
-        while await !condition() { await Task.yield() }
+    /// Returns once the current task is cancelled: a pass through a gate that never opens, which
+    /// only the cancellation ends.
+    static func waitForCancellation() async {
+        try? await Gate().pass()
     }
 
 }

@@ -5,7 +5,7 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-@Suite("Deadlines")
+@Suite("Deadlines", .timeLimit(.minutes(5)))
 struct DeadlineTests {
     @Test("a deadline that passes while a handler is parked ends the send timed out there")
     func deadlineWhileParked() async throws {
@@ -81,7 +81,7 @@ struct DeadlineTests {
         let first = await parked.post(F.Numbered(sender: 0, number: 0))
         let late = await parked.post(
             F.Numbered(sender: 0, number: 1), options: SendOptions(deadline: .now - .milliseconds(1)))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         gate.open()
 
         #expect(await first.outcome.kind == .handled)
@@ -112,8 +112,8 @@ struct DeadlineTests {
             otherwise: F.Script([.parkIgnoringStop(gate)], then: .handled))
         let leaf = F.Scripted("leaf", parent: parked, system: system, otherwise: F.Script(then: .pass))
 
-        let outcome = await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
-            await gate.waitForArrivals(1)
+        let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
+            try await gate.waitForArrivals(1)
         }
 
         #expect(gate.arrivals == 1)
@@ -136,8 +136,8 @@ struct DeadlineTests {
             "root", root: true, system: system, otherwise: F.Script([.parkIgnoringStop(gate)], then: .pass))
         let leaf = F.Scripted("leaf", parent: root, system: system, otherwise: F.Script(then: .pass))
 
-        let outcome = await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
-            await gate.waitForArrivals(1)
+        let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
+            try await gate.waitForArrivals(1)
         }
 
         #expect(gate.arrivals == 1)
@@ -160,8 +160,8 @@ struct DeadlineTests {
         let broken = F.Scripted("broken", system: system, nextGate: gate, otherwise: F.Script(then: .pass))
         let leaf = F.Scripted("leaf", parent: broken, system: system, otherwise: F.Script(then: .pass))
 
-        let outcome = await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
-            await gate.waitForArrivals(1)
+        let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
+            try await gate.waitForArrivals(1)
         }
 
         #expect(gate.arrivals == 1)

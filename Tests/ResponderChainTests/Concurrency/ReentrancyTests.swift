@@ -4,21 +4,23 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-@Suite("Reentrancy and one-event-at-a-time responders")
+@Suite("Reentrancy and one-event-at-a-time responders", .timeLimit(.minutes(1)))
 struct ReentrancyTests {
     /// Waits until `count` events wait for `node`'s one-at-a-time lock.
-    private func waitUntilWaiting(_ count: Int, at node: F.Node) async {
-        await F.yield { ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) >= count }
+    private func waitUntilWaiting(_ count: Int, at node: F.Node) async throws {
+        try await waitUntil("\(count) events wait for the node's lock") {
+            ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) >= count
+        }
     }
 
     @Test("a reentrant responder runs a second event's handler while the first one is suspended")
-    func reentrantByDefault() async {
+    func reentrantByDefault() async throws {
         let gate = Gate()
         let node = F.Node("node", .park(gate), root: true)
         let first = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
         let second = Task { await node.send(F.Numbered(sender: 1, number: 1)) }
 
-        await gate.waitForArrivals(2)  // both handlers are inside, suspended at the gate
+        try await gate.waitForArrivals(2)  // both handlers are inside, suspended at the gate
         #expect(await node.log.filter { $0.hasPrefix("start") }.count == 2)
         #expect(await node.log.filter { $0.hasPrefix("end") }.isEmpty)
 
@@ -28,13 +30,13 @@ struct ReentrancyTests {
     }
 
     @Test("a one-at-a-time responder makes a second event wait until the first has finished")
-    func secondEventWaits() async {
+    func secondEventWaits() async throws {
         let gate = Gate()
         let node = F.Node("node", .park(gate), root: true, exclusive: true)
         let first = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         let second = Task { await node.send(F.Numbered(sender: 0, number: 1)) }
-        await waitUntilWaiting(1, at: node)
+        try await waitUntilWaiting(1, at: node)
 
         #expect(gate.arrivals == 1)
         #expect(await node.log == ["start 0"])
@@ -46,14 +48,14 @@ struct ReentrancyTests {
     }
 
     @Test("events waiting for a one-at-a-time responder are handled in the order they arrived")
-    func waitersInArrivalOrder() async {
+    func waitersInArrivalOrder() async throws {
         let gate = Gate()
         let node = F.Node("node", .park(gate), root: true, exclusive: true)
         var sends = [Task { await node.send(F.Numbered(sender: 0, number: 0)) }]
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         for number in 1...5 {
             sends.append(Task { await node.send(F.Numbered(sender: number, number: number)) })
-            await waitUntilWaiting(number, at: node)
+            try await waitUntilWaiting(number, at: node)
         }
         gate.open()
         for send in sends { #expect(await send.value.kind == .handled) }
@@ -80,9 +82,9 @@ struct ReentrancyTests {
         let gate = Gate()
         let node = F.Node("node", .park(gate), root: true, exclusive: true)
         let first = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         let second = Task { await node.send(F.Numbered(sender: 0, number: 1)) }
-        await waitUntilWaiting(1, at: node)
+        try await waitUntilWaiting(1, at: node)
         second.cancel()
 
         let stop = try #require((await second.value).cancelledDetails)
@@ -106,8 +108,8 @@ struct ReentrancyTests {
 
     /// Whether `node`'s lock has a waiter (right) or its log shows that event `number` started
     /// (the lock was bypassed): a real signal either way, so the test never waits on time.
-    private func waitUntilWaitingOrStarted(_ number: Int, at node: F.Scripted) async {
-        await F.yield {
+    private func waitUntilWaitingOrStarted(_ number: Int, at node: F.Scripted) async throws {
+        try await waitUntil("an event waits for the node's lock, or event \(number) has started") {
             await node.log.contains("start \(number)")
                 || ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) >= 1
         }
@@ -122,8 +124,8 @@ struct ReentrancyTests {
             "node", root: true, exclusive: true, system: EventSystem(),
             scripts: [0: F.Script([.post(1), .park(gate)])])
         let first = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
-        await gate.waitForArrivals(1)  // handler 0 has posted event 1 and is parked
-        await waitUntilWaitingOrStarted(1, at: node)
+        try await gate.waitForArrivals(1)  // handler 0 has posted event 1 and is parked
+        try await waitUntilWaitingOrStarted(1, at: node)
 
         let logWhileHeld = await node.log
         #expect(logWhileHeld == ["start 0"])
@@ -155,9 +157,9 @@ struct ReentrancyTests {
             ])
         #expect(await node.send(F.Numbered(sender: 0, number: 0)).kind == .handled)
         let holder = Task { await node.send(F.Numbered(sender: 1, number: 1)) }
-        await hold.waitForArrivals(1)  // event 1 holds the responder
+        try await hold.waitForArrivals(1)  // event 1 holds the responder
         late.open()  // handler 0 returned long ago: its task now sends event 2
-        await waitUntilWaitingOrStarted(2, at: node)
+        try await waitUntilWaitingOrStarted(2, at: node)
 
         let logWhileHeld = await node.log
         #expect(logWhileHeld == ["start 0", "end 0", "start 1"])
@@ -189,13 +191,13 @@ struct ReentrancyTests {
         // Handler 0 posts event 1 from the leaf: the leaf's delivery lane starts inside it. Event
         // 1 is handled at the leaf, parked there, which keeps the lane busy.
         #expect(await node.send(F.Numbered(sender: 0, number: 0)).kind == .handled)
-        await leafGate.waitForArrivals(1)
+        try await leafGate.waitForArrivals(1)
         // Event 2 now holds the node; unrelated code posts event 3 from the leaf, on the same lane.
         let holder = Task { await node.send(F.Numbered(sender: 1, number: 2)) }
-        await hold.waitForArrivals(1)
+        try await hold.waitForArrivals(1)
         let later = await leaf.post(F.Numbered(sender: 2, number: 3))
         leafGate.open()
-        await waitUntilWaitingOrStarted(3, at: node)
+        try await waitUntilWaitingOrStarted(3, at: node)
 
         let logWhileHeld = await node.log
         #expect(logWhileHeld == ["start 0", "end 0", "start 2"])
@@ -258,11 +260,11 @@ struct ReentrancyTests {
         // The waiting responder is the sender itself (hop 1), or the one above it (hop 2).
         let sender = position == 1 ? node : F.Node("leaf", .pass, parent: node, system: system)
         let holder = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
-        let outcome = await cause.run(
+        let outcome = try await cause.run(
             F.Numbered(sender: 1, number: 1), from: sender, options: SendOptions(tracer: tracer)
-        ) { await waitUntilWaiting(1, at: node) }
+        ) { try await waitUntilWaiting(1, at: node) }
 
         #expect(outcome.kind == cause.kind)
         let stop = try #require(cause.details(outcome))
@@ -282,7 +284,7 @@ struct ReentrancyTests {
 }
 
 /// Nested sends that belong to the running handler: they join its hold instead of waiting.
-@Suite("Reentrancy: what passes through a one-at-a-time responder")
+@Suite("Reentrancy: what passes through a one-at-a-time responder", .timeLimit(.minutes(1)))
 struct PassThroughTests {
     /// A one-at-a-time root that, for event 0, sends event 1 to itself the way `mode` says, and
     /// waits for that send before it returns.

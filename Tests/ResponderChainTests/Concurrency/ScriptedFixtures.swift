@@ -263,8 +263,8 @@ extension ConcurrencyFixtures {
         /// beside it, hop 2 had not started when it passed).
         func run(
             _ event: Numbered, from sender: some Responder, options: SendOptions = .default,
-            stopWhen ready: () async -> Void
-        ) async -> Outcome {
+            stopWhen ready: () async throws -> Void
+        ) async throws -> Outcome {
             switch self {
             case .deadline:
                 var options = options
@@ -272,12 +272,12 @@ extension ConcurrencyFixtures {
                 return await sender.send(event, options: options)
             case .taskCancellation:
                 let sending = Task { await sender.send(event, options: options) }
-                await ready()
+                try await ready()
                 sending.cancel()
                 return await sending.value
             case .ticketCancellation:
                 let ticket = await sender.post(event, options: options)
-                await ready()
+                try await ready()
                 ticket.cancel()
                 return await ticket.outcome
             }

@@ -4,7 +4,7 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-@Suite("Shutdown")
+@Suite("Shutdown", .timeLimit(.minutes(1)))
 struct ShutdownTests {
     /// A system with a recording tracer and dead-letter recorder.
     private struct Rig {
@@ -19,7 +19,7 @@ struct ShutdownTests {
 
     /// A node that parks on a gate, and three posts to it: the first parked in its handler, the
     /// other two queued.
-    private static func threePostsOneParked() async -> (Rig, Gate, F.Node, [Ticket]) {
+    private static func threePostsOneParked() async throws -> (Rig, Gate, F.Node, [Ticket]) {
         let gate = Gate()
         let rig = Rig()
         let node = F.Node("node", .park(gate), root: true, system: rig.system)
@@ -27,7 +27,7 @@ struct ShutdownTests {
         for number in 0..<3 {
             tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
         }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         return (rig, gate, node, tickets)
     }
 
@@ -55,10 +55,10 @@ struct ShutdownTests {
         "posts accepted before the shutdown are delivered in order during the grace period and counted as finished"
     )
     func acceptedPostsFinish() async throws {
-        let (rig, gate, node, tickets) = await Self.threePostsOneParked()
+        let (rig, gate, node, tickets) = try await Self.threePostsOneParked()
 
         let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
-        await F.yield { rig.system.isShuttingDown }
+        try await waitUntil("the shutdown has begun") { rig.system.isShuttingDown }
         let refused = await node.post(F.Numbered(sender: 0, number: 3))
         #expect(refused.finishedOutcome?.rejectedDetails?.reason == .shuttingDown)
 
@@ -76,7 +76,7 @@ struct ShutdownTests {
         "when the grace period ends, queued posts end cancelled before hop 1 and the post in flight during its hop, all dead-lettered with reason shutdown"
     )
     func gracePeriodEnds() async throws {
-        let (rig, _, node, tickets) = await Self.threePostsOneParked()  // the gate never opens
+        let (rig, _, node, tickets) = try await Self.threePostsOneParked()  // the gate never opens
 
         let report = await rig.system.shutDown(gracePeriod: .zero)
         #expect(report == ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
@@ -107,7 +107,7 @@ struct ShutdownTests {
         let node = F.Node("node", .park(gate), root: true, system: rig.system)
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let waiting = Task { await node.post(F.Numbered(sender: 1, number: 1)) }
-        await F.yield { rig.system.suspendedPosters == 1 }
+        try await waitUntil("one poster waits for room") { rig.system.suspendedPosters == 1 }
 
         let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
         let refused = await waiting.value
@@ -121,8 +121,8 @@ struct ShutdownTests {
     }
 
     /// A root whose handler waits until its task is cancelled, says so at `cancelled`, then
-    /// goes on until the test lets it finish through `finish` (a wait that ignores cancellation)
-    /// and returns `.handled`.
+    /// goes on until the test opens `finish` (a wait its cancellation does not reach) and returns
+    /// `.handled`.
     private actor Stubborn: Responder {
         nonisolated let eventSystem: EventSystem
         let cancelled = Gate()
@@ -135,9 +135,12 @@ struct ShutdownTests {
 
         static let strategies = Strategies<Stubborn> {
             $0.on(F.Numbered.self) { stubborn, _, _ in
-                while !Task.isCancelled { await Task.yield() }
+                await F.waitForCancellation()
                 try? await stubborn.cancelled.pass()  // cancelled: returns at once, arrival counted
-                await stubborn.finish.waitForArrivals(1)
+                // An unstructured task does not inherit the handler's cancellation, and `value`
+                // waits for it regardless: the handler ignores its cancellation until `finish`.
+                let finish = stubborn.finish
+                await Task { try? await finish.pass() }.value
                 return .handled
             }
         }
@@ -152,11 +155,10 @@ struct ShutdownTests {
         let ticket = await stubborn.post(F.Numbered(sender: 0, number: 0))
 
         let shutdown = Task { await rig.system.shutDown(gracePeriod: .zero) }
-        await stubborn.cancelled.waitForArrivals(1)  // the shutdown has cancelled the delivery
+        try await stubborn.cancelled.waitForArrivals(1)  // the shutdown has cancelled the delivery
         #expect(rig.system.outstandingPosts == 1)
         #expect(ticket.finishedOutcome == nil)
         stubborn.finish.open()
-        try await stubborn.finish.pass()
 
         #expect(await shutdown.value == ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
         let stop = try #require(ticket.finishedOutcome?.cancelledDetails)
@@ -167,16 +169,16 @@ struct ShutdownTests {
     }
 
     @Test("shutting down twice, or at once from two tasks, waits for the same drain and returns its counts")
-    func repeatedShutdown() async {
+    func repeatedShutdown() async throws {
         let gate = Gate()
         let rig = Rig()
         let node = F.Node("node", .park(gate), root: true, system: rig.system)
         _ = await node.post(F.Numbered(sender: 0, number: 0))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         let first = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
         let second = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
-        await F.yield { rig.system.isShuttingDown }
+        try await waitUntil("the shutdown has begun") { rig.system.isShuttingDown }
         gate.open()
         let expected = ShutdownReport(finished: 1, endedEarly: 0, refused: 0)
         #expect(await first.value == expected)
@@ -190,10 +192,10 @@ struct ShutdownTests {
         let rig = Rig()
         let node = F.Node("node", .park(gate), root: true, system: rig.system)
         let ticket = await node.post(F.Numbered(sender: 0, number: 0))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(3_600)) }
-        await F.yield { rig.system.isShuttingDown }
+        try await waitUntil("the shutdown has begun") { rig.system.isShuttingDown }
         shutdown.cancel()
         #expect(await shutdown.value == ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
         #expect(ticket.finishedOutcome?.cancelledDetails?.reason == .shutdown)
@@ -210,6 +212,8 @@ struct ShutdownTests {
         }
         let started = Gate()
 
+        // Each poster posts until the shutdown has begun, or until it is cancelled: the test
+        // cancels them if it ends early, so that they never post on forever.
         let posters = leaves.enumerated().map { index, leaf in
             Task {
                 var tickets: [Ticket] = []
@@ -218,11 +222,12 @@ struct ShutdownTests {
                     tickets.append(await leaf.post(F.Numbered(sender: index, number: number)))
                     number += 1
                     if number == 50 { try? await started.pass() }
-                } while number < 50 || !rig.system.isShuttingDown
+                } while !Task.isCancelled && (number < 50 || !rig.system.isShuttingDown)
                 return tickets
             }
         }
-        await started.waitForArrivals(leaves.count)
+        defer { for poster in posters { poster.cancel() } }
+        try await started.waitForArrivals(leaves.count)
         started.open()
         let report = await rig.system.shutDown(gracePeriod: .milliseconds(2))
 

@@ -77,7 +77,7 @@ private struct TwoChains {
     }
 }
 
-@Suite("Forwarding to another chain: one outcome for the whole path")
+@Suite("Forwarding to another chain: one outcome for the whole path", .timeLimit(.minutes(1)))
 struct ForwardingTests {
     @Test(
         "an event handled in the other chain ends handled there, with both chains' hops, handlers and information in order"
@@ -166,7 +166,7 @@ struct ForwardingTests {
         await chains.link()
 
         let sending = Task { await chains.front[0].send(Ping()) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         sending.cancel()
         let outcome = await sending.value
 

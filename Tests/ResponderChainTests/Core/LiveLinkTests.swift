@@ -3,7 +3,7 @@ import ResponderChainTesting
 import Testing
 
 extension CoreSuites {
-    @Suite("Live links")
+    @Suite("Live links", .timeLimit(.minutes(1)))
     struct LiveLinkTests {
         @Test("a re-link made while a handler is parked takes effect at the next hop")
         func relinkOfTheParkedResponder() async throws {
@@ -14,7 +14,7 @@ extension CoreSuites {
             let leaf = Station("leaf", .park(gate, then: .pass), parent: mid)
 
             let sending = Task { await leaf.send(Ping()) }
-            await gate.waitForArrivals(1)
+            try await gate.waitForArrivals(1)
             await leaf.link(to: newRoot)
             gate.open()
             let outcome = await sending.value
@@ -37,7 +37,7 @@ extension CoreSuites {
             let leaf = Station("leaf", .park(gate, then: .pass), parent: mid)
 
             let sending = Task { await leaf.send(Ping()) }
-            await gate.waitForArrivals(1)
+            try await gate.waitForArrivals(1)
             await mid.link(to: newRoot)
             gate.open()
             let outcome = await sending.value
@@ -54,7 +54,7 @@ extension CoreSuites {
             let leaf = Station("leaf", .park(gate, then: .pass), parent: root)
 
             let sending = Task { await leaf.send(Ping()) }
-            await gate.waitForArrivals(1)
+            try await gate.waitForArrivals(1)
             await leaf.link(to: nil)
             gate.open()
             let outcome = await sending.value
@@ -74,7 +74,7 @@ extension CoreSuites {
             let sender = Station("sender", .pass, parent: passed)
 
             let sending = Task { await sender.send(Ping()) }
-            await gate.waitForArrivals(1)
+            try await gate.waitForArrivals(1)
             await sender.link(to: nil)
             // Release the responder the event has already left, and make a new one at once: the
             // allocator usually hands it the same memory, so it has the same ObjectIdentifier.

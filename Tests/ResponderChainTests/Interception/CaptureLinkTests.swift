@@ -2,7 +2,7 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-@Suite("Capture under live links: the path is read once, the bubble reads it again")
+@Suite("Capture under live links: the path is read once, the bubble reads it again", .timeLimit(.minutes(1)))
 struct CaptureLinkTests {
     @Test("A re-link made during the capture pass takes effect in the bubble, not in the capture")
     func relinkDuringCaptureTakesEffectInTheBubble() async throws {
@@ -16,7 +16,7 @@ struct CaptureLinkTests {
             system: system, journal: journal)
 
         async let sent = nodes[0].send(Ping())
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         await nodes[0].link(to: other)
         gate.open()
         let outcome = await sent
@@ -90,7 +90,7 @@ struct CaptureLinkTests {
             system: system, journal: journal)
 
         async let sent = nodes[0].send(Ping())
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         await nodes[0].link(to: nodes[2])  // n1 leaves the chain
         gate.open()
         let outcome = await sent

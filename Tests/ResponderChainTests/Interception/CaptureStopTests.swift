@@ -2,7 +2,9 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-@Suite("Capture and stops: cancellation, deadlines, failures and a system without capture")
+@Suite(
+    "Capture and stops: cancellation, deadlines, failures and a system without capture",
+    .timeLimit(.minutes(1)))
 struct CaptureStopTests {
     @Test(
         "Cancelling the sender while a capture handler is parked ends the send cancelled during that capture hop"
@@ -15,7 +17,7 @@ struct CaptureStopTests {
             system: capturingSystem(), journal: journal)
 
         let sending = Task { await nodes[0].send(Ping()) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         sending.cancel()
         let outcome = await sending.value
 

@@ -50,7 +50,7 @@ struct ObservationBufferingTests {
         }
         let node = F.Node("node", .handle, root: true, system: system)
         _ = await node.send(F.Numbered(sender: 0, number: 0))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         for number in 1...1_000 {
             #expect(await node.send(F.Numbered(sender: 0, number: number)).isHandled)

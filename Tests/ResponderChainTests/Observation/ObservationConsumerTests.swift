@@ -81,7 +81,7 @@ struct ObservationConsumerTests {
             return await O.readToEnd(outcomes).count
         }
         if cancelWhileWaiting {
-            await started.waitForArrivals(1)
+            try await started.waitForArrivals(1)
             started.open()
             consumer.cancel()
         } else {

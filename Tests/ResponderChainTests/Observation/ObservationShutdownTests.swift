@@ -21,9 +21,9 @@ struct ObservationShutdownTests {
         for number in 0..<3 {
             tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
         }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         let shutdown = Task { await system.shutDown(gracePeriod: .seconds(60)) }
-        await F.yield { system.isShuttingDown }
+        try await waitUntil("the shutdown has begun") { system.isShuttingDown }
         // Refused once the shutdown has begun: observed, and dead-lettered.
         let refused = await node.post(F.Numbered(sender: 1, number: 0))
         gate.open()
@@ -48,7 +48,7 @@ struct ObservationShutdownTests {
         for number in 0..<3 {
             _ = await node.post(F.Numbered(sender: 0, number: number))
         }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         let report = await system.shutDown(gracePeriod: .zero)
         #expect(report.endedEarly == 3)

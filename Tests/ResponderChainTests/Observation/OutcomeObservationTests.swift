@@ -71,7 +71,7 @@ struct OutcomeObservationTests {
         let node = F.Node("node", .park(gate), root: true, system: system)
 
         let parked = await node.post(F.Numbered(sender: 0, number: 0))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         let refused = await node.post(F.Numbered(sender: 0, number: 1))
         gate.open()
         _ = await parked.outcome

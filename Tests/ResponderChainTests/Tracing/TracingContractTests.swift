@@ -5,7 +5,7 @@ import Testing
 
 private typealias F = TracingFixtures
 
-@Suite("Tracer contract")
+@Suite("Tracer contract", .timeLimit(.minutes(1)))
 struct TracingContractTests {
     @Test(
         "a scope that never runs the handler ends the send failed with a TracerViolation",
@@ -85,7 +85,7 @@ struct TracingContractTests {
         let leaf = F.Station("Leaf", .stamp("x"), parent: top)
 
         let sending = Task { await leaf.send(F.Ping(), options: SendOptions(tracer: tracer)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         // Parked in hop 1's scope: the send and the hop's entry are reported, the handler waits.
         #expect(F.shape(tracer.recorder.events) == ["sent", "enter 1"])
@@ -113,7 +113,7 @@ struct TracingContractTests {
         let fast = F.Station("Fast", .handle, root: true)
 
         let parked = Task { await slow.send(F.Ping(), options: SendOptions(tracer: tracer)) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         let quick = await fast.send(F.Ping(), options: SendOptions(tracer: tracer))
 
         #expect(quick.kind == .handled)

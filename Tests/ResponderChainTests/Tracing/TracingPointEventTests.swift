@@ -4,10 +4,10 @@ import Testing
 
 private typealias F = TracingFixtures
 
-@Suite("Trace point events")
+@Suite("Trace point events", .timeLimit(.minutes(1)))
 struct TracingPointEventTests {
     /// Sends one `Ping` that ends with `kind`, traced by `tracer`, with a dead-letter sink.
-    private func send(endingWith kind: Outcome.Kind, tracer: RecordingTracer) async -> Outcome {
+    private func send(endingWith kind: Outcome.Kind, tracer: RecordingTracer) async throws -> Outcome {
         let sink = DeadLetterSink { _ in }
         let options = SendOptions(tracer: tracer, deadLetters: sink)
         switch kind {
@@ -26,7 +26,7 @@ struct TracingPointEventTests {
             let gate = Gate()
             let parked = F.Station("Parked", .park(gate))
             let sending = Task { await parked.send(F.Ping(), options: options) }
-            await gate.waitForArrivals(1)
+            try await gate.waitForArrivals(1)
             sending.cancel()
             return await sending.value
         case .timedOut:
@@ -52,7 +52,7 @@ struct TracingPointEventTests {
         arguments: Outcome.Kind.allCases)
     func oneTerminalEvent(kind: Outcome.Kind) async throws {
         let tracer = RecordingTracer()
-        let outcome = await send(endingWith: kind, tracer: tracer)
+        let outcome = try await send(endingWith: kind, tracer: tracer)
 
         #expect(outcome.kind == kind)
         #expect(tracer.outcomes.map(\.kind) == [kind])

@@ -34,7 +34,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
 
     /// Sends one `Ping` that stops this way, traced by `tracer`, with a dead-letter sink that
     /// must not be used.
-    func send(tracer: RecordingTracer) async -> Outcome {
+    func send(tracer: RecordingTracer) async throws -> Outcome {
         let sink = DeadLetterSink { _ in Issue.record("a stopped send is not a dead letter") }
         let options = SendOptions(tracer: tracer, deadLetters: sink)
         let top = F.Station("Top", .handle, root: true)
@@ -49,7 +49,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
             let gate = Gate()
             let parked = F.Station("Parked", .park(gate), parent: top)
             let sending = Task { await parked.send(F.Ping(), options: options) }
-            await gate.waitForArrivals(1)
+            try await gate.waitForArrivals(1)
             sending.cancel()
             return await sending.value
         case .cancelledByAPostedEventsTicket:
@@ -65,7 +65,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
                     F.Ping(), from: leaf, source: .responder(leaf), options: options, signal: ticket,
                     trace: capture)
             }
-            await gate.waitForArrivals(1)
+            try await gate.waitForArrivals(1)
             ticket.cancel(.ticket)
             gate.open()
             return await delivering.value
@@ -83,7 +83,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
     }
 }
 
-@Suite("Trace point events when a send stops early")
+@Suite("Trace point events when a send stops early", .timeLimit(.minutes(1)))
 struct TracingStopEventTests {
     @Test(
         "each way of stopping reports its outcome exactly once, last, and every hop entered is left",
@@ -91,7 +91,7 @@ struct TracingStopEventTests {
     fileprivate func stoppedOnce(_ stopCase: StopCase) async throws {
         let tracer = RecordingTracer()
 
-        let outcome = await stopCase.send(tracer: tracer)
+        let outcome = try await stopCase.send(tracer: tracer)
 
         #expect(outcome.kind == stopCase.kind)
         let events = tracer.events(for: outcome.eventID)

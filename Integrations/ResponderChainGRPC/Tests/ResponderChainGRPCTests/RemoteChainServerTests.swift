@@ -33,9 +33,7 @@ struct RemoteChainServerTests {
             let port = try await server.listeningPort
             try await withLink(to: port) { link, front in
                 let underWay = Task { await front.send(PlaceOrder(sku: "slow-1")) }
-                // Cancellable (unlike the gate's own wait): a call that never arrives there
-                // ends in the suite's time limit rather than a hang.
-                for await sku in backend.arrivals where sku == "slow-1" { break }
+                try await backend.gate.waitForArrivals(1)  // cancellable: the time limit ends it
 
                 trigger.triggerGracefulShutdown()
                 // The server takes no new connections (a call through a new one is refused: the
@@ -132,13 +130,9 @@ private struct Backend {
     let gate = Gate()
     let counter: Counter
     let entries: RemoteEntries
-    /// The skus of the orders that reached the counter, as they arrive.
-    let arrivals: AsyncStream<String>
 
     init() {
-        let (arrivals, arrived) = AsyncStream.makeStream(of: String.self)
-        self.arrivals = arrivals
-        counter = Counter(gate: gate, arrived: arrived, system: system)
+        counter = Counter(gate: gate, system: system)
         entries = RemoteEntries(["orders": counter], registry: sharedRegistry())
     }
 }
@@ -147,12 +141,10 @@ private struct Backend {
 private actor Counter: Responder {
     nonisolated let eventSystem: EventSystem
     nonisolated let gate: Gate
-    nonisolated let arrived: AsyncStream<String>.Continuation
     private(set) var seen: [String] = []
 
-    init(gate: Gate, arrived: AsyncStream<String>.Continuation, system: EventSystem) {
+    init(gate: Gate, system: EventSystem) {
         self.gate = gate
-        self.arrived = arrived
         self.eventSystem = system
     }
 
@@ -163,7 +155,6 @@ private actor Counter: Responder {
     static let strategies = Strategies<Counter> {
         $0.on(PlaceOrder.self) { counter, order, _ in
             counter.seen.append(order.sku)
-            counter.arrived.yield(order.sku)
             if order.sku.hasPrefix("slow") { try await counter.gate.pass() }
             return .handled
         }

@@ -4,7 +4,7 @@ import ResponderChainTesting
 import Synchronization
 import Testing
 
-@Suite("A remote link: one outcome for a chain split across processes")
+@Suite("A remote link: one outcome for a chain split across processes", .timeLimit(.minutes(1)))
 struct RemoteLinkTests {
     @Test(
         "an event handled in the other process ends handled there, with both sides' hops, handlers and information"
@@ -246,7 +246,7 @@ struct RemoteLinkStopTests {
         let backOutcomes = chain.back.observeOutcomes()
 
         let sending = Task { await chain.f0.send(PlaceOrder(sku: "A-1")) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         sending.cancel()
         let outcome = await sending.value
 
@@ -270,7 +270,7 @@ struct RemoteLinkStopTests {
             back: [.park(gate), .handle, .pass],
             postingLimit: PostingLimit(maxOutstanding: 1, whenFull: .reject))
         let first = Task { await chain.f0.send(PlaceOrder(sku: "A")) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         let second = await chain.f0.send(PlaceOrder(sku: "B"))
 
@@ -288,11 +288,13 @@ struct RemoteLinkStopTests {
         let chain = SplitChain(
             back: [.park(gate), .handle, .pass], postingLimit: PostingLimit(maxOutstanding: 1))
         let first = Task { await chain.f0.send(PlaceOrder(sku: "A")) }
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         let second = Task { await chain.f0.send(PlaceOrder(sku: "B")) }
         // The second waits for room there (its request is suspended in the other system's post
         // office), and so does its sender here.
-        while chain.back.suspendedPosters < 1 { await Task.yield() }
+        try await waitUntil("the other system has a poster waiting for room") {
+            chain.back.suspendedPosters >= 1
+        }
         #expect(await chain.b[0].seen == ["A customer=-"])
 
         gate.open()

@@ -54,8 +54,8 @@ actor Station: Responder {
     }
 }
 
-/// Yields until `condition` holds: for a statistic the system updates with no signal to wait
-/// on (a poster suspended for room).
-func yield(until condition: () -> Bool) async {
-    while !condition() { await Task.yield() }
+/// Returns once the current task is cancelled: a pass through a gate that never opens, which
+/// only the cancellation ends.
+func waitForCancellation() async {
+    try? await Gate().pass()
 }

@@ -5,7 +5,7 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-@Suite("Metrics tracer (swift-metrics)")
+@Suite("Metrics tracer (swift-metrics)", .timeLimit(.minutes(1)))
 struct MetricsTracerTests {
     let names = MetricNames()
 
@@ -33,14 +33,14 @@ struct MetricsTracerTests {
         outcomes.append(await failing.send(Probe()))
         outcomes.append(await leaf.send(Probe(), options: SendOptions(deadline: .now - .seconds(1))))
         let cancelled = Task {
-            while !Task.isCancelled { await Task.yield() }
+            await waitForCancellation()
             return await leaf.send(Probe())
         }
         cancelled.cancel()
         outcomes.append(await cancelled.value)
         // A post parked in its handler fills the system; the next post is rejected.
         let held = await parked.post(Probe())
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         outcomes.append(await (parked.post(Probe())).outcome)
         gate.open()
         outcomes.append(await held.outcome)
@@ -242,7 +242,7 @@ struct MetricsTracerTests {
     }
 }
 
-@Suite("Posting gauges (swift-metrics)")
+@Suite("Posting gauges (swift-metrics)", .timeLimit(.minutes(1)))
 struct PostingGaugesTests {
     let names = MetricNames()
 
@@ -263,9 +263,9 @@ struct PostingGaugesTests {
 
         let first = await parked.post(Probe())
         let second = await parked.post(Probe())
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         let third = Task { await parked.post(Probe()) }
-        await yield { system.suspendedPosters == 1 }
+        try await waitUntil("one poster waits for room") { system.suspendedPosters == 1 }
         gauges.update()
         #expect(try gauge(names.outstandingPosts) == 2)
         #expect(try gauge(names.suspendedPosters) == 1)
@@ -289,10 +289,10 @@ struct PostingGaugesTests {
         let gauges = PostingGauges(system: system, factory: metrics)
         let parked = Station("Parked", .park(gate), root: true, system: system)
         let held = await parked.post(Probe())
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
 
         let sampling = Task {
-            while !Task.isCancelled { await Task.yield() }
+            await waitForCancellation()
             await gauges.run(every: .seconds(3600))
         }
         sampling.cancel()

@@ -21,11 +21,11 @@ struct EventSystemServiceTests {
                 group.addTask { try await service.run() }
                 var accepted: [Ticket] = []
                 for number in 0..<3 { accepted.append(await worker.post(Job(poster: 0, number: number))) }
-                await gate.waitForArrivals(1)
+                try await gate.waitForArrivals(1)
                 #expect(!system.isShuttingDown)
 
                 trigger.triggerGracefulShutdown()
-                await yield { system.isShuttingDown }
+                try await waitUntil("the shutdown has begun") { system.isShuttingDown }
                 let refused = await worker.post(Job(poster: 1, number: 0))
                 #expect(refused.finishedOutcome?.rejectedDetails?.reason == .shuttingDown)
 
@@ -50,7 +50,7 @@ struct EventSystemServiceTests {
         try await testGracefulShutdown { trigger in
             var tickets: [Ticket] = []
             for number in 0..<3 { tickets.append(await worker.post(Job(poster: 0, number: number))) }
-            await gate.waitForArrivals(1)
+            try await gate.waitForArrivals(1)
             trigger.triggerGracefulShutdown()
             try await service.run()
             for ticket in tickets {
@@ -70,7 +70,7 @@ struct EventSystemServiceTests {
         let service = EventSystemService(system, gracePeriod: .seconds(3_600)) { await reports.append($0) }
 
         let ticket = await worker.post(Job(poster: 0, number: 0))
-        await gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         try await testGracefulShutdown { _ in
             let running = Task { try await service.run() }
             running.cancel()

@@ -35,8 +35,3 @@ actor ReportBox {
     private(set) var reports: [ShutdownReport] = []
     func append(_ report: ShutdownReport) { reports.append(report) }
 }
-
-/// Yields until `condition` holds: waits on a state the code under test changes, not on time.
-func yield(until condition: () -> Bool) async {
-    while !condition() { await Task.yield() }
-}
