@@ -16,10 +16,16 @@ import Synchronization
 /// tasks and resumes continuations outside the lock.
 final class PostOffice: Sendable {
     private let state: Locked<PostOfficeState>
+    /// The system's observation streams, finished when the office closes.
+    private let observers: EventObservers
 
     /// The delivery running in the current task, if any: posts made by its handlers are accepted
     /// over the limit (see ``PostingLimit``), but only while that delivery runs.
     @TaskLocal private static var delivery: DeliveryStamp?
+
+    /// The office whose ``shutDown(until:system:)`` runs in the current task: a call made from
+    /// inside its own endings (a dead-letter sink it delivers to) must not wait for itself.
+    @TaskLocal private static var shuttingDown: ObjectIdentifier?
 
     /// The ticket of the post whose delivery runs in the current task (its handlers, or a task
     /// they started while it runs), if any.
@@ -28,8 +34,9 @@ final class PostOffice: Sendable {
         return delivery.ticket
     }
 
-    init(limit: PostingLimit) {
+    init(limit: PostingLimit, observers: EventObservers) {
         self.state = Locked(PostOfficeState(limit: limit))
+        self.observers = observers
     }
 
     var statistics: (outstanding: Int, peak: Int, suspended: Int) {
@@ -97,7 +104,7 @@ final class PostOffice: Sendable {
 
     /// The delivery loop of one lane, on the isolation of the poster that started it.
     private func deliver(lane: ObjectIdentifier, isolation: isolated (any Actor)?) async {
-        let deliveries = LaneDeliveries(office: self)
+        let deliveries = LaneDeliveries(office: self, lane: lane)
         var delivered: TicketState.Settlement?
         while true {
             let (step, released) = state.withLock { state in
@@ -132,7 +139,8 @@ final class PostOffice: Sendable {
         }
     }
 
-    /// Resumes what a transition released, outside the lock.
+    /// Resumes what a transition released, outside the lock, and finishes the observation
+    /// streams once the office has closed: every post it held has ended and been observed.
     private func resume(_ released: PostOfficeState.Released) {
         for waiter in released.admitted {
             waiter.continuation.resume(returning: .accepted)
@@ -140,6 +148,7 @@ final class PostOffice: Sendable {
         for waiter in released.drainWaiters {
             waiter.continuation.resume()
         }
+        if released.closed { observers.close() }
     }
 
     // MARK: Cancellation
@@ -177,15 +186,44 @@ final class PostOffice: Sendable {
 
     // MARK: Shutdown
 
+    /// Whether the shutdown has begun; waits until it has.
+    /// - Throws: `CancellationError` if the waiting task is cancelled first.
+    nonisolated(nonsending) func waitUntilShuttingDown() async throws(CancellationError) {
+        let began = await state.wait(
+            in: \PostOfficeState.shutdownLine, as: (), unless: { $0.phase != .open ? true : nil },
+            cancelled: false)
+        if !began { throw CancellationError() }
+    }
+
     /// Refuses new posts, lets the outstanding ones finish until `deadline`, then ends the rest
     /// (see ``EventSystem/shutDown(gracePeriod:)``).
+    ///
+    /// Called from inside the delivery of one of this office's posts, the drain does not wait
+    /// for that post (it waits for the drain) and ends the posts queued behind it, which cannot
+    /// run before it ends; the report counts it ``ShutdownReport/inProgress``. Called from inside
+    /// its own endings (a dead-letter sink the shutdown delivers to), it returns the counts so far
+    /// at once.
     nonisolated(nonsending) func shutDown(until deadline: ContinuousClock.Instant, system: EventSystem)
         async -> ShutdownReport
     {
-        let start = state.withLock { $0.shutdown() }
+        if Self.shuttingDown == ObjectIdentifier(self) {
+            return state.withLock { $0.countsSoFar }
+        }
+        let caller = Self.delivery.flatMap { $0.isRunning ? $0.lane.lane(in: self) : nil }
+        let start = state.withLock { $0.shutdown(from: caller) }
         for waiter in start.refused { waiter.continuation.resume(returning: .shuttingDown) }
-        resume(PostOfficeState.Released(drainWaiters: start.drainWaiters))
+        for waiter in start.began { waiter.continuation.resume(returning: true) }
+        resume(start.released)
+        return await Self.$shuttingDown.withValue(ObjectIdentifier(self)) {
+            await drain(until: deadline, system: system)
+        }
+    }
 
+    /// The drain of ``shutDown(until:system:)``: waits for the outstanding posts until
+    /// `deadline`, ends the rest, then makes the report.
+    private nonisolated(nonsending) func drain(until deadline: ContinuousClock.Instant, system: EventSystem)
+        async -> ShutdownReport
+    {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await self.waitUntilDrained()
@@ -203,7 +241,11 @@ final class PostOffice: Sendable {
             // and the group waits for it before it returns.
             group.cancelAll()
         }
-        return state.withLock { $0.report }
+        // The posts queued behind the callers' own posts cannot run before those end.
+        for post in state.withLock({ $0.takeQueuedBehindCallers() }) {
+            endedWhileQueued(await Router.endQueuedByShutdown(post, system: system))
+        }
+        return state.withLock { $0.makeReport() }
     }
 
     private nonisolated(nonsending) func waitUntilDrained() async {
@@ -241,12 +283,20 @@ final class PostOffice: Sendable {
 /// recognized as made *while its delivery runs* (and only then) by the stamp in its task-locals.
 private final class LaneDeliveries: Sendable {
     let office: ObjectIdentifier
+    /// The lane's key in its office.
+    let lane: ObjectIdentifier
     /// The number of the delivery running now; 0 between deliveries.
     private let running = Atomic<UInt64>(0)
     private let count = Atomic<UInt64>(0)
 
-    init(office: PostOffice) {
+    init(office: PostOffice, lane: ObjectIdentifier) {
         self.office = ObjectIdentifier(office)
+        self.lane = lane
+    }
+
+    /// The lane's key, if it belongs to `office`.
+    func lane(in office: PostOffice) -> ObjectIdentifier? {
+        self.office == ObjectIdentifier(office) ? lane : nil
     }
 
     /// Numbers a new delivery, of `ticket`'s post, and marks it running.

@@ -43,6 +43,8 @@ struct PostOfficeState {
 
     typealias RoomLine = WaitingLine<WaitingPost, CheckedContinuation<Admission, Never>>
     typealias DrainLine = WaitingLine<Void, CheckedContinuation<Void, Never>>
+    /// Tasks waiting for the shutdown to begin: `true` when it has, `false` when cancelled.
+    typealias ShutdownLine = WaitingLine<Void, CheckedContinuation<Bool, Never>>
 
     /// What ``post(_:lane:overLimit:)`` decided.
     enum PostDecision: Equatable {
@@ -65,11 +67,14 @@ struct PostOfficeState {
     }
 
     /// What a transition freed: posters admitted (resume them: their posts are queued), lanes
-    /// whose delivery must start, and the tasks waiting for the drain, if it is complete.
+    /// whose delivery must start, the tasks waiting for the drain, if it is complete, and whether
+    /// the office has just closed (nothing is outstanding any more: finish the observation
+    /// streams).
     struct Released {
         var admitted: [RoomLine.Waiter] = []
         var lanesToStart: [ObjectIdentifier] = []
         var drainWaiters: [DrainLine.Waiter] = []
+        var closed = false
     }
 
     /// Where the post office is in its life.
@@ -82,12 +87,15 @@ struct PostOfficeState {
         case closed
     }
 
-    /// What ``shutdown()`` found.
+    /// What ``shutdown(from:)`` found.
     struct ShutdownStart {
         /// Posters that were waiting for room: resume them as refused.
-        var refused: [RoomLine.Waiter]
-        /// Waiters of the drain to resume now (nothing was outstanding).
-        var drainWaiters: [DrainLine.Waiter]
+        var refused: [RoomLine.Waiter] = []
+        /// Tasks waiting for the shutdown to begin: resume them with `true`.
+        var began: [ShutdownLine.Waiter] = []
+        /// What the start freed: the drain's waiters, if nothing the drain waits for is
+        /// outstanding, and whether the office closed.
+        var released = Released()
     }
 
     /// What ``endRemaining()`` took away when the grace period ended.
@@ -105,11 +113,19 @@ struct PostOfficeState {
     var roomLine = RoomLine()
     /// Tasks waiting for the drain to complete (the storage suspends into it).
     var drainLine = DrainLine()
+    /// Tasks waiting for the shutdown to begin (the storage suspends into it).
+    var shutdownLine = ShutdownLine()
     private(set) var outstanding = 0
     private(set) var peak = 0
     private(set) var phase = Phase.open
     /// The shutdown's counts so far.
-    private(set) var report = ShutdownReport(finished: 0, endedEarly: 0, refused: 0)
+    private(set) var counts = ShutdownReport(finished: 0, endedEarly: 0, refused: 0)
+    /// The report, once made: every later call to shut down returns it unchanged.
+    private(set) var report: ShutdownReport?
+    /// The lanes whose post in flight called for the shutdown from its own delivery: the drain
+    /// does not wait for that post (it waits for the drain), and the posts queued behind it
+    /// cannot be delivered before it ends.
+    private var callerLanes: Set<ObjectIdentifier> = []
 
     init(limit: PostingLimit) {
         self.limit = limit
@@ -117,8 +133,16 @@ struct PostOfficeState {
 
     var suspendedCount: Int { roomLine.count }
 
-    /// Whether the office has shut down and nothing is outstanding.
-    var isDrained: Bool { phase == .closed }
+    /// Whether everything the drain waits for has ended: the office is shutting down and the only
+    /// posts outstanding are those of lanes whose post in flight called for the shutdown.
+    var isDrained: Bool { phase != .open && outstanding == postsOnCallerLanes }
+
+    /// The posts on the callers' lanes: each one's post in flight and those queued behind it.
+    private var postsOnCallerLanes: Int {
+        callerLanes.reduce(0) { count, key in
+            count + (lanes[key].map { ($0.inFlight == nil ? 0 : 1) + $0.pending.count } ?? 0)
+        }
+    }
 
     private var hasRoom: Bool { outstanding < limit.maxOutstanding && roomLine.isEmpty }
 
@@ -128,7 +152,7 @@ struct PostOfficeState {
     /// delivery's handlers), refuses it while shutting down.
     mutating func post(_ post: PendingPost, lane: ObjectIdentifier, overLimit: Bool) -> PostDecision {
         guard phase == .open else {
-            report.refused += 1
+            counts.refused += 1
             return .rejected(.shuttingDown)
         }
         if overLimit || hasRoom {
@@ -146,7 +170,7 @@ struct PostOfficeState {
         -> (admission: Admission, startDelivery: Bool)?
     {
         guard phase == .open else {
-            report.refused += 1
+            counts.refused += 1
             return (.shuttingDown, false)
         }
         guard hasRoom else { return nil }
@@ -179,6 +203,8 @@ struct PostOfficeState {
         var released = Released()
         if let delivered {
             lanes[key]?.inFlight = nil
+            // A caller's post has ended: its lane is drained like any other from now on.
+            callerLanes.remove(key)
             released = postEnded(delivered)
         }
         // The lane is changed in place (through its index), never copied out and back: a copy
@@ -209,11 +235,12 @@ struct PostOfficeState {
     /// waited for already has the outcome the report counted.
     private mutating func postEnded(_ settlement: TicketState.Settlement) -> Released {
         outstanding -= 1
-        if phase == .draining {
-            if settlement.outcome.wasEndedByShutdown { report.endedEarly += 1 } else { report.finished += 1 }
+        if phase == .draining, report == nil {
+            if settlement.outcome.wasEndedByShutdown { counts.endedEarly += 1 } else { counts.finished += 1 }
         }
         var released = admitWaiters()
-        released.drainWaiters = completeDrainIfDone()
+        released.drainWaiters = drainWaitersIfDrained()
+        released.closed = closeIfDone()
         return released
     }
 
@@ -280,40 +307,84 @@ struct PostOfficeState {
     // MARK: Shutdown
 
     /// Starts the shutdown: from now on every post is refused; posters waiting for room are
-    /// refused too. Calling it again changes nothing.
-    mutating func shutdown() -> ShutdownStart {
-        guard phase == .open else { return ShutdownStart(refused: [], drainWaiters: []) }
-        phase = .draining
-        let refused = roomLine.removeAll()
-        report.refused += refused.count
-        return ShutdownStart(refused: refused, drainWaiters: completeDrainIfDone())
+    /// refused too. Calling it again changes nothing, but for `caller`: the lane of a post whose
+    /// own delivery calls for the shutdown (its handler, its dead-letter sink), which the drain
+    /// then does not wait for.
+    mutating func shutdown(from caller: ObjectIdentifier? = nil) -> ShutdownStart {
+        var start = ShutdownStart()
+        if phase == .open {
+            phase = .draining
+            start.refused = roomLine.removeAll()
+            counts.refused += start.refused.count
+            start.began = shutdownLine.removeAll()
+        }
+        if let caller, report == nil, lanes[caller]?.inFlight != nil {
+            callerLanes.insert(caller)
+        }
+        start.released.drainWaiters = drainWaitersIfDrained()
+        start.released.closed = closeIfDone()
+        return start
     }
 
     /// Ends the grace period: removes every queued post (each still counts as outstanding until
     /// ``endedWhileQueued(_:)``) and names the posts in flight, whose deliveries must be
-    /// stopped.
+    /// stopped; not the callers' own posts, which wait for the shutdown.
     mutating func endRemaining() -> Remaining {
         guard phase == .draining else { return Remaining() }
         var remaining = Remaining()
         for index in lanes.indices {
             while let post = lanes.values[index].pending.popFirst() { remaining.queued.append(post) }
-            if let ticket = lanes.values[index].inFlight {
+            if let ticket = lanes.values[index].inFlight, !callerLanes.contains(lanes.keys[index]) {
                 remaining.inFlight.append((ticket, lanes.values[index].delivery))
             }
         }
         return remaining
     }
 
+    /// Once drained: removes the posts queued behind the callers' own posts, which cannot be
+    /// delivered before those end (each still counts as outstanding until
+    /// ``endedWhileQueued(_:)``, and ends early).
+    mutating func takeQueuedBehindCallers() -> [PendingPost] {
+        var queued: [PendingPost] = []
+        for key in callerLanes {
+            guard let index = lanes.index(forKey: key) else { continue }
+            while let post = lanes.values[index].pending.popFirst() { queued.append(post) }
+        }
+        return queued
+    }
+
+    /// Makes the report, the first time the drain is complete: the counts so far, with the
+    /// callers' posts still running as ``ShutdownReport/inProgress``. Later calls return it
+    /// unchanged.
+    mutating func makeReport() -> ShutdownReport {
+        if let report { return report }
+        var made = counts
+        made.inProgress = outstanding
+        report = made
+        return made
+    }
+
+    /// The counts so far, before the report is made (for a call made from inside the shutdown's
+    /// own endings), or the report.
+    var countsSoFar: ShutdownReport { report ?? counts }
+
     /// A post removed from its queue (by its ticket, or by ``endRemaining()``) has been settled.
     mutating func endedWhileQueued(_ settlement: TicketState.Settlement) -> Released {
         postEnded(settlement)
     }
 
-    /// Closes the office and returns the drain's waiters once nothing is outstanding.
-    private mutating func completeDrainIfDone() -> [DrainLine.Waiter] {
-        guard phase == .draining, outstanding == 0 else { return [] }
-        phase = .closed
+    /// The drain's waiters, once everything the drain waits for has ended.
+    private mutating func drainWaitersIfDrained() -> [DrainLine.Waiter] {
+        guard phase == .draining, isDrained else { return [] }
         return drainLine.removeAll()
+    }
+
+    /// Closes the office once it is shutting down and nothing is outstanding; returns whether it
+    /// closed now.
+    private mutating func closeIfDone() -> Bool {
+        guard phase == .draining, outstanding == 0 else { return false }
+        phase = .closed
+        return true
     }
 }
 

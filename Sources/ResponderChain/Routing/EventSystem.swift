@@ -58,7 +58,7 @@ public final class EventSystem: Sendable {
     /// The per-sender queues of the events posted through this system.
     let postOffice: PostOffice
     /// The outcome and dead-letter streams open on this system.
-    let observers = EventObservers()
+    let observers: EventObservers
     /// Whether ``tracer`` is set, kept as a flag: every send reads it, and a `nil` check of an
     /// optional existential goes through the runtime.
     let hasTracer: Bool
@@ -97,7 +97,9 @@ public final class EventSystem: Sendable {
         self.runsCapturePhase = capturePhase == .enabled
         self.wrappers = wrappers
         self.wrappersIfAny = wrappers.isEmpty ? nil : wrappers
-        self.postOffice = PostOffice(limit: postingLimit)
+        let observers = EventObservers()
+        self.observers = observers
+        self.postOffice = PostOffice(limit: postingLimit, observers: observers)
     }
 
     /// The number of posted events accepted and not yet finished (queued or being delivered).
@@ -133,7 +135,15 @@ public final class EventSystem: Sendable {
     /// calling task ends the grace period at once.
     /// Awaited sends are not affected: they run in their callers' tasks, which own them.
     ///
-    /// Calling it again (or concurrently) waits for the same drain and returns its counts.
+    /// **From inside a delivery.** A posted event's handler (or its wrapper, tracer or
+    /// dead-letter sink) may call it, a `Quit` event that stops its service: the drain does not
+    /// wait for that post, which waits for the drain, and the posts its sender queued behind it,
+    /// which cannot run before it ends, end early. The call returns the report with that post
+    /// counted ``ShutdownReport/inProgress``; the post ends when its handler returns, and the
+    /// observation streams finish after it.
+    ///
+    /// Calling it again (or concurrently) waits for the same drain and returns the same report:
+    /// it is made once.
     ///
     /// ```swift
     /// let report = await system.shutDown(gracePeriod: .seconds(5))
@@ -141,9 +151,19 @@ public final class EventSystem: Sendable {
     /// ```
     @discardableResult
     public nonisolated(nonsending) func shutDown(gracePeriod: Duration) async -> ShutdownReport {
-        let report = await postOffice.shutDown(until: .now + gracePeriod, system: self)
-        // Every post has ended and been observed: the streams can end.
-        observers.close()
-        return report
+        await postOffice.shutDown(until: .now + gracePeriod, system: self)
+    }
+
+    /// Returns once ``shutDown(gracePeriod:)`` has been called (at once if it has been): from
+    /// then on the system refuses new posts.
+    ///
+    /// ```swift
+    /// try await system.waitUntilShuttingDown()
+    /// logger.info("draining")
+    /// ```
+    ///
+    /// - Throws: `CancellationError` if the waiting task is cancelled first.
+    public nonisolated(nonsending) func waitUntilShuttingDown() async throws(CancellationError) {
+        try await postOffice.waitUntilShuttingDown()
     }
 }

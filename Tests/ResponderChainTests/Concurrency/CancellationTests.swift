@@ -22,6 +22,7 @@ struct CancellationTests {
         #expect(stop.responder == ResponderID(parked))
         #expect(stop.hop == 2)
         #expect(stop.whileHandling)
+        #expect(stop.lastReached == ResponderID(parked))
         #expect(await parked.sawTaskCancelled)
         #expect(await parked.sawContextCancelled)
         #expect(await top.seen.isEmpty)
@@ -42,6 +43,8 @@ struct CancellationTests {
         #expect(stop.responder == ResponderID(top))
         #expect(stop.hop == 2)
         #expect(!stop.whileHandling)
+        #expect(stop.lastReached == ResponderID(parked))  // where the event really was
+        #expect(outcome.description == "cancelled before hop 2 at top, after parked (task cancelled)")
         #expect(outcome.handlers == [ResponderID(parked)])
         #expect(await parked.sawTaskCancelled)
         #expect(await top.seen.isEmpty)
@@ -62,6 +65,7 @@ struct CancellationTests {
         #expect(stop.responder == ResponderID(leaf))
         #expect(stop.hop == 1)
         #expect(!stop.whileHandling)
+        #expect(stop.lastReached == nil)  // no hop ran
         #expect(await leaf.seen.isEmpty)
     }
 

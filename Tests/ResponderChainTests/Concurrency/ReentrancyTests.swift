@@ -271,6 +271,7 @@ struct ReentrancyTests {
         #expect(stop.responder == ResponderID(node))
         #expect(stop.hop == position)
         #expect(!stop.whileHandling)
+        #expect(stop.lastReached == (position == 1 ? nil : ResponderID(sender)))
         #expect(outcome.hops == position - 1)
         #expect(
             tracer.enteredHops(for: outcome.eventID).map(\.responder)

@@ -2,8 +2,6 @@
 import ResponderChainTesting
 import Testing
 
-private typealias F = ConcurrencyFixtures
-
 /// The event a test sends first.
 private struct Outer: Event {}
 /// The event the outer handler posts and waits for.
@@ -92,8 +90,10 @@ struct WaitingOnYourselfTests {
         let waiter = Waiter("L", oneAtATime: true)
         await waiter.holdBeforeWaiting()
         let sending = Task { await waiter.send(Outer()) }
-        await waiter.posted.waitForArrivals(1)
-        await F.yield { ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(waiter)) == 1 }
+        try await waiter.posted.waitForArrivals(1)
+        try await waitUntil("the post waits for the held responder") {
+            ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(waiter)) == 1
+        }
         waiter.beforeWaiting.open()
 
         #expect(await sending.value.kind == .handled)
@@ -110,9 +110,10 @@ struct WaitingOnYourselfTests {
         let gatekeeper = Gatekeeper(above: waiter)
         await waiter.post(to: gatekeeper)
         let sending = Task { await waiter.send(Outer()) }
-        await gatekeeper.gate.waitForArrivals(1)
-        // The handler waits for the ticket.
-        await F.yield { WaitForGraph.shared.hasWait(insideLockOf: ObjectIdentifier(waiter)) }
+        try await gatekeeper.gate.waitForArrivals(1)
+        try await waitUntil("the handler waits for the post's ticket") {
+            WaitForGraph.shared.hasWait(insideLockOf: ObjectIdentifier(waiter))
+        }
         gatekeeper.gate.open()
 
         #expect(await sending.value.kind == .handled)

@@ -64,4 +64,36 @@ struct ObservationShutdownTests {
         #expect(await O.readToEnd(system.observeOutcomes()).isEmpty)
         #expect(system._openObservationStreams == 0)
     }
+
+    @Test(
+        "at a shutdown, one sender's posts keep post order within each way they ended: delivered, refused, ended while queued"
+    )
+    func orderAtShutdown() async throws {
+        let gate = Gate()
+        let system = EventSystem()
+        let node = F.Node("node", .park(gate), root: true, system: system)
+        let sender = F.Node("sender", .pass, parent: node, system: system)
+        let stream = system.observeOutcomes()
+        async let observed = O.readToEnd(stream)
+
+        // 0 parks in its handler; 1, 2, 3 wait behind it in the sender's lane.
+        var tickets: [Ticket] = []
+        for number in 0..<4 { tickets.append(await sender.post(F.Numbered(sender: 0, number: number))) }
+        try await gate.waitForArrivals(1)
+        let shutdown = Task { await system.shutDown(gracePeriod: .seconds(3_600)) }
+        try await system.waitUntilShuttingDown()
+        // 4 and 5 are refused at once, while 0 to 3 are still under way.
+        for number in 4..<6 { tickets.append(await sender.post(F.Numbered(sender: 0, number: number))) }
+        shutdown.cancel()  // the grace period ends: 1 to 3 end while queued, 0 is cut short
+        #expect(await shutdown.value == ShutdownReport(finished: 0, endedEarly: 4, refused: 2))
+
+        let numbers = Dictionary(uniqueKeysWithValues: tickets.enumerated().map { ($1.eventID, $0) })
+        let order = await observed.compactMap { numbers[$0.outcome.eventID] }
+        #expect(order.sorted() == Array(0..<6))  // each once
+        #expect(order.filter { (4..<6).contains($0) } == [4, 5])  // refused, in post order
+        #expect(order.filter { (1..<4).contains($0) } == [1, 2, 3])  // ended while queued, in order
+        // The refusals came before the grace period ended, so before every post it ended.
+        let lastRefusal = try #require(order.firstIndex(of: 5))
+        #expect(order.prefix(lastRefusal + 1).allSatisfy { $0 >= 4 })
+    }
 }

@@ -12,7 +12,7 @@ struct PostOfficeStateTests {
     }
 
     let sender = Sender()
-    let office = PostOffice(limit: .default)
+    let office = PostOffice(limit: .default, observers: EventObservers())
     var lane: ObjectIdentifier { ObjectIdentifier(sender) }
 
     func post(_ number: Int) -> PendingPost {
@@ -118,7 +118,7 @@ struct PostOfficeStateTests {
         #expect(state.isDrained)
         #expect(state.post(post(0), lane: lane, overLimit: true) == .rejected(.shuttingDown))
         #expect(state.admitBeforeWaiting(post(1), lane: lane)?.admission == .shuttingDown)
-        #expect(state.report == ShutdownReport(finished: 0, endedEarly: 0, refused: 2))
+        #expect(state.countsSoFar == ShutdownReport(finished: 0, endedEarly: 0, refused: 2))
         #expect(state.outstanding == 0)
     }
 
@@ -135,7 +135,7 @@ struct PostOfficeStateTests {
         #expect(!state.isDrained)
         _ = state.nextStep(lane: lane, after: handled(posts[1]))
         #expect(state.isDrained)
-        #expect(state.report == ShutdownReport(finished: 2, endedEarly: 0, refused: 0))
+        #expect(state.countsSoFar == ShutdownReport(finished: 2, endedEarly: 0, refused: 0))
     }
 
     @Test(
@@ -161,7 +161,7 @@ struct PostOfficeStateTests {
             return
         }
         #expect(state.isDrained)
-        #expect(state.report == ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
+        #expect(state.countsSoFar == ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
     }
 
     /// The report and the tickets cannot disagree: a post is counted by the outcome its ticket
@@ -180,11 +180,60 @@ struct PostOfficeStateTests {
         #expect(late.outcome.wasEndedByShutdown)
         #expect(try #require(posts[0].ticket.finishedOutcome).wasEndedByShutdown)
         _ = state.nextStep(lane: lane, after: late)
-        #expect(state.report == ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
+        #expect(state.countsSoFar == ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
         #expect(!state.isDrained)
 
         _ = state.nextStep(lane: lane, after: handled(posts[1]))
         #expect(state.isDrained)
-        #expect(state.report == ShutdownReport(finished: 1, endedEarly: 1, refused: 0))
+        #expect(state.countsSoFar == ShutdownReport(finished: 1, endedEarly: 1, refused: 0))
+    }
+
+    @Test(
+        "a shutdown called from a post's own delivery does not wait for it; the posts queued behind it are taken out, and the report counts it in progress"
+    )
+    func shutdownFromInsideADelivery() {
+        var state = PostOfficeState(limit: .default)
+        let other = ObjectIdentifier(Sender())
+        let posts = (0..<3).map(post)
+        for post in posts { _ = state.post(post, lane: lane, overLimit: false) }
+        let elsewhere = post(3)
+        _ = state.post(elsewhere, lane: other, overLimit: false)
+        _ = state.nextStep(lane: lane, after: nil)  // posts[0] in flight: it calls for the shutdown
+        _ = state.nextStep(lane: other, after: nil)
+
+        let start = state.shutdown(from: lane)
+        #expect(start.released.drainWaiters.isEmpty)
+        #expect(!state.isDrained)  // the other lane's post is still under way
+
+        let released = state.nextStep(lane: other, after: handled(elsewhere)).released
+        #expect(state.isDrained)  // only the caller's lane is left
+        #expect(!released.closed)
+        let queued = state.takeQueuedBehindCallers()
+        #expect(queued.compactMap { ($0.event as? Ping)?.number } == [1, 2])
+        for post in queued { _ = state.endedWhileQueued(endedByShutdown(post)) }
+
+        let report = state.makeReport()
+        #expect(report == ShutdownReport(finished: 1, endedEarly: 2, refused: 0, inProgress: 1))
+        #expect(state.phase == .draining)
+
+        // The caller's post ends after the report: the office closes, the report stays.
+        let last = state.nextStep(lane: lane, after: handled(posts[0]))
+        guard case .finished = last.step else {
+            Issue.record("the caller's lane did not finish")
+            return
+        }
+        #expect(last.released.closed)
+        #expect(state.phase == .closed)
+        #expect(state.makeReport() == report)
+    }
+
+    @Test("the report is made once: posts refused after it are not counted in it")
+    func reportIsMadeOnce() {
+        var state = PostOfficeState(limit: .default)
+        _ = state.shutdown()
+        let report = state.makeReport()
+        #expect(state.post(post(0), lane: lane, overLimit: false) == .rejected(.shuttingDown))
+        #expect(state.makeReport() == report)
+        #expect(report.refused == 0)
     }
 }
