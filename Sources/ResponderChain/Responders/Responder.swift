@@ -120,7 +120,9 @@ public protocol Responder: AnyObject, Sendable {
     /// made by the running handler itself (or a task it started, while the handler still runs)
     /// passes straight through; once the handler has returned, any send waits. Posts always
     /// wait: they are delivered by a task of their own. (A handler that awaits the *ticket* of a
-    /// post through its own responder would wait for itself: post and move on.)
+    /// post through its own responder would wait for itself: that post ends
+    /// ``Outcome/rejected(_:)`` with ``Outcome/Rejection/Reason/wouldDeadlock`` instead. Post
+    /// and move on.)
     ///
     /// ```swift
     /// actor Ledger: Responder {

@@ -29,6 +29,12 @@
 /// }
 /// ```
 ///
+/// A forwarded send knows which sends it was made from (see ``EventSystem/forwardingLimit``):
+/// an event forwarded back to a responder whose handler is still forwarding it ends
+/// ``Outcome/cycleDetected(_:)`` there (``Outcome/Cycle/isForwardingLoop``), and forwarding
+/// nested deeper than the system allows ends ``Outcome/rejected(_:)``; the forwarding handler
+/// gets that outcome like any other.
+///
 /// The other chain's outcome is reported as it is, even when this send was stopped (cancelled,
 /// or its deadline passed) while the handler waited for it: that chain ran to an end, and its
 /// outcome says what happened there. A handler that gives up waiting instead throws

@@ -24,12 +24,14 @@ extension WireOutcome {
         case .cycleDetected(let cycle):
             responder = WireResponder(cycle.repeated)
             closedBy = WireResponder(cycle.closedBy)
+            isForwardingLoop = cycle.isForwardingLoop ? true : nil
         case .cancelled(let stop), .timedOut(let stop):
             responder = WireResponder(stop.responder)
             phase = stop.phase.wireName
             hop = stop.hop
             whileHandling = stop.whileHandling
             stopReason = stop.reason.wireName
+            lastReached = stop.whileHandling ? nil : stop.lastReached.map(WireResponder.init)
         case .failed(let failure):
             responder = WireResponder(failure.responder)
             phase = failure.phase.wireName

@@ -29,7 +29,7 @@ extension Outcome {
             else { throw .unreadableReply("a stop without its hop or reason") }
             return Outcome.Stop(
                 path: path, responder: responder, hop: hop, whileHandling: whileHandling, reason: reason,
-                phase: phase)
+                phase: phase, lastReached: wire.lastReached.map(responders.id(of:)))
         }
         switch Outcome.Kind(rawValue: wire.kind) {
         case .handled:
@@ -41,7 +41,9 @@ extension Outcome {
         case .cycleDetected:
             guard let closedBy = wire.closedBy else { throw .unreadableReply("a cycle without closedBy") }
             self = .cycleDetected(
-                Outcome.Cycle(path: path, repeated: responder, closedBy: responders.id(of: closedBy)))
+                Outcome.Cycle(
+                    path: path, repeated: responder, closedBy: responders.id(of: closedBy),
+                    isForwardingLoop: wire.isForwardingLoop ?? false))
         case .cancelled:
             self = .cancelled(try stop())
         case .timedOut:

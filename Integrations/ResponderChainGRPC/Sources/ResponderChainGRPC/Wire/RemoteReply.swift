@@ -74,6 +74,10 @@ public struct WireOutcome: Codable, Sendable {
     public var responder: WireResponder
     /// For a cycle: the responder whose `next` led back.
     public var closedBy: WireResponder?
+    /// For a cycle: whether it closed through forwarding (absent: it did not).
+    public var isForwardingLoop: Bool?
+    /// For a stop before a hop: the responder of the last hop that ran there, if one did.
+    public var lastReached: WireResponder?
     /// The pass the ending came in (`capture` or `bubble`).
     public var phase: String
     /// For a stop or a failure: its hop there.

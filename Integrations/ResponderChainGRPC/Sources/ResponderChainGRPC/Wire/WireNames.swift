@@ -35,6 +35,8 @@ extension Outcome.Rejection.Reason {
         case .limitReached(let limit): ("limitReached", limit)
         case .posterCancelled: ("posterCancelled", nil)
         case .shuttingDown: ("shuttingDown", nil)
+        case .forwardingLimitReached(let limit): ("forwardingLimitReached", limit)
+        case .wouldDeadlock: ("wouldDeadlock", nil)
         }
     }
 
@@ -44,6 +46,8 @@ extension Outcome.Rejection.Reason {
         case ("limitReached", let limit?): self = .limitReached(maxOutstanding: limit)
         case ("posterCancelled", _): self = .posterCancelled
         case ("shuttingDown", _): self = .shuttingDown
+        case ("forwardingLimitReached", let limit?): self = .forwardingLimitReached(limit: limit)
+        case ("wouldDeadlock", _): self = .wouldDeadlock
         default: return nil
         }
     }
