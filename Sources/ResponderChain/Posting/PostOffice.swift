@@ -245,7 +245,9 @@ final class PostOffice: Sendable {
         for post in state.withLock({ $0.takeQueuedBehindCallers() }) {
             endedWhileQueued(await Router.endQueuedByShutdown(post, system: system))
         }
-        return state.withLock { $0.makeReport() }
+        let (report, closed) = state.withLock { $0.makeReport() }
+        if closed { observers.close() }
+        return report
     }
 
     private nonisolated(nonsending) func waitUntilDrained() async {

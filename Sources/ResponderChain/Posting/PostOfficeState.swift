@@ -355,13 +355,14 @@ struct PostOfficeState {
 
     /// Makes the report, the first time the drain is complete: the counts so far, with the
     /// callers' posts still running as ``ShutdownReport/inProgress``. Later calls return it
-    /// unchanged.
-    mutating func makeReport() -> ShutdownReport {
-        if let report { return report }
+    /// unchanged. `closed` when the office closed with it (nothing is outstanding: finish the
+    /// observation streams).
+    mutating func makeReport() -> (report: ShutdownReport, closed: Bool) {
+        if let report { return (report, false) }
         var made = counts
         made.inProgress = outstanding
         report = made
-        return made
+        return (made, closeIfDone())
     }
 
     /// The counts so far, before the report is made (for a call made from inside the shutdown's
@@ -379,10 +380,10 @@ struct PostOfficeState {
         return drainLine.removeAll()
     }
 
-    /// Closes the office once it is shutting down and nothing is outstanding; returns whether it
+    /// Closes the office once its report is made and nothing is outstanding; returns whether it
     /// closed now.
     private mutating func closeIfDone() -> Bool {
-        guard phase == .draining, outstanding == 0 else { return false }
+        guard phase == .draining, report != nil, outstanding == 0 else { return false }
         phase = .closed
         return true
     }

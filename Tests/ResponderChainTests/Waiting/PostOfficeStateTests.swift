@@ -212,8 +212,9 @@ struct PostOfficeStateTests {
         #expect(queued.compactMap { ($0.event as? Ping)?.number } == [1, 2])
         for post in queued { _ = state.endedWhileQueued(endedByShutdown(post)) }
 
-        let report = state.makeReport()
+        let (report, closed) = state.makeReport()
         #expect(report == ShutdownReport(finished: 1, endedEarly: 2, refused: 0, inProgress: 1))
+        #expect(!closed)
         #expect(state.phase == .draining)
 
         // The caller's post ends after the report: the office closes, the report stays.
@@ -224,16 +225,17 @@ struct PostOfficeStateTests {
         }
         #expect(last.released.closed)
         #expect(state.phase == .closed)
-        #expect(state.makeReport() == report)
+        #expect(state.makeReport() == (report, false))
     }
 
     @Test("the report is made once: posts refused after it are not counted in it")
     func reportIsMadeOnce() {
         var state = PostOfficeState(limit: .default)
         _ = state.shutdown()
-        let report = state.makeReport()
+        let (report, closed) = state.makeReport()
+        #expect(closed)  // nothing was outstanding: the office closes with the report
         #expect(state.post(post(0), lane: lane, overLimit: false) == .rejected(.shuttingDown))
-        #expect(state.makeReport() == report)
+        #expect(state.makeReport() == (report, false))
         #expect(report.refused == 0)
     }
 }
