@@ -57,6 +57,19 @@ private actor Sender: Responder {
 
 @Suite("Shutdown from inside the system's own deliveries", .timeLimit(.minutes(1)))
 struct ShutdownFromInsideTests {
+    /// A system whose dead-letter sink shuts it down, and the reports the sink got.
+    private static func systemWhoseSinkShutsItDown() -> (EventSystem, ReportRecorder) {
+        let box = SystemBox()
+        let reports = ReportRecorder()
+        let system = EventSystem(
+            deadLetters: DeadLetterSink { _ in
+                guard let system = box.system else { return }
+                reports.record(await system.shutDown(gracePeriod: .seconds(3_600)))
+            })
+        box.system = system
+        return (system, reports)
+    }
+
     @Test(
         "a handler that shuts its own system down gets the report without waiting for itself; the report adds up"
     )
@@ -94,14 +107,7 @@ struct ShutdownFromInsideTests {
 
     @Test("the dead-letter sink of a post that shuts the system down does not wait for itself")
     func deadLetterSinkShutsDown() async throws {
-        let box = SystemBox()
-        let reports = ReportRecorder()
-        let system = EventSystem(
-            deadLetters: DeadLetterSink { _ in
-                guard let system = box.system else { return }
-                reports.record(await system.shutDown(gracePeriod: .seconds(3_600)))
-            })
-        box.system = system
+        let (system, reports) = Self.systemWhoseSinkShutsItDown()
         let orphan = Orphan(system: system)  // not a root, no next: interrupted, dead-lettered
 
         let ticket = await orphan.post(Work(number: 1))
@@ -115,14 +121,7 @@ struct ShutdownFromInsideTests {
         "a sink that shuts down again gets the counts so far when the shutdown's own endings reach it, the report when its post's delivery does"
     )
     func shutdownReachedFromItsOwnEndings() async throws {
-        let box = SystemBox()
-        let reports = ReportRecorder()
-        let system = EventSystem(
-            deadLetters: DeadLetterSink { _ in
-                guard let system = box.system else { return }
-                reports.record(await system.shutDown(gracePeriod: .seconds(3_600)))
-            })
-        box.system = system
+        let (system, reports) = Self.systemWhoseSinkShutsItDown()
         let service = Service(system: system)
         let sender = Sender(service)
         let parked = await sender.post(Work(number: 1, park: true))
