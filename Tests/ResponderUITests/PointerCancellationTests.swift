@@ -1,50 +1,24 @@
+import ResponderChain
 import ResponderChainTesting
 import ResponderUI
 import Testing
 
-private typealias RecordingView = UIFixtures.RecordingView
-
-/// A window with two views side by side and a panel holding two more, each of which handles
-/// every pointer event it gets (so nothing bubbles and each log is that view's own).
+/// The window of every scenario here: two views side by side and a panel holding two more, and a
+/// `holder` in the application's other window.
 ///
 /// Window coordinates: `left` 0…100 × 0…100, `right` 200…300 × 0…100, `panel` 0…300 × 200…400
-/// holding `knob` 10…60 × 210…260 and `dial` 100…150 × 210…260.
+/// holding `knob` 10…60 × 210…260 and `dial` 100…150 × 210…260; `holder` 0…200 × 0…200 in
+/// `another`.
 @MainActor
-private struct ReentrantScene {
-    let scene = UIFixtures.Scene()
-    let left = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "left")
-    let right = RecordingView(frame: Rect(x: 200, y: 0, width: 100, height: 100), label: "right")
-    let panel = RecordingView(frame: Rect(x: 0, y: 200, width: 300, height: 200), label: "panel")
-    let knob = RecordingView(frame: Rect(x: 10, y: 10, width: 50, height: 50), label: "knob")
-    let dial = RecordingView(frame: Rect(x: 100, y: 10, width: 50, height: 50), label: "dial")
-
-    /// The scene's window.
-    var window: Window { scene.window }
-
-    init() {
-        scene.controller.view.addSubview(left)
-        scene.controller.view.addSubview(right)
-        scene.controller.view.addSubview(panel)
-        panel.addSubview(knob)
-        panel.addSubview(dial)
-        for view in [left, right, panel, knob, dial] { view.pointerDisposition = .handled }
-    }
-
-    /// Begins `pointer`'s sequence at the middle of `view` and checks it is bound there.
-    func begin(_ pointer: Int, on view: View) async throws {
-        let middle = view.convert(Point(x: view.bounds.width / 2, y: view.bounds.height / 2), to: nil)
-        let delivery = try #require(await window.dispatch(.began, at: middle, pointer: PointerID(pointer)))
-        try #require(delivery.target === view)
-    }
-
-    /// Sends `phase` for each of `pointers` and expects nothing to be sent: their sequences are
-    /// over.
-    func expectNoSequence(_ pointers: [Int], phase: PointerPhase = .ended) async {
-        for pointer in pointers {
-            let delivery = await window.dispatch(phase, at: Point(x: 20, y: 20), pointer: PointerID(pointer))
-            #expect(delivery == nil, "pointer \(pointer) still had a sequence")
-        }
-    }
+private func cancellationScene() -> LabelledPointerScene {
+    LabelledPointerScene([
+        .init(label: "left", frame: Rect(x: 0, y: 0, width: 100, height: 100), parent: nil),
+        .init(label: "right", frame: Rect(x: 200, y: 0, width: 100, height: 100), parent: nil),
+        .init(label: "panel", frame: Rect(x: 0, y: 200, width: 300, height: 200), parent: nil),
+        .init(label: "knob", frame: Rect(x: 10, y: 10, width: 50, height: 50), parent: "panel"),
+        .init(label: "dial", frame: Rect(x: 100, y: 10, width: 50, height: 50), parent: "panel"),
+        .init(label: "holder", frame: Rect(x: 0, y: 0, width: 200, height: 200), parent: "another"),
+    ])
 }
 
 /// What is wrong with `log` (a ``UIFixtures/RecordingView`` log of views that handle every
@@ -64,48 +38,220 @@ private func sequenceProblems(in log: [String], of view: String) -> [String] {
     return problems
 }
 
-/// A panel holding a knob, both passing every pointer event (so each phase bubbles from the knob
-/// through the panel and on up), in an application whose dead letters are recorded. The knob's
-/// handler can park one phase on a ``Gate``: that event is then in flight, parked at hop 1, while
-/// the test changes the world.
-///
-/// Window coordinates: `panel` 0…300 × 200…400 holding `knob` 10…60 × 210…260.
-@MainActor
-private struct InFlightScene {
-    /// The application system's dead letters.
-    let letters: DeadLetterRecorder
-    /// The application (with its delegate), window and root controller.
-    let scene: UIFixtures.Scene
-    /// The knob's superview, under the root view.
-    let panel = RecordingView(frame: Rect(x: 0, y: 200, width: 300, height: 200), label: "panel")
-    /// The view the tests' pointer sequences are bound to.
-    let knob = RecordingView(frame: Rect(x: 10, y: 10, width: 50, height: 50), label: "knob")
-
-    /// The scene's window.
-    var window: Window { scene.window }
-
-    init() {
-        let letters = DeadLetterRecorder()
-        self.letters = letters
-        scene = UIFixtures.Scene(deadLetters: letters.sink)
-        scene.controller.view.addSubview(panel)
-        panel.addSubview(knob)
+/// One row of the re-entrant table: pointers 1, 2, … begin on the views `begun` names, every view
+/// handles every pointer event, some views change the tree from inside their pointer calls, then
+/// the test sets it off; each sequence must end once, each bound view be told once.
+struct ReentrantScenario: Sendable, CustomTestStringConvertible {
+    /// A view's pointer call for `phase` makes `changes`, in order.
+    struct Reaction: Sendable {
+        let view: String
+        let phase: PointerPhase
+        let changes: [TreeChange]
     }
 
-    /// Makes the knob's handler park every `phase` event at `gate`, then pass.
-    func park(_ phase: PointerPhase, at gate: Gate) {
-        knob.handlers.on(PointerEvent.self) { _, pointer, _ in
-            if pointer.phase == phase { try await gate.pass() }
-            return .pass
-        }
+    /// What the test does once the sequences are under way.
+    enum Trigger: Sendable {
+        /// Changes the tree.
+        case change(TreeChange)
+        /// Sends `phase` of `pointer` at `location`; the view labelled `target` must get it.
+        case send(PointerPhase, pointer: Int, at: Point, target: String)
     }
 
-    /// Dispatches `phase` of the primary pointer at `location` from a task of its own, so the
-    /// test goes on while the event is parked.
-    func dispatchInTask(_ phase: PointerPhase, at location: Point) -> Task<PointerDelivery?, Never> {
-        let window = window
-        return Task { @MainActor in await window.dispatch(phase, at: location) }
+    let name: String
+    /// The views pointers 1, 2, … begin on.
+    let begun: [String]
+    let reactions: [Reaction]
+    let trigger: Trigger
+    /// The views told `cancelled`, in the order they are told.
+    let told: [String]
+    /// Every view's log afterwards; views not named log nothing.
+    let logs: [String: [String]]
+    /// Every view's cancellation reasons; views not named are never told.
+    let reasons: [String: [PointerCancellation]]
+    /// The phases sent afterwards for each begun pointer, each of which must find no sequence.
+    var probes: [PointerPhase] = [.ended]
+
+    var testDescription: String { name }
+
+    static let table: [ReentrantScenario] = [
+        ReentrantScenario(
+            name:
+                "a view whose cancellation removes another bound view while the window is detached: that view is told once",
+            begun: ["left", "right"],
+            reactions: [Reaction(view: "left", phase: .cancelled, changes: [.remove("right")])],
+            trigger: .change(.detachWindow),
+            told: ["left", "right"],
+            logs: ["left": ["began 1", "cancelled 1"], "right": ["began 2", "cancelled 2"]],
+            reasons: ["left": [.windowDetached], "right": [.windowDetached]]),
+        ReentrantScenario(
+            name:
+                "a view whose cancellation detaches the window while a common ancestor is removed: its sibling is told once",
+            begun: ["knob", "dial", "left"],
+            reactions: [Reaction(view: "knob", phase: .cancelled, changes: [.detachWindow])],
+            trigger: .change(.remove("panel")),
+            told: ["knob", "left", "dial"],
+            logs: [
+                "knob": ["began 1", "cancelled 1"], "dial": ["began 2", "cancelled 2"],
+                "left": ["began 3", "cancelled 3"],
+            ],
+            reasons: ["knob": [.viewLeftWindow], "dial": [.viewLeftWindow], "left": [.windowDetached]]),
+        ReentrantScenario(
+            name:
+                "a view whose cancellation removes its own ancestor while the window is detached: the bound views under it are told once",
+            begun: ["knob", "dial"],
+            reactions: [Reaction(view: "knob", phase: .cancelled, changes: [.remove("panel")])],
+            trigger: .change(.detachWindow),
+            told: ["knob", "dial"],
+            logs: ["knob": ["began 1", "cancelled 1"], "dial": ["began 2", "cancelled 2"]],
+            reasons: ["knob": [.windowDetached], "dial": [.windowDetached]]),
+        // The panel's sequences (1, 2) are claimed first; knob's call detaches the window, which
+        // claims what is left (3, 4) and tells those before the outer loop goes on to dial.
+        ReentrantScenario(
+            name:
+                "cancellations nested three deep tell each bound view once, lowest pointer first within each",
+            begun: ["knob", "dial", "left", "right"],
+            reactions: [
+                Reaction(view: "knob", phase: .cancelled, changes: [.detachWindow]),
+                Reaction(view: "left", phase: .cancelled, changes: [.remove("left")]),
+            ],
+            trigger: .change(.remove("panel")),
+            told: ["knob", "left", "right", "dial"],
+            logs: [
+                "knob": ["began 1", "cancelled 1"], "dial": ["began 2", "cancelled 2"],
+                "left": ["began 3", "cancelled 3"], "right": ["began 4", "cancelled 4"],
+            ],
+            reasons: [
+                "knob": [.viewLeftWindow], "dial": [.viewLeftWindow], "left": [.windowDetached],
+                "right": [.windowDetached],
+            ]),
+        ReentrantScenario(
+            name:
+                "an ended whose handler removes views bound to other sequences: each is told once, the ended view never",
+            begun: ["left", "knob", "dial"],
+            reactions: [
+                Reaction(view: "left", phase: .ended, changes: [.remove("panel")]),
+                Reaction(view: "knob", phase: .cancelled, changes: [.detachWindow]),
+            ],
+            trigger: .send(.ended, pointer: 1, at: Point(x: 20, y: 20), target: "left"),
+            told: ["knob", "dial"],
+            logs: [
+                "left": ["began 1", "ended 1"], "knob": ["began 2", "cancelled 2"],
+                "dial": ["began 3", "cancelled 3"],
+            ],
+            reasons: ["knob": [.viewLeftWindow], "dial": [.viewLeftWindow]]),
+        ReentrantScenario(
+            name: "a moved whose handler removes other bound views and its own view: each sequence ends once",
+            begun: ["left", "knob", "dial"],
+            reactions: [
+                Reaction(view: "left", phase: .moved, changes: [.remove("panel"), .remove("left")]),
+                Reaction(view: "knob", phase: .cancelled, changes: [.detachWindow]),
+            ],
+            trigger: .send(.moved, pointer: 1, at: Point(x: 30, y: 30), target: "left"),
+            told: ["knob", "left", "dial"],
+            logs: [
+                "left": ["began 1", "moved 1", "cancelled 1"], "knob": ["began 2", "cancelled 2"],
+                "dial": ["began 3", "cancelled 3"],
+            ],
+            reasons: ["knob": [.viewLeftWindow], "left": [.windowDetached], "dial": [.viewLeftWindow]],
+            probes: [.moved, .ended]),
+        ReentrantScenario(
+            name: "an ended whose handler removes its own view: the view gets no cancellation after it",
+            begun: ["knob"],
+            reactions: [Reaction(view: "knob", phase: .ended, changes: [.remove("panel")])],
+            trigger: .send(.ended, pointer: 1, at: Point(x: 20, y: 220), target: "knob"),
+            told: [],
+            logs: ["knob": ["began 1", "ended 1"]],
+            reasons: [:]),
+    ]
+}
+
+/// One row of the in-flight table: the knob's handler parks the first `parked` event of the
+/// primary pointer's sequence (begun on the knob first when `parked` is not `began`); while it is
+/// parked the test interferes; once let go, the parked event must come back withdrawn, and no
+/// responder may see it after the interference.
+struct InFlightScenario: Sendable, CustomTestStringConvertible {
+    /// What the test does while the event is parked.
+    enum Interference: Sendable {
+        /// Changes the tree.
+        case change(TreeChange)
+        /// Sends `phase` of the primary pointer at `location`; its outcome must be of `kind`.
+        case send(PointerPhase, at: Point, kind: Outcome.Kind)
     }
+
+    let name: String
+    let parked: PointerPhase
+    /// Where the parked event is sent.
+    let location: Point
+    let interference: Interference
+    /// Every view's log right after the interference, before the parked event is let go, when
+    /// checked; views not named log nothing.
+    var logsWhileParked: [String: [String]]? = nil
+    let withdrawal: Withdrawal
+    /// Every view's log once the parked event came back; views not named log nothing.
+    let logs: [String: [String]]
+    /// Every view's cancellation reasons; views not named are never told.
+    let reasons: [String: [PointerCancellation]]
+    /// The locations of the `moved` events the panel's handler saw.
+    var panelMoves: [Double] = []
+    /// The kinds of the application's dead letters.
+    let letters: [Outcome.Kind]
+    /// The events that reached the application's delegate, when checked.
+    var delegateSaw: [String]? = nil
+    /// The responders the events visited, when checked.
+    var hops: [String]? = nil
+    /// Every view's log once an `ended` sent after the parked event came back was delivered, when
+    /// the sequence goes on; `nil` when the sequence must be over.
+    var thenEnded: [String: [String]]? = nil
+
+    var testDescription: String { name }
+
+    static let table: [InFlightScenario] = [
+        // Nobody sees the began after its cancellation: not the knob (its handler passed, but its
+        // `pointerBegan` is not called), not the panel above it.
+        InFlightScenario(
+            name:
+                "a began parked in its handler when the bound view's ancestor is removed is withdrawn: cancelled is the last thing anyone sees",
+            parked: .began, location: Point(x: 20, y: 220), interference: .change(.remove("panel")),
+            logsWhileParked: ["knob": ["cancelled 0"], "panel": ["cancelled 0"]],
+            withdrawal: Withdrawal(at: "panel", hop: 2, whileHandling: false),
+            logs: ["knob": ["cancelled 0"], "panel": ["cancelled 0"]],
+            reasons: ["knob": [.viewLeftWindow], "panel": [.viewLeftWindow]],
+            letters: [], hops: ["knob"]),
+        // Only the began (unhandled at the delegate) was dead-lettered.
+        InFlightScenario(
+            name:
+                "a moved parked in its handler when the bound view moves to another window is withdrawn: its new ancestors see cancelled last",
+            parked: .moved, location: Point(x: 30, y: 230),
+            interference: .change(.move("knob", into: "holder")),
+            withdrawal: Withdrawal(at: "holder"),
+            logs: ["knob": ["began 0", "cancelled 0"], "holder": ["cancelled 0"], "panel": ["began 0"]],
+            reasons: ["knob": [.viewLeftWindow], "holder": [.viewLeftWindow]],
+            letters: [.unhandled]),
+        // The began and the ended reached the delegate (unhandled); the withdrawn moved did not,
+        // and was not dead-lettered.
+        InFlightScenario(
+            name:
+                "an ended sent while a moved of its sequence is parked withdraws the moved: no responder sees it after the ended",
+            parked: .moved, location: Point(x: 30, y: 230),
+            interference: .send(.ended, at: Point(x: 40, y: 240), kind: .unhandled),
+            withdrawal: Withdrawal(at: "panel"),
+            logs: ["knob": ["began 0", "ended 0"], "panel": ["began 0", "ended 0"]],
+            reasons: [:],
+            letters: [.unhandled, .unhandled], delegateSaw: ["PointerEvent.began", "PointerEvent.ended"]),
+        // The sequence goes on: the withdrawn move does not end it.
+        InFlightScenario(
+            name:
+                "a moved sent while an earlier moved of its sequence is parked withdraws it: moves arrive in order",
+            parked: .moved, location: Point(x: 30, y: 230),
+            interference: .send(.moved, at: Point(x: 40, y: 240), kind: .unhandled),
+            withdrawal: Withdrawal(at: "panel"),
+            logs: ["knob": ["began 0", "moved 0"], "panel": ["began 0", "moved 0"]],
+            reasons: [:], panelMoves: [40],
+            letters: [.unhandled, .unhandled],
+            thenEnded: [
+                "knob": ["began 0", "moved 0", "ended 0"], "panel": ["began 0", "moved 0", "ended 0"],
+            ]),
+    ]
 }
 
 /// Every `began` gets exactly one `ended` or `cancelled`, and nothing after it, when the views'
@@ -115,188 +261,46 @@ private struct InFlightScene {
 @MainActor
 struct PointerCancellationTests {
     @Test(
-        "a view whose cancellation removes another bound view while the window is detached: that view is told once"
-    )
-    func cancellationRemovesAnotherBoundView() async throws {
-        let ui = ReentrantScene()
-        try await ui.begin(1, on: ui.left)
-        try await ui.begin(2, on: ui.right)
-        let right = ui.right
-        ui.left.onPointer = { pointer in
-            if pointer.phase == .cancelled { right.removeFromSuperview() }
+        "pointer calls that remove bound views or detach the window while the window cancels or delivers: each sequence ends once, each bound view is told once, in order",
+        arguments: ReentrantScenario.table)
+    func reentrantChanges(_ scenario: ReentrantScenario) async throws {
+        let ui = cancellationScene()
+        for view in ui.views { view.pointerDisposition = .handled }
+        for (index, label) in scenario.begun.enumerated() {
+            try await ui.begin(PointerID(index + 1), on: ui[label])
         }
-
-        ui.scene.app.removeWindow(ui.window)
-
-        #expect(ui.left.log == ["began 1", "cancelled 1"])
-        #expect(ui.right.log == ["began 2", "cancelled 2"])
-        #expect(ui.left.cancellations == [.windowDetached])
-        #expect(ui.right.cancellations == [.windowDetached])
-        #expect(ui.window.activePointers.isEmpty)
-        await ui.expectNoSequence([1, 2])
-        #expect(ui.right.log == ["began 2", "cancelled 2"])
-    }
-
-    @Test(
-        "a view whose cancellation detaches the window while a common ancestor is removed: its sibling is told once"
-    )
-    func cancellationDetachesTheWindow() async throws {
-        let ui = ReentrantScene()
-        try await ui.begin(1, on: ui.knob)
-        try await ui.begin(2, on: ui.dial)
-        try await ui.begin(3, on: ui.left)
-        let scene = ui.scene
-        ui.knob.onPointer = { pointer in
-            if pointer.phase == .cancelled { scene.app.removeWindow(scene.window) }
-        }
-
-        ui.panel.removeFromSuperview()
-
-        #expect(ui.knob.log == ["began 1", "cancelled 1"])
-        #expect(ui.dial.log == ["began 2", "cancelled 2"])
-        #expect(ui.left.log == ["began 3", "cancelled 3"])
-        #expect(ui.knob.cancellations == [.viewLeftWindow])
-        #expect(ui.dial.cancellations == [.viewLeftWindow])
-        #expect(ui.left.cancellations == [.windowDetached])
-        #expect(ui.panel.log.isEmpty)
-        #expect(ui.window.activePointers.isEmpty)
-        await ui.expectNoSequence([1, 2, 3])
-    }
-
-    @Test(
-        "a view whose cancellation removes its own ancestor while the window is detached: the bound views under it are told once"
-    )
-    func cancellationRemovesItsAncestor() async throws {
-        let ui = ReentrantScene()
-        try await ui.begin(1, on: ui.knob)
-        try await ui.begin(2, on: ui.dial)
-        let panel = ui.panel
-        ui.knob.onPointer = { pointer in
-            if pointer.phase == .cancelled { panel.removeFromSuperview() }
-        }
-
-        ui.scene.app.removeWindow(ui.window)
-
-        #expect(ui.knob.log == ["began 1", "cancelled 1"])
-        #expect(ui.dial.log == ["began 2", "cancelled 2"])
-        #expect(ui.dial.cancellations == [.windowDetached])
-        #expect(ui.panel.log.isEmpty)
-        #expect(ui.window.activePointers.isEmpty)
-        await ui.expectNoSequence([1, 2])
-    }
-
-    @Test("cancellations nested three deep tell each bound view once, lowest pointer first within each")
-    func nestedThreeDeep() async throws {
-        let ui = ReentrantScene()
-        try await ui.begin(1, on: ui.knob)
-        try await ui.begin(2, on: ui.dial)
-        try await ui.begin(3, on: ui.left)
-        try await ui.begin(4, on: ui.right)
         var told: [String] = []
-        let scene = ui.scene
-        let left = ui.left
-        ui.knob.onPointer = { pointer in
-            if pointer.phase == .cancelled {
-                told.append("knob")
-                scene.app.removeWindow(scene.window)
+        for view in ui.views {
+            let label = view.label
+            let reactions = scenario.reactions.filter { $0.view == label }
+            view.onPointer = { [unowned ui] pointer in
+                if pointer.phase == .cancelled { told.append(label) }
+                for reaction in reactions where reaction.phase == pointer.phase {
+                    for change in reaction.changes { ui.apply(change) }
+                }
             }
         }
-        ui.dial.onPointer = { pointer in
-            if pointer.phase == .cancelled { told.append("dial") }
+
+        switch scenario.trigger {
+        case .change(let change): ui.apply(change)
+        case .send(let phase, let pointer, let location, let target):
+            let delivery = await ui.window.dispatch(phase, at: location, pointer: PointerID(pointer))
+            #expect(delivery?.target === ui[target])
         }
-        ui.left.onPointer = { pointer in
-            if pointer.phase == .cancelled {
-                told.append("left")
-                left.removeFromSuperview()
+
+        #expect(told == scenario.told)
+        #expect(ui.logs() == scenario.logs)
+        #expect(ui.reasons() == scenario.reasons)
+        #expect(ui.views.flatMap { sequenceProblems(in: $0.log, of: $0.label) } == [])
+        #expect(ui.window.activePointers.isEmpty)
+        for phase in scenario.probes {
+            for pointer in 1...scenario.begun.count {
+                let delivery = await ui.window.dispatch(
+                    phase, at: Point(x: 20, y: 20), pointer: PointerID(pointer))
+                #expect(delivery == nil, "pointer \(pointer) still had a sequence")
             }
         }
-        ui.right.onPointer = { pointer in
-            if pointer.phase == .cancelled { told.append("right") }
-        }
-
-        ui.panel.removeFromSuperview()
-
-        // The panel's sequences (1, 2) are claimed first; knob's call detaches the window, which
-        // claims what is left (3, 4) and tells those before the outer loop goes on to dial.
-        #expect(told == ["knob", "left", "right", "dial"])
-        for view in [ui.knob, ui.dial, ui.left, ui.right] {
-            #expect(view.log.filter { $0.hasPrefix("cancelled") }.count == 1, "\(view.label): \(view.log)")
-        }
-        #expect(ui.window.activePointers.isEmpty)
-    }
-
-    @Test(
-        "an ended whose handler removes views bound to other sequences: each is told once, the ended view never"
-    )
-    func endedRemovesOtherBoundViews() async throws {
-        let ui = ReentrantScene()
-        try await ui.begin(1, on: ui.left)
-        try await ui.begin(2, on: ui.knob)
-        try await ui.begin(3, on: ui.dial)
-        let panel = ui.panel
-        let scene = ui.scene
-        ui.left.onPointer = { pointer in
-            if pointer.phase == .ended { panel.removeFromSuperview() }
-        }
-        ui.knob.onPointer = { pointer in
-            if pointer.phase == .cancelled { scene.app.removeWindow(scene.window) }
-        }
-
-        let ended = await ui.window.dispatch(.ended, at: Point(x: 20, y: 20), pointer: PointerID(1))
-
-        #expect(ended?.target === ui.left)
-        #expect(ui.left.log == ["began 1", "ended 1"])
-        #expect(ui.knob.log == ["began 2", "cancelled 2"])
-        #expect(ui.dial.log == ["began 3", "cancelled 3"])
-        #expect(ui.window.activePointers.isEmpty)
-        await ui.expectNoSequence([1, 2, 3])
-    }
-
-    @Test("a moved whose handler removes other bound views and its own view: each sequence ends once")
-    func movedRemovesBoundViews() async throws {
-        let ui = ReentrantScene()
-        try await ui.begin(1, on: ui.left)
-        try await ui.begin(2, on: ui.knob)
-        try await ui.begin(3, on: ui.dial)
-        let panel = ui.panel
-        let left = ui.left
-        let scene = ui.scene
-        ui.left.onPointer = { pointer in
-            if pointer.phase == .moved {
-                panel.removeFromSuperview()
-                left.removeFromSuperview()
-            }
-        }
-        ui.knob.onPointer = { pointer in
-            if pointer.phase == .cancelled { scene.app.removeWindow(scene.window) }
-        }
-
-        let moved = await ui.window.dispatch(.moved, at: Point(x: 30, y: 30), pointer: PointerID(1))
-
-        #expect(moved?.target === ui.left)
-        #expect(ui.left.log == ["began 1", "moved 1", "cancelled 1"])
-        #expect(ui.knob.log == ["began 2", "cancelled 2"])
-        #expect(ui.dial.log == ["began 3", "cancelled 3"])
-        #expect(ui.window.activePointers.isEmpty)
-        await ui.expectNoSequence([1, 2, 3], phase: .moved)
-        await ui.expectNoSequence([1, 2, 3])
-        #expect(ui.left.log == ["began 1", "moved 1", "cancelled 1"])
-    }
-
-    @Test("an ended whose handler removes its own view: the view gets no cancellation after it")
-    func endedRemovesItsOwnView() async throws {
-        let ui = ReentrantScene()
-        try await ui.begin(1, on: ui.knob)
-        let panel = ui.panel
-        ui.knob.onPointer = { pointer in
-            if pointer.phase == .ended { panel.removeFromSuperview() }
-        }
-
-        await ui.window.dispatch(.ended, at: Point(x: 20, y: 220), pointer: PointerID(1))
-
-        #expect(ui.knob.log == ["began 1", "ended 1"])
-        #expect(ui.knob.cancellations.isEmpty)
-        #expect(ui.window.activePointers.isEmpty)
+        #expect(ui.logs() == scenario.logs, "a view was told something after its sequence ended")
     }
 
     @Test("random tree changes from inside pointer calls: every began gets exactly one ended or cancelled")
@@ -317,136 +321,68 @@ struct PointerCancellationTests {
     // MARK: Events in flight
 
     @Test(
-        "a began parked in its handler when the bound view's ancestor is removed is withdrawn: cancelled is the last thing anyone sees"
-    )
-    func inFlightBeganWithdrawnOnRemoval() async throws {
-        let ui = InFlightScene()
+        "an event parked in its handler when its sequence is cancelled or a later phase is sent is withdrawn: no responder sees it after that",
+        arguments: InFlightScenario.table)
+    func inFlightWithdrawn(_ scenario: InFlightScenario) async throws {
+        let ui = cancellationScene()
         let gate = Gate()
-        ui.park(.began, at: gate)
-        let dispatching = ui.dispatchInTask(.began, at: Point(x: 20, y: 220))
-        try await gate.waitForArrivals(1)
-
-        ui.panel.removeFromSuperview()
-        #expect(ui.knob.log == ["cancelled 0"])
-        #expect(ui.panel.log == ["cancelled 0"])
-        gate.open()
-        let delivery = try #require(await dispatching.value)
-
-        // Nobody sees the began after its cancellation: not the knob (its handler passed, but its
-        // `pointerBegan` is not called), not the panel above it.
-        #expect(ui.knob.log == ["cancelled 0"])
-        #expect(ui.panel.log == ["cancelled 0"])
-        #expect(ui.scene.recorder.labels == ["knob"])
-        #expect(delivery.target === ui.knob)
-        let stop = try #require(delivery.outcome.cancelledDetails, "\(delivery.outcome)")
-        #expect(stop.reason == .withdrawn)
-        #expect(stop.responder == ResponderID(ui.panel))
-        #expect(stop.hop == 2)
-        #expect(!stop.whileHandling)
-        #expect(ui.letters.count == 0)
-        #expect(ui.knob.cancellations == [.viewLeftWindow])
-    }
-
-    @Test(
-        "a moved parked in its handler when the bound view moves to another window is withdrawn: its new ancestors see cancelled last"
-    )
-    func inFlightMovedWithdrawnOnMoveToAnotherWindow() async throws {
-        let ui = InFlightScene()
-        let other = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "other")
-        let holder = RecordingView(frame: Rect(x: 0, y: 0, width: 200, height: 200), label: "holder")
-        other.addSubview(holder)
-        ui.scene.app.addWindow(other)
-        let gate = Gate()
-        ui.park(.moved, at: gate)
-        try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220))?.target === ui.knob)
-        let moving = ui.dispatchInTask(.moved, at: Point(x: 30, y: 230))
-        try await gate.waitForArrivals(1)
-
-        holder.addSubview(ui.knob)
-        gate.open()
-        let delivery = try #require(await moving.value)
-
-        #expect(ui.knob.log == ["began 0", "cancelled 0"])
-        #expect(holder.log == ["cancelled 0"])
-        #expect(ui.panel.log == ["began 0"])
-        let stop = try #require(delivery.outcome.cancelledDetails, "\(delivery.outcome)")
-        #expect(stop.reason == .withdrawn)
-        #expect(stop.responder == ResponderID(holder))
-        // Only the began (unhandled at the delegate) was dead-lettered.
-        #expect(ui.letters.outcomes.map(\.kind) == [.unhandled])
-        #expect(other.activePointers.isEmpty)
-    }
-
-    @Test(
-        "an ended sent while a moved of its sequence is parked withdraws the moved: no responder sees it after the ended"
-    )
-    func endedWithdrawsMovedInFlight() async throws {
-        let ui = InFlightScene()
-        let gate = Gate()
-        ui.park(.moved, at: gate)
-        try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220)) != nil)
-        let moving = ui.dispatchInTask(.moved, at: Point(x: 30, y: 230))
-        try await gate.waitForArrivals(1)
-
-        let ended = try #require(await ui.window.dispatch(.ended, at: Point(x: 40, y: 240)))
-        #expect(ended.outcome.kind == .unhandled)
-        gate.open()
-        let moved = try #require(await moving.value)
-
-        #expect(ui.knob.log == ["began 0", "ended 0"])
-        #expect(ui.panel.log == ["began 0", "ended 0"])
-        let stop = try #require(moved.outcome.cancelledDetails, "\(moved.outcome)")
-        #expect(stop.reason == .withdrawn)
-        #expect(stop.responder == ResponderID(ui.panel))
-        // The began and the ended reached the delegate (unhandled); the withdrawn moved did not,
-        // and was not dead-lettered.
-        #expect(ui.letters.outcomes.map(\.kind) == [.unhandled, .unhandled])
-        #expect(await ui.scene.delegate.seen == ["PointerEvent.began", "PointerEvent.ended"])
-        #expect(ui.window.activePointers.isEmpty)
-    }
-
-    @Test("a moved sent while an earlier moved of its sequence is parked withdraws it: moves arrive in order")
-    func laterMoveWithdrawsEarlierMove() async throws {
-        let ui = InFlightScene()
-        let gate = Gate()
-        ui.knob.handlers.on(PointerEvent.self) { _, pointer, _ in
-            if pointer.phase == .moved, pointer.location.x == 30 { try await gate.pass() }
+        var parkedOnce = false
+        ui["knob"].handlers.on(PointerEvent.self) { _, pointer, _ in
+            if pointer.phase == scenario.parked, !parkedOnce {
+                parkedOnce = true
+                try await gate.pass()
+            }
             return .pass
         }
         var panelMoves: [Double] = []
-        ui.panel.handlers.on(PointerEvent.self) { _, pointer, _ in
+        ui["panel"].handlers.on(PointerEvent.self) { _, pointer, _ in
             if pointer.phase == .moved { panelMoves.append(pointer.location.x) }
             return .pass
         }
-        try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220)) != nil)
-        let first = ui.dispatchInTask(.moved, at: Point(x: 30, y: 230))
+        if scenario.parked != .began {
+            try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220))?.target === ui["knob"])
+        }
+        let parked = ui.dispatchInTask(scenario.parked, at: scenario.location)
         try await gate.waitForArrivals(1)
 
-        let second = try #require(await ui.window.dispatch(.moved, at: Point(x: 40, y: 240)))
+        switch scenario.interference {
+        case .change(let change): ui.apply(change)
+        case .send(let phase, let location, let kind):
+            let delivery = try #require(await ui.window.dispatch(phase, at: location))
+            #expect(delivery.outcome.kind == kind)
+        }
+        if let logs = scenario.logsWhileParked { #expect(ui.logs() == logs) }
         gate.open()
-        let withdrawn = try #require(await first.value)
+        let delivery = try #require(await parked.value)
 
-        #expect(second.outcome.kind == .unhandled)
-        #expect(withdrawn.outcome.cancelledDetails?.reason == .withdrawn)
-        #expect(panelMoves == [40])
-        #expect(ui.knob.log == ["began 0", "moved 0"])
-        #expect(ui.panel.log == ["began 0", "moved 0"])
-        // The sequence goes on: the withdrawn move does not end it.
-        #expect(ui.window.activePointers == [.primary])
-        try #require(await ui.window.dispatch(.ended, at: Point(x: 40, y: 240)) != nil)
-        #expect(ui.panel.log == ["began 0", "moved 0", "ended 0"])
+        #expect(delivery.target === ui["knob"])
+        try ui.expectWithdrawn(delivery, scenario.withdrawal)
+        #expect(ui.logs() == scenario.logs)
+        #expect(ui.reasons() == scenario.reasons)
+        #expect(panelMoves == scenario.panelMoves)
+        #expect(ui.letters.outcomes.map(\.kind) == scenario.letters)
+        if let seen = scenario.delegateSaw { #expect(await ui.scene.delegate.seen == seen) }
+        if let hops = scenario.hops { #expect(ui.scene.recorder.labels == hops) }
+        #expect(ui.another.activePointers.isEmpty)
+        if let logs = scenario.thenEnded {
+            #expect(ui.window.activePointers == [.primary])
+            try #require(await ui.window.dispatch(.ended, at: Point(x: 40, y: 240)) != nil)
+            #expect(ui.logs() == logs)
+        } else {
+            #expect(ui.window.activePointers.isEmpty)
+        }
     }
 
     @Test("a send that finished leaves nothing to withdraw: a later cancellation does not touch its outcome")
     func finishedSendsAreForgotten() async throws {
-        let ui = InFlightScene()
+        let ui = cancellationScene()
         let began = try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220)))
         let moved = try #require(await ui.window.dispatch(.moved, at: Point(x: 30, y: 230)))
-        ui.panel.removeFromSuperview()
+        ui.apply(.remove("panel"))
         #expect(began.outcome.kind == .unhandled)
         #expect(moved.outcome.kind == .unhandled)
-        #expect(ui.knob.log == ["began 0", "moved 0", "cancelled 0"])
-        #expect(ui.panel.log == ["began 0", "moved 0", "cancelled 0"])
+        #expect(ui["knob"].log == ["began 0", "moved 0", "cancelled 0"])
+        #expect(ui["panel"].log == ["began 0", "moved 0", "cancelled 0"])
     }
 
     @Test(

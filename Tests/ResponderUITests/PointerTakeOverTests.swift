@@ -1,8 +1,7 @@
+import ResponderChain
 import ResponderChainTesting
 import ResponderUI
 import Testing
-
-private typealias RecordingView = UIFixtures.RecordingView
 
 /// A scroll view holding a row that holds a button, under an outer view; `other` beside the row
 /// inside the scroll view, `side` beside the scroll view outside it. Every view records what it
@@ -16,89 +15,134 @@ private typealias RecordingView = UIFixtures.RecordingView
 /// The chain from the button: button → row → scroll → outer → rootView → controller → window →
 /// app → delegate.
 @MainActor
-private struct TakeOverScene {
-    /// The application system's dead letters.
-    let letters: DeadLetterRecorder
-    /// The application (with its delegate), window and root controller.
-    let scene: UIFixtures.Scene
-    let outer = RecordingView(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "outer")
-    let side = RecordingView(frame: Rect(x: 0, y: 0, width: 400, height: 100), label: "side")
-    let scroll = RecordingView(frame: Rect(x: 0, y: 100, width: 400, height: 300), label: "scroll")
-    let row = RecordingView(frame: Rect(x: 0, y: 0, width: 400, height: 100), label: "row")
-    let button = RecordingView(frame: Rect(x: 10, y: 10, width: 80, height: 80), label: "button")
-    let other = RecordingView(frame: Rect(x: 0, y: 150, width: 400, height: 100), label: "other")
-
-    /// The scene's window.
-    var window: Window { scene.window }
-
-    /// Every recording view, from the button up the chain, then `other` and `side`.
-    var views: [RecordingView] { [button, row, scroll, outer, other, side] }
-
-    init() {
-        let letters = DeadLetterRecorder()
-        self.letters = letters
-        scene = UIFixtures.Scene(deadLetters: letters.sink)
-        scene.controller.view.addSubview(outer)
-        outer.addSubview(side)
-        outer.addSubview(scroll)
-        scroll.addSubview(row)
-        scroll.addSubview(other)
-        row.addSubview(button)
-    }
-
-    /// The view (or the window) labelled `label`.
-    func view(_ label: String) -> View {
-        if label == "window" { return window }
-        guard let view = views.first(where: { $0.label == label }) else {
-            preconditionFailure("no view labelled \(label)")
-        }
-        return view
-    }
-
-    /// The middle of `view`, in window coordinates.
-    func middle(of view: View) -> Point {
-        view.convert(Point(x: view.bounds.width / 2, y: view.bounds.height / 2), to: nil)
-    }
-
-    /// Begins `pointer`'s sequence at the middle of `view` and checks it is bound there.
-    func begin(_ pointer: PointerID = .primary, on view: View) async throws {
-        let delivery = try #require(await window.dispatch(.began, at: middle(of: view), pointer: pointer))
-        try #require(delivery.target === view)
-    }
-
-    /// Sends `phase` of `pointer` and returns its delivery, which must exist.
-    func send(_ phase: PointerPhase, _ pointer: PointerID = .primary) async throws -> PointerDelivery {
-        try #require(await window.dispatch(phase, at: Point(x: 50, y: 150), pointer: pointer))
-    }
-
-    /// Each view's phases, by label, with the pointer left out (`began moved cancelled`); views
-    /// that saw nothing are left out.
-    func phases() -> [String: String] {
-        var phases: [String: String] = [:]
-        for view in views where !view.log.isEmpty {
-            phases[view.label] = view.log.map { $0.split(separator: " ")[0] }.joined(separator: " ")
-        }
-        return phases
-    }
-
-    /// Dispatches `phase` of the primary pointer from a task of its own, so the test goes on
-    /// while the event is parked.
-    func dispatchInTask(_ phase: PointerPhase, at location: Point) -> Task<PointerDelivery?, Never> {
-        let window = window
-        return Task { @MainActor in await window.dispatch(phase, at: location) }
-    }
+private func takeOverScene() -> LabelledPointerScene {
+    LabelledPointerScene([
+        .init(label: "outer", frame: Rect(x: 0, y: 0, width: 400, height: 400), parent: nil),
+        .init(label: "side", frame: Rect(x: 0, y: 0, width: 400, height: 100), parent: "outer"),
+        .init(label: "scroll", frame: Rect(x: 0, y: 100, width: 400, height: 300), parent: "outer"),
+        .init(label: "row", frame: Rect(x: 0, y: 0, width: 400, height: 100), parent: "scroll"),
+        .init(label: "other", frame: Rect(x: 0, y: 150, width: 400, height: 100), parent: "scroll"),
+        .init(label: "button", frame: Rect(x: 10, y: 10, width: 80, height: 80), parent: "row"),
+    ])
 }
 
-/// One row of the ordering table: who takes the sequence over, who (if anyone) handles the
-/// `cancelled` it causes, and the phases each view then sees for began, moved, take-over, moved,
-/// ended.
-struct TakeOverOrdering: Sendable, CustomTestStringConvertible {
-    let taker: String
-    let handlesCancelled: String?
-    let expected: [String: String]
+/// One row of the take-over tables: a script of steps over ``takeOverScene()``, with the checks
+/// among the steps, and what the views do from inside the window layer's calls.
+struct TakeOverScript: Sendable, CustomTestStringConvertible {
+    /// One step of the script. Pointer events are the primary pointer's; sent ones at (50, 150).
+    enum Step: Sendable {
+        /// Begins the sequence on the button.
+        case begin
+        /// Sends `phase`; the view labelled `to` must get it (with `cancellation` `.system` for
+        /// a `cancelled`, `nil` otherwise).
+        case send(PointerPhase, to: String)
+        /// Sends `phase` as ``send(_:to:)`` does; it must come back withdrawn so.
+        case sendWithdrawn(PointerPhase, to: String, Withdrawal)
+        /// Sends `phase` at the button's middle from a task of its own, and waits until the
+        /// button's handler parked it (with ``Hook/oldViewParks(_:)``).
+        case sendParked(PointerPhase)
+        /// Lets the parked event go; it must come back to the button, withdrawn so.
+        case letGo(Withdrawal)
+        /// The view labelled so takes the sequence over, which must succeed.
+        case takeOver(by: String)
+        /// The view labelled so tries to take the sequence over, which must throw `error`.
+        case refused(by: String, PointerTakeOverError)
+        case change(TreeChange)
+        /// Every view's phases; views not named saw nothing.
+        case expectPhases([String: String])
+        /// Every view's cancellation reasons; views not named were never told.
+        case expectReasons([String: [PointerCancellation]])
+        /// The view the sequence is bound to (and the only active pointer), or `nil`: no
+        /// sequence.
+        case expectBound(String?)
+        /// The phases that reached the application's delegate, in order.
+        case expectDelegate([PointerPhase])
+        /// The kinds of the application's dead letters.
+        case expectLetters([Outcome.Kind])
+        /// Sends `phase`, which must find no sequence.
+        case expectNoSequence(PointerPhase)
+    }
 
-    var testDescription: String {
-        "taken over by \(taker)" + (handlesCancelled.map { ", \($0) handles the cancelled" } ?? "")
+    /// What a view does from inside the window layer's calls.
+    enum Hook: Sendable {
+        case none
+        /// The button's `cancelled` call with reason `.takenOver` makes the change.
+        case oldViewToldChanges(TreeChange)
+        /// The button's `cancelled` call with reason `.takenOver` has the view labelled so take
+        /// the sequence over.
+        case oldViewToldTakeOver(by: String)
+        /// The scroll view's handler of a `moved` not yet its own takes the sequence over, then
+        /// returns the disposition.
+        case takersHandler(Disposition)
+        /// The button's `pointerMoved` has the scroll view take the sequence over.
+        case oldViewsPointerMethod
+        /// The button's handler parks every event of the phase until ``Step/letGo(_:)``.
+        case oldViewParks(PointerPhase)
+    }
+
+    let name: String
+    /// The view that handles the `cancelled` it is told, if any.
+    var handlesCancelled: String? = nil
+    var hook: Hook = .none
+    let steps: [Step]
+
+    var testDescription: String { name }
+
+    // MARK: The tables
+
+    /// An ancestor takes the sequence over, once or twice.
+    static let takingOver: [TakeOverScript] = [
+        // The button handles its cancelled: no one above it is told. The cancelled is a direct
+        // call, not a chain event: nothing was sent up the chain.
+        TakeOverScript(
+            name: "the old view is told cancelled once, with reason takenOver; the taker is bound",
+            handlesCancelled: "button",
+            steps: [
+                .begin, .takeOver(by: "scroll"),
+                .expectPhases([
+                    "button": "began cancelled", "row": "began", "scroll": "began", "outer": "began",
+                ]),
+                .expectReasons(["button": [.takenOver]]), .expectBound("scroll"), .expectDelegate([.began]),
+                .send(.moved, to: "scroll"), .send(.ended, to: "scroll"),
+                .expectPhases([
+                    "button": "began cancelled", "row": "began", "scroll": "began moved ended",
+                    "outer": "began moved ended",
+                ]),
+                .expectReasons(["button": [.takenOver]]),
+            ]),
+        rest(ending: .ended),
+        rest(ending: .cancelled),
+        // Nothing below the taker can take it back, and the taker has it already.
+        TakeOverScript(
+            name:
+                "a further ancestor takes over from the first taker, which is then told cancelled once; the original view is not told again",
+            steps: [
+                .begin, .send(.moved, to: "button"), .takeOver(by: "scroll"), .send(.moved, to: "scroll"),
+                .takeOver(by: "outer"), .expectBound("outer"),
+                .expectReasons(["scroll": [.takenOver], "button": [.takenOver], "row": [.takenOver]]),
+                .refused(by: "scroll", .notAnAncestor), .refused(by: "button", .notAnAncestor),
+                .refused(by: "outer", .alreadyBound),
+                .send(.moved, to: "outer"), .send(.ended, to: "outer"),
+                .expectPhases([
+                    "button": "began moved cancelled", "row": "began moved cancelled",
+                    "scroll": "began moved moved cancelled", "outer": "began moved moved moved ended",
+                ]),
+            ]),
+    ]
+
+    /// The scroll view takes over; the sequence then ends with `ending` there.
+    private static func rest(ending: PointerPhase) -> TakeOverScript {
+        TakeOverScript(
+            name:
+                "every later phase goes to the taker and up the chain from it; the sequence ends there with \(ending)",
+            steps: [
+                .begin, .takeOver(by: "scroll"), .send(.moved, to: "scroll"), .send(ending, to: "scroll"),
+                .expectPhases([
+                    "button": "began cancelled", "row": "began cancelled", "scroll": "began moved \(ending)",
+                    "outer": "began moved \(ending)",
+                ]),
+                .expectDelegate([.began, .moved, ending]), .expectBound(nil), .expectNoSequence(.moved),
+            ])
     }
 
     /// What the old view and the views told with it see: the sequence up to the take-over, then
@@ -109,30 +153,316 @@ struct TakeOverOrdering: Sendable, CustomTestStringConvertible {
     /// What the taker and the views above it see: the whole sequence, no `cancelled`.
     static let whole = "began moved moved ended"
 
-    static let table: [TakeOverOrdering] = [
-        TakeOverOrdering(
-            taker: "row", handlesCancelled: nil,
-            expected: ["button": told, "row": whole, "scroll": whole, "outer": whole]),
-        TakeOverOrdering(
-            taker: "scroll", handlesCancelled: nil,
-            expected: ["button": told, "row": told, "scroll": whole, "outer": whole]),
-        TakeOverOrdering(
-            taker: "outer", handlesCancelled: nil,
-            expected: ["button": told, "row": told, "scroll": told, "outer": whole]),
-        TakeOverOrdering(
-            taker: "window", handlesCancelled: nil,
-            expected: ["button": told, "row": told, "scroll": told, "outer": told]),
-        TakeOverOrdering(
+    /// Who takes the sequence over, who (if anyone) handles the `cancelled` it causes, and the
+    /// phases each view then sees for began, moved, take-over, moved, ended. Every phase reaches
+    /// the delegate; the cancelled, a direct call below the taker, does not.
+    static let ordering: [TakeOverScript] = [
+        ordering(taker: "row", expected: ["button": told, "row": whole, "scroll": whole, "outer": whole]),
+        ordering(taker: "scroll", expected: ["button": told, "row": told, "scroll": whole, "outer": whole]),
+        ordering(taker: "outer", expected: ["button": told, "row": told, "scroll": told, "outer": whole]),
+        ordering(taker: "window", expected: ["button": told, "row": told, "scroll": told, "outer": told]),
+        ordering(
             taker: "outer", handlesCancelled: "button",
             expected: ["button": told, "row": notTold, "scroll": notTold, "outer": whole]),
-        TakeOverOrdering(
+        ordering(
             taker: "outer", handlesCancelled: "row",
             expected: ["button": told, "row": told, "scroll": notTold, "outer": whole]),
         // The taker would handle a cancelled, but it is not told one.
-        TakeOverOrdering(
+        ordering(
             taker: "scroll", handlesCancelled: "scroll",
             expected: ["button": told, "row": told, "scroll": whole, "outer": whole]),
     ]
+
+    private static func ordering(
+        taker: String, handlesCancelled: String? = nil, expected: [String: String]
+    ) -> TakeOverScript {
+        TakeOverScript(
+            name: "taken over by \(taker)" + (handlesCancelled.map { ", \($0) handles the cancelled" } ?? ""),
+            handlesCancelled: handlesCancelled,
+            steps: [
+                .begin, .send(.moved, to: "button"), .takeOver(by: taker), .send(.moved, to: taker),
+                .send(.ended, to: taker), .expectPhases(expected),
+                .expectReasons(expected.filter { $0.value == told }.mapValues { _ in [.takenOver] }),
+                .expectDelegate([.began, .moved, .moved, .ended]),
+            ])
+    }
+
+    /// After the take-over, the taker or the original view leaves, or the window is detached.
+    static let afterTheTakeOver: [TakeOverScript] = [
+        takerLeaves(
+            "the taker removed", .remove("scroll"),
+            phases: [
+                "button": "began cancelled", "row": "began cancelled", "scroll": "began cancelled",
+                "outer": "began",
+            ],
+            reasons: ["scroll": [.viewLeftWindow], "button": [.takenOver], "row": [.takenOver]]),
+        takerLeaves(
+            "an ancestor of the taker removed", .remove("outer"),
+            phases: [
+                "button": "began cancelled", "row": "began cancelled", "scroll": "began cancelled",
+                "outer": "began cancelled",
+            ],
+            reasons: [
+                "scroll": [.viewLeftWindow], "button": [.takenOver], "row": [.takenOver],
+                "outer": [.viewLeftWindow],
+            ]),
+        takerLeaves(
+            "the taker moved to another window", .move("scroll", into: "another"),
+            phases: [
+                "button": "began cancelled", "row": "began cancelled", "scroll": "began cancelled",
+                "outer": "began",
+            ],
+            reasons: ["scroll": [.viewLeftWindow], "button": [.takenOver], "row": [.takenOver]]),
+        // The taker passes, so its cancellation bubbles on up to the detached window.
+        takerLeaves(
+            "the window detached", .detachWindow,
+            phases: [
+                "button": "began cancelled", "row": "began cancelled", "scroll": "began cancelled",
+                "outer": "began cancelled",
+            ],
+            reasons: [
+                "scroll": [.windowDetached], "button": [.takenOver], "row": [.takenOver],
+                "outer": [.windowDetached],
+            ]),
+        originalLeaves("button"),
+        originalLeaves("row"),
+    ]
+
+    private static func takerLeaves(
+        _ what: String, _ change: TreeChange, phases: [String: String],
+        reasons: [String: [PointerCancellation]]
+    ) -> TakeOverScript {
+        TakeOverScript(
+            name:
+                "\(what): the sequence is cancelled and the taker told; the original view is not told again",
+            steps: [
+                .begin, .takeOver(by: "scroll"), .change(change), .expectReasons(reasons),
+                .expectPhases(phases),
+                .expectBound(nil), .expectNoSequence(.ended),
+            ])
+    }
+
+    private static func originalLeaves(_ removed: String) -> TakeOverScript {
+        TakeOverScript(
+            name: "\(removed) removed: nothing changes, the sequence goes on with the taker",
+            steps: [
+                .begin, .takeOver(by: "scroll"), .change(.remove(removed)),
+                .expectReasons(["button": [.takenOver], "row": [.takenOver]]), .expectBound("scroll"),
+                .send(.moved, to: "scroll"), .send(.ended, to: "scroll"),
+                .expectPhases([
+                    "button": "began cancelled", "row": "began cancelled", "scroll": "began moved ended",
+                    "outer": "began moved ended",
+                ]),
+            ])
+    }
+
+    /// A take-over while an event of the sequence is under way.
+    static let midFlight: [TakeOverScript] = [
+        oldViewParked(.began),
+        oldViewParked(.moved),
+        // The button and the row saw the moved on its way up, then were told cancelled; the
+        // scroll view's pointer method did not get it, and nothing above the scroll view saw it.
+        takersHandler(.pass, withdrawn: Withdrawal(at: "outer", hop: 4, whileHandling: false, handlers: [])),
+        takersHandler(
+            .handled, withdrawn: Withdrawal(at: "scroll", hop: 3, whileHandling: true, handlers: ["scroll"])),
+        TakeOverScript(
+            name:
+                "from the old view's own pointer method: its event stops at that hop, and the views told with it never see it",
+            hook: .oldViewsPointerMethod,
+            steps: [
+                .begin, .sendWithdrawn(.moved, to: "button", Withdrawal(at: "row", hop: 2)),
+                .expectPhases([
+                    "button": "began moved cancelled", "row": "began cancelled", "scroll": "began",
+                    "outer": "began",
+                ]),
+                .send(.ended, to: "scroll"),
+            ]),
+    ]
+
+    /// The button's handler parks `phase`; the scroll view takes over meanwhile. The parked event
+    /// stops where its hop ends: the button's pointer method is not called after its handler
+    /// passes, and no one above sees it. The withdrawn event is not dead-lettered; every other one
+    /// ends unhandled at the root.
+    private static func oldViewParked(_ phase: PointerPhase) -> TakeOverScript {
+        let told: [String: String] =
+            phase == .moved
+            ? ["button": "began cancelled", "row": "began cancelled", "scroll": "began", "outer": "began"]
+            : ["button": "cancelled", "row": "cancelled"]
+        let taker = phase == .moved ? "began moved ended" : "moved ended"
+        var after = told
+        after["scroll"] = taker
+        after["outer"] = taker
+        return TakeOverScript(
+            name:
+                "while the old view's handler is parked on the \(phase): that event is withdrawn, the old view sees nothing after its cancelled",
+            hook: .oldViewParks(phase),
+            steps: (phase == .moved ? [.begin] : []) + [
+                .sendParked(phase), .takeOver(by: "scroll"), .expectPhases(told),
+                .letGo(Withdrawal(at: "row", hop: 2, whileHandling: false)), .expectPhases(told),
+                .send(.moved, to: "scroll"), .send(.ended, to: "scroll"), .expectPhases(after),
+                .expectLetters(Array(repeating: .unhandled, count: phase == .moved ? 3 : 2)),
+            ])
+    }
+
+    private static func takersHandler(_ disposition: Disposition, withdrawn: Withdrawal) -> TakeOverScript {
+        TakeOverScript(
+            name:
+                "from the taker's own handler of the phase being delivered, which returns \(disposition): that phase stops at the taker's hop, the next one comes to the taker",
+            hook: .takersHandler(disposition),
+            steps: [
+                .begin, .sendWithdrawn(.moved, to: "button", withdrawn),
+                .expectPhases([
+                    "button": "began moved cancelled", "row": "began moved cancelled", "scroll": "began",
+                    "outer": "began",
+                ]),
+                .expectBound("scroll"),
+                .send(.moved, to: "scroll"), .send(.ended, to: "scroll"),
+                .expectPhases([
+                    "button": "began moved cancelled", "row": "began moved cancelled",
+                    "scroll": "began moved ended",
+                    "outer": "began moved ended",
+                ]),
+                .expectReasons(["button": [.takenOver], "row": [.takenOver]]),
+            ])
+    }
+
+    /// The old view's `cancelled` call changes the tree or takes over again.
+    static let fromTheCancelledCall: [TakeOverScript] = [
+        // The take-over's cancelled goes on from the button to the row, still below the taker.
+        TakeOverScript(
+            name: "it removes the taker: the sequence, now the taker's, is cancelled and the taker told once",
+            hook: .oldViewToldChanges(.remove("scroll")),
+            steps: [
+                .begin, .takeOver(by: "scroll"),
+                .expectReasons(["button": [.takenOver], "scroll": [.viewLeftWindow], "row": [.takenOver]]),
+                .expectPhases([
+                    "button": "began cancelled", "row": "began cancelled", "scroll": "began cancelled",
+                    "outer": "began",
+                ]),
+                .expectBound(nil),
+            ]),
+        TakeOverScript(
+            name:
+                "it lets a further ancestor take over: the first taker is told once, the old view not again",
+            hook: .oldViewToldTakeOver(by: "outer"),
+            steps: [
+                .begin, .takeOver(by: "scroll"), .expectBound("outer"),
+                .expectReasons(["button": [.takenOver], "row": [.takenOver], "scroll": [.takenOver]]),
+                .send(.ended, to: "outer"),
+                .expectPhases([
+                    "button": "began cancelled", "row": "began cancelled", "scroll": "began cancelled",
+                    "outer": "began ended",
+                ]),
+            ]),
+    ]
+
+    // MARK: The driver
+
+    /// Runs the script: sets the hook up, then does and checks each step in order.
+    @MainActor
+    func run() async throws {
+        let ui = takeOverScene()
+        if let handler = handlesCancelled { ui[handler].cancelledDisposition = .handled }
+        let gate = Gate()
+        // Whether each take-over a hook tried succeeded.
+        var hookTookOver: [Bool] = []
+        switch hook {
+        case .none: break
+        case .oldViewToldChanges(let change):
+            ui["button"].onPointer = { [unowned ui] pointer in
+                if pointer.cancellation == .takenOver { ui.apply(change) }
+            }
+        case .oldViewToldTakeOver(let taker):
+            ui["button"].onPointer = { [unowned ui] pointer in
+                if pointer.cancellation == .takenOver {
+                    hookTookOver.append((try? ui.view(taker).takeOver(pointer.pointer)) != nil)
+                }
+            }
+        case .takersHandler(let disposition):
+            ui["scroll"].handlers.on(PointerEvent.self) { scroll, pointer, _ in
+                guard pointer.phase == .moved, scroll.window?.boundView(for: pointer.pointer) !== scroll
+                else {
+                    return .pass
+                }
+                try scroll.takeOver(pointer.pointer)
+                return disposition
+            }
+        case .oldViewsPointerMethod:
+            ui["button"].onPointer = { [unowned ui] pointer in
+                if pointer.phase == .moved {
+                    hookTookOver.append((try? ui["scroll"].takeOver(pointer.pointer)) != nil)
+                }
+            }
+        case .oldViewParks(let phase):
+            ui["button"].handlers.on(PointerEvent.self) { _, pointer, _ in
+                if pointer.phase == phase { try await gate.pass() }
+                return .pass
+            }
+        }
+        var parked: Task<PointerDelivery?, Never>?
+
+        for step in steps {
+            switch step {
+            case .begin:
+                try await ui.begin(on: ui["button"])
+            case .send(let phase, let target):
+                _ = try await send(phase, to: target, in: ui)
+            case .sendWithdrawn(let phase, let target, let withdrawal):
+                try ui.expectWithdrawn(try await send(phase, to: target, in: ui), withdrawal)
+            case .sendParked(let phase):
+                parked = ui.dispatchInTask(phase, at: ui.middle(of: ui["button"]))
+                try await gate.waitForArrivals(1)
+            case .letGo(let withdrawal):
+                gate.open()
+                let delivery = try #require(await parked?.value)
+                #expect(delivery.target === ui["button"])
+                try ui.expectWithdrawn(delivery, withdrawal)
+            case .takeOver(let taker):
+                try ui.view(taker).takeOver(.primary)
+            case .refused(let taker, let error):
+                #expect(throws: error) { try ui.view(taker).takeOver(.primary) }
+            case .change(let change):
+                ui.apply(change)
+            case .expectPhases(let phases):
+                #expect(ui.phases() == phases)
+            case .expectReasons(let reasons):
+                #expect(ui.reasons() == reasons)
+            case .expectBound(let label):
+                if let label {
+                    #expect(ui.window.boundView(for: .primary) === ui.view(label))
+                    #expect(ui.window.activePointers == [.primary])
+                } else {
+                    #expect(ui.window.boundView(for: .primary) == nil)
+                    #expect(ui.window.activePointers.isEmpty)
+                }
+            case .expectDelegate(let phases):
+                #expect(await ui.scene.delegate.seen == phases.map { "PointerEvent.\($0)" })
+            case .expectLetters(let kinds):
+                #expect(ui.letters.outcomes.map(\.kind) == kinds)
+            case .expectNoSequence(let phase):
+                #expect(await ui.window.dispatch(phase, at: .zero) == nil)
+            }
+        }
+
+        #expect(hookTookOver.allSatisfy { $0 })
+        switch hook {
+        case .oldViewToldTakeOver, .oldViewsPointerMethod:
+            #expect(!hookTookOver.isEmpty, "the hook never took over")
+        default: break
+        }
+        #expect(ui.another.activePointers.isEmpty)
+    }
+
+    /// Sends `phase` of the primary pointer and checks where it went.
+    @MainActor
+    private func send(_ phase: PointerPhase, to target: String, in ui: LabelledPointerScene) async throws
+        -> PointerDelivery
+    {
+        let delivery = try #require(await ui.window.dispatch(phase, at: Point(x: 50, y: 150)))
+        #expect(delivery.target === ui.view(target), "\(phase)")
+        #expect(delivery.event.cancellation == (phase == .cancelled ? .system : nil))
+        return delivery
+    }
 }
 
 /// A take-over that must fail, the error it must throw, and where the sequence is bound.
@@ -160,15 +490,6 @@ enum BadTakeOver: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 }
 
-/// How a taker leaves its window after taking a sequence over.
-enum TakerLeaving: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case removed
-    case ancestorRemoved
-    case movedToAnotherWindow
-
-    var testDescription: String { rawValue }
-}
-
 /// An ancestor of the view a pointer sequence is bound to takes the sequence over
 /// (``View/takeOver(_:)``): the old view is told `cancelled` (`.takenOver`) once and sees nothing
 /// after it; the rest of the sequence goes to the taker.
@@ -176,111 +497,42 @@ enum TakerLeaving: String, CaseIterable, Sendable, CustomTestStringConvertible {
 @MainActor
 struct PointerTakeOverTests {
     @Test(
-        "the view the sequence was bound to is told cancelled once, with reason takenOver; the taker is bound"
-    )
-    func oldViewToldOnce() async throws {
-        let ui = TakeOverScene()
-        ui.button.cancelledDisposition = .handled
-        try await ui.begin(on: ui.button)
-
-        try ui.scroll.takeOver(.primary)
-
-        #expect(ui.button.log == ["began 0", "cancelled 0"])
-        #expect(ui.button.cancellations == [.takenOver])
-        #expect(ui.window.boundView(for: .primary) === ui.scroll)
-        #expect(ui.window.activePointers == [.primary])
-        // The button handled its cancelled: no one above it is told.
-        #expect(ui.row.log == ["began 0"])
-        #expect(ui.scroll.log == ["began 0"])
-        // The cancelled is a direct call, not a chain event: nothing was sent up the chain.
-        #expect(await ui.scene.delegate.seen == ["PointerEvent.began"])
-
-        _ = try await ui.send(.moved)
-        _ = try await ui.send(.ended)
-        #expect(ui.button.log == ["began 0", "cancelled 0"])
-        #expect(ui.button.cancellations == [.takenOver])
+        "an ancestor takes the sequence over, once or twice: the view it was bound to is told cancelled once, with reason takenOver, and every later phase goes to the taker",
+        arguments: TakeOverScript.takingOver)
+    func takingOver(_ script: TakeOverScript) async throws {
+        try await script.run()
     }
 
-    @Test(
-        "every later phase goes to the taker and up the chain from it; the sequence ends there",
-        arguments: [PointerPhase.ended, .cancelled])
-    func restGoesToTheTaker(ending: PointerPhase) async throws {
-        let ui = TakeOverScene()
-        try await ui.begin(on: ui.button)
-        try ui.scroll.takeOver(.primary)
-
-        let moved = try await ui.send(.moved)
-        let end = try await ui.send(ending)
-
-        #expect(moved.target === ui.scroll)
-        #expect(end.target === ui.scroll)
-        #expect(end.event.cancellation == (ending == .cancelled ? .system : nil))
-        #expect(ui.scroll.log == ["began 0", "moved 0", "\(ending) 0"])
-        #expect(ui.outer.log == ["began 0", "moved 0", "\(ending) 0"])
-        #expect(ui.button.log == ["began 0", "cancelled 0"])
-        #expect(ui.row.log == ["began 0", "cancelled 0"])
-        #expect(
-            await ui.scene.delegate.seen == [
-                "PointerEvent.began", "PointerEvent.moved", "PointerEvent.\(ending)",
-            ])
-        #expect(ui.window.activePointers.isEmpty)
-        #expect(ui.window.boundView(for: .primary) == nil)
-        #expect(await ui.window.dispatch(.moved, at: .zero) == nil)
-    }
-
-    @Test("what each view sees, in order", arguments: TakeOverOrdering.table)
-    func orderingTable(_ ordering: TakeOverOrdering) async throws {
-        let ui = TakeOverScene()
-        if let handler = ordering.handlesCancelled {
-            (ui.view(handler) as? RecordingView)?.cancelledDisposition = .handled
-        }
-        let taker = ui.view(ordering.taker)
-        try await ui.begin(on: ui.button)
-        #expect(try await ui.send(.moved).target === ui.button)
-
-        try taker.takeOver(.primary)
-
-        #expect(try await ui.send(.moved).target === taker)
-        #expect(try await ui.send(.ended).target === taker)
-        #expect(ui.phases() == ordering.expected)
-        for view in ui.views {
-            let told = ordering.expected[view.label] == TakeOverOrdering.told
-            #expect(view.cancellations == (told ? [.takenOver] : []), "\(view.label)")
-        }
-        // Every phase reached the delegate; the cancelled, a direct call below the taker, did not.
-        #expect(
-            await ui.scene.delegate.seen == [
-                "PointerEvent.began", "PointerEvent.moved", "PointerEvent.moved", "PointerEvent.ended",
-            ])
+    @Test("what each view sees, in order", arguments: TakeOverScript.ordering)
+    func orderingTable(_ script: TakeOverScript) async throws {
+        try await script.run()
     }
 
     @Test("a take-over that cannot be done throws and changes nothing", arguments: BadTakeOver.allCases)
     func badInput(_ bad: BadTakeOver) async throws {
-        let ui = TakeOverScene()
+        let ui = takeOverScene()
         let pointer: PointerID = bad == .pointerNeverBegan ? PointerID(7) : .primary
-        let bound: View = bad == .takerIsBelowTheBoundView ? ui.row : ui.button
+        let bound: View = bad == .takerIsBelowTheBoundView ? ui["row"] : ui["button"]
         // The row's middle is the button: begin where the row is alone.
-        let start = bad == .takerIsBelowTheBoundView ? Point(x: 200, y: 150) : ui.middle(of: ui.button)
+        let start = bad == .takerIsBelowTheBoundView ? Point(x: 200, y: 150) : ui.middle(of: ui["button"])
         try #require(await ui.window.dispatch(.began, at: start)?.target === bound)
-        let elsewhere = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "elsewhere")
-        ui.scene.app.addWindow(elsewhere)
         let taker: View
         switch bad {
-        case .pointerNeverBegan: taker = ui.scroll
+        case .pointerNeverBegan: taker = ui["scroll"]
         case .sequenceEnded:
-            _ = try await ui.send(.ended)
-            taker = ui.scroll
+            _ = try #require(await ui.window.dispatch(.ended, at: Point(x: 50, y: 150)))
+            taker = ui["scroll"]
         case .sequenceCancelled:
-            _ = try await ui.send(.cancelled)
-            taker = ui.scroll
-        case .takerIsTheBoundView: taker = ui.button
-        case .takerIsASibling: taker = ui.other
-        case .takerIsOutsideTheBoundViewsAncestors: taker = ui.side
-        case .takerIsBelowTheBoundView: taker = ui.button
+            _ = try #require(await ui.window.dispatch(.cancelled, at: Point(x: 50, y: 150)))
+            taker = ui["scroll"]
+        case .takerIsTheBoundView: taker = ui["button"]
+        case .takerIsASibling: taker = ui["other"]
+        case .takerIsOutsideTheBoundViewsAncestors: taker = ui["side"]
+        case .takerIsBelowTheBoundView: taker = ui["button"]
         case .takerInNoWindow: taker = View(label: "loose")
         case .takerInAnotherWindow:
-            taker = RecordingView(label: "there")
-            elsewhere.addSubview(taker)
+            taker = UIFixtures.RecordingView(label: "there")
+            ui.another.addSubview(taker)
         }
         let before = ui.phases()
         let boundBefore = ui.window.boundView(for: .primary)
@@ -290,351 +542,96 @@ struct PointerTakeOverTests {
         #expect(ui.phases() == before)
         #expect(ui.views.allSatisfy { $0.cancellations.filter { $0 == .takenOver }.isEmpty })
         #expect(ui.window.boundView(for: .primary) === boundBefore)
-        #expect(elsewhere.activePointers.isEmpty)
+        #expect(ui.another.activePointers.isEmpty)
         if boundBefore != nil {
             // The sequence goes on where it was bound.
-            #expect(try await ui.send(.moved).target === bound)
-            #expect(try await ui.send(.ended).target === bound)
+            #expect(await ui.window.dispatch(.moved, at: Point(x: 50, y: 150))?.target === bound)
+            #expect(await ui.window.dispatch(.ended, at: Point(x: 50, y: 150))?.target === bound)
         }
     }
 
     @Test(
-        "a further ancestor can take over from the first taker, which is then told cancelled once; the original view is not told again"
-    )
-    func takeOverTwice() async throws {
-        let ui = TakeOverScene()
-        try await ui.begin(on: ui.button)
-        _ = try await ui.send(.moved)
-        try ui.scroll.takeOver(.primary)
-        _ = try await ui.send(.moved)
-
-        try ui.outer.takeOver(.primary)
-
-        #expect(ui.window.boundView(for: .primary) === ui.outer)
-        #expect(ui.scroll.cancellations == [.takenOver])
-        #expect(ui.button.cancellations == [.takenOver])
-        #expect(ui.row.cancellations == [.takenOver])
-        #expect(ui.outer.cancellations.isEmpty)
-        // Nothing below the taker can take it back, and the taker has it already.
-        #expect(throws: PointerTakeOverError.notAnAncestor) { try ui.scroll.takeOver(.primary) }
-        #expect(throws: PointerTakeOverError.notAnAncestor) { try ui.button.takeOver(.primary) }
-        #expect(throws: PointerTakeOverError.alreadyBound) { try ui.outer.takeOver(.primary) }
-        #expect(try await ui.send(.moved).target === ui.outer)
-        #expect(try await ui.send(.ended).target === ui.outer)
-
-        #expect(
-            ui.phases() == [
-                "button": "began moved cancelled",
-                "row": "began moved cancelled",
-                "scroll": "began moved moved cancelled",
-                "outer": "began moved moved moved ended",
-            ])
-    }
-
-    @Test(
-        "when the taker leaves the window, the sequence is cancelled and the taker told; the original view is not told again",
-        arguments: TakerLeaving.allCases)
-    func takerLeavesTheWindow(_ leaving: TakerLeaving) async throws {
-        let ui = TakeOverScene()
-        let another = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "another")
-        ui.scene.app.addWindow(another)
-        try await ui.begin(on: ui.button)
-        try ui.scroll.takeOver(.primary)
-
-        switch leaving {
-        case .removed: ui.scroll.removeFromSuperview()
-        case .ancestorRemoved: ui.outer.removeFromSuperview()
-        case .movedToAnotherWindow: another.addSubview(ui.scroll)
-        }
-
-        #expect(ui.scroll.cancellations == [.viewLeftWindow])
-        #expect(ui.scroll.log == ["began 0", "cancelled 0"])
-        #expect(ui.button.cancellations == [.takenOver])
-        #expect(ui.button.log == ["began 0", "cancelled 0"])
-        #expect(ui.row.log == ["began 0", "cancelled 0"])
-        #expect(ui.window.activePointers.isEmpty)
-        #expect(another.activePointers.isEmpty)
-        #expect(await ui.window.dispatch(.ended, at: .zero) == nil)
-    }
-
-    @Test(
-        "removing the original view after the take-over changes nothing: the sequence goes on with the taker",
-        arguments: ["button", "row"])
-    func originalRemoved(_ removed: String) async throws {
-        let ui = TakeOverScene()
-        try await ui.begin(on: ui.button)
-        try ui.scroll.takeOver(.primary)
-
-        ui.view(removed).removeFromSuperview()
-
-        #expect(ui.button.cancellations == [.takenOver])
-        #expect(ui.row.cancellations == [.takenOver])
-        #expect(ui.scroll.cancellations.isEmpty)
-        #expect(ui.window.boundView(for: .primary) === ui.scroll)
-        #expect(try await ui.send(.moved).target === ui.scroll)
-        #expect(try await ui.send(.ended).target === ui.scroll)
-        #expect(
-            ui.phases() == [
-                "button": "began cancelled", "row": "began cancelled", "scroll": "began moved ended",
-                "outer": "began moved ended",
-            ])
-    }
-
-    @Test("detaching the window after the take-over tells the taker; the original view is not told again")
-    func windowDetachedAfterTakeOver() async throws {
-        let ui = TakeOverScene()
-        try await ui.begin(on: ui.button)
-        try ui.scroll.takeOver(.primary)
-
-        ui.scene.app.removeWindow(ui.window)
-
-        #expect(ui.scroll.cancellations == [.windowDetached])
-        #expect(ui.button.cancellations == [.takenOver])
-        #expect(ui.row.cancellations == [.takenOver])
-        // The taker passes, so its cancellation bubbles on up to the detached window.
-        #expect(ui.outer.cancellations == [.windowDetached])
-        #expect(
-            ui.phases() == [
-                "button": "began cancelled", "row": "began cancelled", "scroll": "began cancelled",
-                "outer": "began cancelled",
-            ])
-        #expect(ui.window.activePointers.isEmpty)
+        "after a take-over, the taker leaving the window or the window detached cancels the sequence and tells the taker, the original view leaving changes nothing; the original view is never told again",
+        arguments: TakeOverScript.afterTheTakeOver)
+    func afterTheTakeOver(_ script: TakeOverScript) async throws {
+        try await script.run()
     }
 
     // MARK: Events in flight
 
     @Test(
-        "a take-over while the old view's handler is parked withdraws that event: the old view sees nothing after its cancelled",
-        arguments: [PointerPhase.began, .moved])
-    func oldViewParkedMidFlight(_ parkedPhase: PointerPhase) async throws {
-        let ui = TakeOverScene()
-        let gate = Gate()
-        ui.button.handlers.on(PointerEvent.self) { _, pointer, _ in
-            if pointer.phase == parkedPhase { try await gate.pass() }
-            return .pass
-        }
-        if parkedPhase == .moved { try await ui.begin(on: ui.button) }
-        let parked = ui.dispatchInTask(parkedPhase, at: ui.middle(of: ui.button))
-        try await gate.waitForArrivals(1)
-
-        try ui.scroll.takeOver(.primary)
-        let told: [String: String] =
-            parkedPhase == .moved
-            ? ["button": "began cancelled", "row": "began cancelled", "scroll": "began", "outer": "began"]
-            : ["button": "cancelled", "row": "cancelled"]
-        #expect(ui.phases() == told)
-        gate.open()
-        let delivery = try #require(await parked.value)
-
-        // The parked event stopped where its hop ended: the button's pointer method was not
-        // called after its handler passed, and no one above saw it.
-        #expect(delivery.target === ui.button)
-        let stop = try #require(delivery.outcome.cancelledDetails, "\(delivery.outcome)")
-        #expect(stop.reason == .withdrawn)
-        #expect(stop.responder == ResponderID(ui.row))
-        #expect(stop.hop == 2)
-        #expect(!stop.whileHandling)
-        #expect(ui.phases() == told)
-
-        // The rest of the sequence is the taker's.
-        #expect(try await ui.send(.moved).target === ui.scroll)
-        #expect(try await ui.send(.ended).target === ui.scroll)
-        #expect(ui.button.log.last == "cancelled 0")
-        #expect(ui.row.log.last == "cancelled 0")
-        let taker = parkedPhase == .moved ? "began moved ended" : "moved ended"
-        #expect(ui.phases()["scroll"] == taker)
-        #expect(ui.phases()["outer"] == taker)
-        // The withdrawn event was not dead-lettered; every other one ended unhandled at the root.
-        #expect(
-            ui.letters.outcomes.map(\.kind)
-                == Array(repeating: .unhandled, count: parkedPhase == .moved ? 3 : 2))
-    }
-
-    @Test(
-        "a take-over from the taker's own handler of the phase being delivered: that phase stops at the taker's hop, withdrawn; the next one comes to the taker",
-        arguments: [Disposition.pass, .handled])
-    func fromTheTakersHandler(_ disposition: Disposition) async throws {
-        let ui = TakeOverScene()
-        ui.scroll.handlers.on(PointerEvent.self) { scroll, pointer, _ in
-            guard pointer.phase == .moved, scroll.window?.boundView(for: pointer.pointer) !== scroll else {
-                return .pass
-            }
-            try scroll.takeOver(pointer.pointer)
-            return disposition
-        }
-        try await ui.begin(on: ui.button)
-
-        let claimed = try await ui.send(.moved)
-
-        // The button and the row saw the moved on its way up, then were told cancelled; the
-        // scroll view's pointer method did not get it, and nothing above the scroll view saw it.
-        #expect(claimed.target === ui.button)
-        #expect(
-            ui.phases() == [
-                "button": "began moved cancelled", "row": "began moved cancelled", "scroll": "began",
-                "outer": "began",
-            ])
-        #expect(ui.window.boundView(for: .primary) === ui.scroll)
-        let stop = try #require(claimed.outcome.cancelledDetails, "\(claimed.outcome)")
-        #expect(stop.reason == .withdrawn)
-        if disposition == .handled {
-            #expect(stop.responder == ResponderID(ui.scroll))
-            #expect(stop.hop == 3)
-            #expect(stop.whileHandling)
-            #expect(claimed.outcome.handlers == [ResponderID(ui.scroll)])
-        } else {
-            #expect(stop.responder == ResponderID(ui.outer))
-            #expect(stop.hop == 4)
-            #expect(!stop.whileHandling)
-            #expect(claimed.outcome.handlers.isEmpty)
-        }
-
-        #expect(try await ui.send(.moved).target === ui.scroll)
-        #expect(try await ui.send(.ended).target === ui.scroll)
-        #expect(ui.phases()["scroll"] == "began moved ended")
-        #expect(ui.phases()["outer"] == "began moved ended")
-        #expect(ui.button.cancellations == [.takenOver])
-        #expect(ui.scroll.cancellations.isEmpty)
-    }
-
-    @Test(
-        "a take-over from the old view's own pointer method: its event stops at that hop, and the views told with it never see it"
-    )
-    func fromTheOldViewsPointerMethod() async throws {
-        let ui = TakeOverScene()
-        let scroll = ui.scroll
-        var took = false
-        ui.button.onPointer = { pointer in
-            if pointer.phase == .moved { took = (try? scroll.takeOver(pointer.pointer)) != nil }
-        }
-        try await ui.begin(on: ui.button)
-
-        let moved = try await ui.send(.moved)
-
-        #expect(took)
-        #expect(
-            ui.phases() == [
-                "button": "began moved cancelled", "row": "began cancelled", "scroll": "began",
-                "outer": "began",
-            ])
-        let stop = try #require(moved.outcome.cancelledDetails, "\(moved.outcome)")
-        #expect(stop.reason == .withdrawn)
-        #expect(stop.responder == ResponderID(ui.row))
-        #expect(stop.hop == 2)
-        #expect(try await ui.send(.ended).target === ui.scroll)
+        "a take-over while an event of the sequence is under way withdraws it at the end of the hop it is in: the views told cancelled never see it, the next phase is the taker's",
+        arguments: TakeOverScript.midFlight)
+    func midFlight(_ script: TakeOverScript) async throws {
+        try await script.run()
     }
 
     // MARK: Several pointers, re-entrant changes
 
     @Test("with several pointers down, only the named pointer's sequence is taken over")
     func onlyTheNamedPointer() async throws {
-        let ui = TakeOverScene()
+        let ui = takeOverScene()
+        let (button, scroll, other, side) = (ui["button"], ui["scroll"], ui["other"], ui["side"])
         let one = PointerID(1)
         let two = PointerID(2)
         let three = PointerID(3)
-        try await ui.begin(one, on: ui.button)
-        try await ui.begin(two, on: ui.other)
-        try await ui.begin(three, on: ui.side)
+        try await ui.begin(one, on: button)
+        try await ui.begin(two, on: other)
+        try await ui.begin(three, on: side)
 
-        try ui.scroll.takeOver(one)
+        try scroll.takeOver(one)
 
         #expect(ui.window.activePointers == [one, two, three])
-        #expect(ui.window.boundView(for: one) === ui.scroll)
-        #expect(ui.window.boundView(for: two) === ui.other)
-        #expect(ui.window.boundView(for: three) === ui.side)
-        #expect(ui.button.log == ["began 1", "cancelled 1"])
-        #expect(ui.other.log == ["began 2"])
-        #expect(ui.side.log == ["began 3"])
-        #expect(throws: PointerTakeOverError.notAnAncestor) { try ui.scroll.takeOver(three) }
-        for (pointer, view) in [(one, ui.scroll), (two, ui.other), (three, ui.side)] as [(PointerID, View)] {
-            #expect(try await ui.send(.moved, pointer).target === view)
-            #expect(try await ui.send(.ended, pointer).target === view)
+        #expect(ui.window.boundView(for: one) === scroll)
+        #expect(ui.window.boundView(for: two) === other)
+        #expect(ui.window.boundView(for: three) === side)
+        #expect(button.log == ["began 1", "cancelled 1"])
+        #expect(other.log == ["began 2"])
+        #expect(side.log == ["began 3"])
+        #expect(throws: PointerTakeOverError.notAnAncestor) { try scroll.takeOver(three) }
+        for (pointer, view) in [(one, scroll), (two, other), (three, side)] as [(PointerID, View)] {
+            #expect(
+                await ui.window.dispatch(.moved, at: Point(x: 50, y: 150), pointer: pointer)?.target === view)
+            #expect(
+                await ui.window.dispatch(.ended, at: Point(x: 50, y: 150), pointer: pointer)?.target === view)
         }
-        #expect(ui.other.log == ["began 2", "moved 2", "ended 2"])
-        #expect(ui.side.log == ["began 3", "moved 3", "ended 3"])
-        #expect(ui.button.log == ["began 1", "cancelled 1"])
+        #expect(other.log == ["began 2", "moved 2", "ended 2"])
+        #expect(side.log == ["began 3", "moved 3", "ended 3"])
+        #expect(button.log == ["began 1", "cancelled 1"])
         #expect(ui.views.allSatisfy { $0.cancellations.count <= 1 })
     }
 
     @Test(
-        "an old view whose cancelled call removes the taker: the sequence, now the taker's, is cancelled and the taker told once"
-    )
-    func cancelledCallRemovesTheTaker() async throws {
-        let ui = TakeOverScene()
-        let scroll = ui.scroll
-        ui.button.onPointer = { pointer in
-            if pointer.cancellation == .takenOver { scroll.removeFromSuperview() }
-        }
-        try await ui.begin(on: ui.button)
-
-        try ui.scroll.takeOver(.primary)
-
-        #expect(ui.button.cancellations == [.takenOver])
-        #expect(ui.scroll.cancellations == [.viewLeftWindow])
-        // The take-over's cancelled goes on from the button to the row, still below the taker.
-        #expect(ui.row.cancellations == [.takenOver])
-        #expect(
-            ui.phases() == [
-                "button": "began cancelled", "row": "began cancelled", "scroll": "began cancelled",
-                "outer": "began",
-            ])
-        #expect(ui.window.activePointers.isEmpty)
-    }
-
-    @Test(
-        "an old view whose cancelled call lets a further ancestor take over: the first taker is told once, the old view not again"
-    )
-    func cancelledCallTakesOverAgain() async throws {
-        let ui = TakeOverScene()
-        let outer = ui.outer
-        var tookAgain = false
-        ui.button.onPointer = { pointer in
-            if pointer.cancellation == .takenOver {
-                tookAgain = (try? outer.takeOver(pointer.pointer)) != nil
-            }
-        }
-        try await ui.begin(on: ui.button)
-
-        try ui.scroll.takeOver(.primary)
-
-        #expect(tookAgain)
-        #expect(ui.window.boundView(for: .primary) === ui.outer)
-        #expect(ui.button.cancellations == [.takenOver])
-        #expect(ui.row.cancellations == [.takenOver])
-        #expect(ui.scroll.cancellations == [.takenOver])
-        #expect(ui.outer.cancellations.isEmpty)
-        #expect(try await ui.send(.ended).target === ui.outer)
-        #expect(
-            ui.phases() == [
-                "button": "began cancelled", "row": "began cancelled", "scroll": "began cancelled",
-                "outer": "began ended",
-            ])
+        "an old view whose cancelled call changes the tree or takes over again: each view is told once, the old view not again",
+        arguments: TakeOverScript.fromTheCancelledCall)
+    func fromTheCancelledCall(_ script: TakeOverScript) async throws {
+        try await script.run()
     }
 
     @Test(
         "a scroll view claims a drag begun on a button: the button drops its highlight and the release does not trigger it"
     )
     func scrollViewClaimsAButtonDrag() async throws {
-        let ui = TakeOverScene()
+        let ui = takeOverScene()
         let buy = Button(frame: Rect(x: 200, y: 10, width: 80, height: 80), title: "Buy")
-        ui.row.addSubview(buy)
+        ui["row"].addSubview(buy)
         buy.addChainEvent(for: .tap) { _ in UIFixtures.AddToCart(sku: "A-1") }
         let inside = ui.middle(of: buy)
         try await ui.begin(on: buy)
         try #require(await ui.window.dispatch(.moved, at: inside) != nil)
         #expect(buy.isHighlighted)
 
-        try ui.scroll.takeOver(.primary)
+        try ui["scroll"].takeOver(.primary)
 
         #expect(!buy.isHighlighted)
         // The button handles its cancelled (and stopped every phase before): the row hears nothing.
-        #expect(ui.row.log.isEmpty)
+        #expect(ui["row"].log.isEmpty)
         let released = try #require(await ui.window.dispatch(.ended, at: inside))
-        #expect(released.target === ui.scroll)
+        #expect(released.target === ui["scroll"])
         #expect(released.triggered.isEmpty)
         #expect(buy.lastOutcomes.isEmpty)
         #expect(!buy.isHighlighted)
-        #expect(ui.scroll.log == ["ended 0"])
+        #expect(ui["scroll"].log == ["ended 0"])
     }
 
     @Test(
