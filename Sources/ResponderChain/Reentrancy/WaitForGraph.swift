@@ -85,6 +85,23 @@ final class WaitForGraph: Sendable {
         case queuedPost(TicketState)
     }
 
+    /// What following the waits from a new wait's target found.
+    private enum Search {
+        /// They never lead back to the waiting task.
+        case noLoop
+        /// They lead back to it; `breakable` is the loop's first wait that can end, if any.
+        case loop(breakable: Victim?)
+    }
+
+    /// What to do about a new wait, once outside the lock.
+    private enum Action {
+        case wait
+        /// The new wait is a lock wait that closes a loop: refuse it.
+        case refuseNewWait
+        /// The new wait closes a loop: end `victim`'s wait, then wait.
+        case refuse(Victim)
+    }
+
     /// The waits of the process.
     static let shared = WaitForGraph()
 
@@ -103,26 +120,22 @@ final class WaitForGraph: Sendable {
         refusable: ExclusiveHandling.Participant? = nil
     ) async -> Verdict {
         let own = Set(sources.nodes)
-        let victim = waits.withLock { waits -> Victim?? in
-            if let loop = Self.loop(from: target, backTo: own, in: waits) {
-                if refusable != nil { return .some(nil) }
-                if let victim = loop {
-                    for node in own { waits[node] = Wait(target: target, lockWaiter: refusable) }
-                    return .some(victim)
-                }
-            }
+        let action = waits.withLock { waits -> Action in
+            let search = Self.search(from: target, backTo: own, in: waits)
+            if case .loop = search, refusable != nil { return .refuseNewWait }
             for node in own { waits[node] = Wait(target: target, lockWaiter: refusable) }
-            return nil
-        }
-        switch victim {
-        case .none:
+            if case .loop(let victim?) = search { return .refuse(victim) }
             return .wait
-        case .some(.none):
+        }
+        switch action {
+        case .wait:
+            return .wait
+        case .refuseNewWait:
             return .wouldDeadlock
-        case .some(.some(.lockWaiter(let waiter))):
+        case .refuse(.lockWaiter(let waiter)):
             ExclusiveHandling.shared.refuse(waiter)
             return .wait
-        case .some(.some(.queuedPost(let ticket))):
+        case .refuse(.queuedPost(let ticket)):
             await ticket.refuseWhileQueued()
             return .wait
         }
@@ -142,34 +155,34 @@ final class WaitForGraph: Sendable {
         }
     }
 
-    /// Follows the waits from `target`: `nil` when they never lead back to `own`; otherwise the
-    /// loop's first wait that can be ended (or `.some(nil)` when none can).
-    private static func loop(from target: Target, backTo own: Set<Node>, in waits: [Node: Wait]) -> Victim?? {
+    /// Follows the waits from `target`, depth first, remembering on each path the first wait
+    /// that can end, until they lead back to `own` or run out.
+    private static func search(from target: Target, backTo own: Set<Node>, in waits: [Node: Wait]) -> Search {
         var seen: Set<Node> = []
-        // Depth-first, remembering for each path the first wait on it that can be ended.
-        var stack: [(target: Target, victim: Victim?)] = [(target, nil)]
-        while let (target, victim) = stack.popLast() {
-            let reached: [Node]
+        var paths: [(target: Target, breakable: Victim?)] = [(target, nil)]
+        while let (target, breakable) = paths.popLast() {
             switch target {
             case .lock(let responder):
-                reached = ExclusiveHandling.shared.holders(of: responder).map { .participant($0) }
-            case .ticket(let ticket):
-                reached = [.post(ObjectIdentifier(ticket))]
-                if own.contains(reached[0]) { return .some(victim) }
-                guard seen.insert(reached[0]).inserted else { continue }
-                if let wait = waits[reached[0]] {
-                    stack.append((wait.target, victim ?? wait.lockWaiter.map { .lockWaiter($0) }))
-                } else if let ahead = ticket.postAhead() {
-                    stack.append((.ticket(ahead), victim ?? .queuedPost(ticket)))
+                // A lock waits for the participants inside it.
+                for participant in ExclusiveHandling.shared.holders(of: responder) {
+                    let node = Node.participant(participant)
+                    if own.contains(node) { return .loop(breakable: breakable) }
+                    guard seen.insert(node).inserted, let wait = waits[node] else { continue }
+                    paths.append((wait.target, breakable ?? wait.lockWaiter.map { .lockWaiter($0) }))
                 }
-                continue
-            }
-            for node in reached {
-                if own.contains(node) { return .some(victim) }
-                guard seen.insert(node).inserted, let wait = waits[node] else { continue }
-                stack.append((wait.target, victim ?? wait.lockWaiter.map { .lockWaiter($0) }))
+            case .ticket(let ticket):
+                // A ticket waits for its post: for what its delivery waits for, or, queued, for
+                // the post ahead of it on its lane.
+                let node = Node.post(ObjectIdentifier(ticket))
+                if own.contains(node) { return .loop(breakable: breakable) }
+                guard seen.insert(node).inserted else { continue }
+                if let wait = waits[node] {
+                    paths.append((wait.target, breakable ?? wait.lockWaiter.map { .lockWaiter($0) }))
+                } else if let ahead = ticket.postAhead() {
+                    paths.append((.ticket(ahead), breakable ?? .queuedPost(ticket)))
+                }
             }
         }
-        return nil
+        return .noLoop
     }
 }
