@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Who waits for whom, across every event system of the process: what turns "waiting for
 /// yourself" into an outcome instead of a hang.
 ///
@@ -105,7 +103,7 @@ final class WaitForGraph: Sendable {
     /// The waits of the process.
     static let shared = WaitForGraph()
 
-    private let waits = Mutex<[Node: Wait]>([:])
+    private let waits = Locked<[Node: Wait]>([:])
 
     /// Registers that the current task, holding `sources`, waits for `target`.
     ///
