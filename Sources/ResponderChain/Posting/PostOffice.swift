@@ -120,9 +120,8 @@ final class PostOffice: Sendable {
             resume(released)
             guard case .deliver(let post) = step else { return }
             let stamp = deliveries.begin(post.ticket)
-            let outcome = await Self.$delivery.withValue(stamp) {
-                _ = isolation  // captured: the delivery runs on `isolation`, not on the global executor
-                return await Router.send(
+            let outcome = await Self.$delivery.withValueKeepingIsolation(stamp) {
+                await Router.send(
                     post.event, from: post.entry, source: post.source, options: post.options,
                     signal: post.ticket.signal, trace: post.capture)
             }

@@ -95,19 +95,7 @@ final class ExclusiveHandling: Sendable {
             }
         }
         defer { leave(participant) }
-        return await Self.inside(Self.participations + [participant], body, isolation: #isolation)
-    }
-
-    /// Runs `body` with `participations` bound, on `isolation` (the caller's).
-    private static func inside<Result>(
-        _ participations: [Participant],
-        _ body: nonisolated(nonsending) () async -> Result,
-        isolation: isolated (any Actor)?
-    ) async -> Result {
-        await $participations.withValue(participations) {
-            _ = isolation  // captured: the operation runs on `isolation`, not on the global executor
-            return await body()
-        }
+        return await Self.$participations.withValueKeepingIsolation(Self.participations + [participant], body)
     }
 
     /// Adds `participant` to the acquisition `through` is inside, if it still is.

@@ -245,23 +245,9 @@ enum Router {
                     reason: .forwardingLimitReached(limit: context.forwardingLimit)))
         }
         defer { lineage.end() }
-        return await hops(
-            event, from: sender, start: start, in: lineage, context: &context, isolation: #isolation)
-    }
-
-    /// ``hops(_:from:start:lineage:context:)`` with `lineage` bound for the sends its handlers
-    /// make, on `isolation`: the caller's, so that the hops stay where the route runs.
-    private static func hops(
-        _ event: any Event,
-        from sender: any Responder,
-        start: SendOptions.Start,
-        in lineage: Lineage,
-        context: inout EventContext,
-        isolation: isolated (any Actor)?
-    ) async -> Outcome {
-        await Lineage.$current.withValue(lineage) {
-            _ = isolation  // captured: the operation runs on `isolation`, not on the global executor
-            return await hops(event, from: sender, start: start, lineage: lineage, context: &context)
+        // Bound for the sends the handlers make; the hops stay where the route runs.
+        return await Lineage.$current.withValueKeepingIsolation(lineage) {
+            await hops(event, from: sender, start: start, lineage: lineage, context: &context)
         }
     }
 
