@@ -6,13 +6,13 @@ private typealias Ping = UIFixtures.Ping
 private typealias RecordingView = UIFixtures.RecordingView
 
 /// A system wrapper that records each hop it is around, as "label.phase", in order.
-private final class HopJournal: HopWrapper {
+private final class HopJournal: HopMiddleware {
     private let entries = Locked<[String]>([])
 
     var hops: [String] { entries.withLock { $0 } }
 
     func handle(
-        _ event: any Event, at responder: any Responder, context: inout EventContext, next: HopWrapperNext
+        _ event: any Event, at responder: any Responder, context: inout EventContext, next: HopMiddleware.Next
     ) async throws -> Disposition {
         entries.withLock { $0.append("\(responder.label).\(context.phase)") }
         return try await next(&context)
@@ -26,8 +26,8 @@ private struct TargetScene {
     let target = RecordingView(frame: Rect(x: 10, y: 10, width: 50, height: 50), label: "target")
     let onTarget = Point(x: 20, y: 20)
 
-    init(capturePhase: EventSystem.CapturePhase = .enabled, wrappers: [any HopWrapper] = []) {
-        scene = UIFixtures.Scene(capturePhase: capturePhase, wrappers: wrappers)
+    init(capturePhase: EventSystem.CapturePhase = .enabled, middleware: [any HopMiddleware] = []) {
+        scene = UIFixtures.Scene(capturePhase: capturePhase, middleware: middleware)
         scene.controller.view.addSubview(target)
     }
 
@@ -119,7 +119,7 @@ struct WindowInterceptionTests {
     @Test("a view's wrapper runs around its handlers; its pointer methods run after, when the table passes")
     func viewWrapperOrder() async throws {
         let shop = TargetScene(capturePhase: .disabled)
-        shop.target.handlers.wrap { target, _, context, next in
+        shop.target.handlers.use { target, _, context, next in
             target.log.append("wrapper in")
             let disposition = try await next(&context)
             target.log.append("wrapper out")
@@ -140,7 +140,7 @@ struct WindowInterceptionTests {
     )
     func viewWrapperDenies() async throws {
         let shop = TargetScene(capturePhase: .disabled)
-        shop.target.handlers.wrap { _, _, _, _ in .handled }
+        shop.target.handlers.use { _, _, _, _ in .handled }
         shop.target.handlers.on(PointerEvent.self) { target, _, _ in
             target.log.append("handler")
             return .pass
@@ -156,7 +156,7 @@ struct WindowInterceptionTests {
     @Test("a system wrapper is around every hop of a pointer delivery, the capture hops first")
     func systemWrapperSeesEveryHop() async throws {
         let journal = HopJournal()
-        let shop = TargetScene(wrappers: [journal])
+        let shop = TargetScene(middleware: [journal])
         shop.scene.controller.handlers.on(PointerEvent.self, phase: .capture) { _, _, _ in .pass }
 
         _ = try #require(await shop.scene.window.dispatch(.began, at: shop.onTarget))

@@ -17,7 +17,7 @@ struct Interception: Scenario {
 
     func run(_ measurer: Measurer) async -> [Row] {
         let capturing = EventSystem(capturePhase: .enabled)
-        let wrapping = EventSystem(wrappers: [PassThroughWrapper()])
+        let wrapping = EventSystem(middleware: [PassThroughWrapper()])
         var rows: [Row] = []
         for depth in [1, 8] {
             let baseline = ChainActor.chain(depth: depth)

@@ -42,18 +42,16 @@ extension GlobalActorResponder {
     /// ``globalActor``.
     @inlinable
     public nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async
-        -> _Visit
+        -> (any Responder)?
     {
-        await Self.visit(on: Self.globalActor, self, event: event, context: &context)
+        await Self.hop(on: Self.globalActor, at: self, event: event, context: &context)
     }
 
+    /// The hop, on ``globalActor``.
     @inlinable
-    static func visit(
-        on actor: isolated any Actor,
-        _ responder: Self,
-        event: any Event,
-        context: inout EventContext
-    ) async -> _Visit {
-        await context.visit(responder, event: event)
+    static func hop(
+        on actor: isolated any Actor, at responder: Self, event: any Event, context: inout EventContext
+    ) async -> (any Responder)? {
+        await context.hop(at: responder, event: event)
     }
 }

@@ -54,25 +54,17 @@ extension MainActorResponder {
     /// actor.
     @inlinable
     public nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async
-        -> _Visit
+        -> (any Responder)?
     {
-        await Self.visitOnMainActor(self, event: event, context: &context)
+        await Self.hop(at: self, event: event, context: &context)
     }
 
+    /// The hop, on the main actor.
     @MainActor
     @inlinable
-    static func visitOnMainActor(
-        _ responder: Self,
-        event: any Event,
-        context: inout EventContext
-    ) async -> _Visit {
-        if context.canVisitDirectly(responder) {
-            return await context.visitDirectly(responder, event: event)
-        }
-        if context.canVisitWithoutLock(responder) {
-            let result = await context.handleNow(responder, event: event)
-            return _Visit(result: result, next: await responder.next)
-        }
-        return await context.visit(responder, event: event)
+    static func hop(at responder: Self, event: any Event, context: inout EventContext) async
+        -> (any Responder)?
+    {
+        await context.hop(at: responder, event: event)
     }
 }

@@ -26,24 +26,16 @@ extension Responder where Self: Actor, StrategyOwner == Self {
     @inlinable
     @inline(__always)
     public nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async
-        -> _Visit
+        -> (any Responder)?
     {
-        await Self.visitIsolated(self, event: event, context: &context)
+        await Self.hop(at: self, event: event, context: &context)
     }
 
+    /// The hop, on the actor.
     @inlinable
-    static func visitIsolated(
-        _ responder: isolated Self,
-        event: any Event,
-        context: inout EventContext
-    ) async -> _Visit {
-        if context.canVisitDirectly(responder) {
-            return await context.visitDirectly(responder, event: event)
-        }
-        if context.canVisitWithoutLock(responder) {
-            let result = await context.handleNow(responder, event: event)
-            return _Visit(result: result, next: await responder.next)
-        }
-        return await context.visit(responder, event: event)
+    static func hop(at responder: isolated Self, event: any Event, context: inout EventContext) async
+        -> (any Responder)?
+    {
+        await context.hop(at: responder, event: event)
     }
 }

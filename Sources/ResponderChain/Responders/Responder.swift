@@ -155,9 +155,10 @@ public protocol Responder: AnyObject, Sendable {
         async throws -> Disposition
 
     /// The hop itself: ``handle(_:context:)`` and then a read of ``next``, in one visit to the
-    /// responder's isolation. Machinery: provided for actors, ``MainActorResponder`` and
-    /// ``GlobalActorResponder``; do not implement it.
-    nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async -> _Visit
+    /// responder's isolation; returns the next responder. Machinery: provided for actors,
+    /// ``MainActorResponder`` and ``GlobalActorResponder``; do not implement it.
+    nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async
+        -> (any Responder)?
 }
 
 extension Responder {
@@ -187,9 +188,9 @@ extension Responder {
     /// are `nonisolated`): it runs where the route runs.
     @inlinable
     public nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async
-        -> _Visit
+        -> (any Responder)?
     {
-        await context.visit(self, event: event)
+        await context.hop(at: self, event: event)
     }
 }
 

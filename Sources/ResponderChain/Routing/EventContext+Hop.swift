@@ -1,105 +1,101 @@
 // The hop engine: what happens at one responder, on its isolation. `Router.route` loops over the
 // hops; each kind of responder's `_visit` (see `Responders/`) enters its isolation once and calls
-// one of these.
+// `hop(at:event:)` there.
+//
+//   _visit (enters the isolation) ─▶ hop ─┬ plain: handle ─▶ read next
+//                                         └ hopInFull: hold? ─▶ trace scope? ─▶ middleware ─▶ handle
+//                                                              ─▶ read next
+
+/// What one hop came to, as the route reads it (``EventContext/hopResult``).
+@usableFromInline
+enum HopResult: Sendable {
+    /// The handlers, and the middleware around them, decided.
+    case decided(Disposition)
+    /// A handler, or the middleware around it, threw.
+    case threw(any Error)
+    /// The send was stopped (cancelled, timed out) while it waited to enter a one-at-a-time
+    /// responder: the hop never began.
+    case notEntered
+    /// The responder refused to let the event in: the hop never began.
+    case refused(Outcome.Rejection.Reason)
+}
 
 extension EventContext {
-    /// Runs one hop at `responder`: its ``Responder/handle(_:context:)`` (inside the tracer's
-    /// scope, if a tracer is installed), then a read of its ``Responder/next``. Every kind of
-    /// responder's `_visit` calls this on the responder's isolation.
+    /// Runs one hop at `responder`, where the caller runs (every kind of responder's `_visit`
+    /// calls it on the responder's isolation): the handlers, with what runs around them, then a
+    /// read of ``Responder/next``. Sets ``hopResult``; returns the next responder, or `nil` at
+    /// the end of the chain or when the hop never began.
     ///
-    /// For a responder that ``Responder/handlesOneEventAtATime``, the hop first waits until no
-    /// other event is being handled there (see Docs/Semantics.md, "Reentrancy"). The lock covers
-    /// the handlers only: it is released as soon as they return, before `next` is read, so no
-    /// task the handler started can pass through it after the handler is done.
+    /// A hop with nothing around the handlers (no tracer, no system middleware, no hold) is the
+    /// handlers and the read of `next`, inlined into the responder type's `_visit`.
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending) mutating func hop(at responder: some Responder, event: any Event)
+        async -> (any Responder)?
+    {
+        guard isPlain, !responder.handlesOneEventAtATime else {
+            guard await hopInFull(at: responder, event: event) else { return nil }
+            return await responder.next
+        }
+        do {
+            hopResult = .decided(try await responder.handle(event, context: &self))
+        } catch {
+            hopResult = .threw(error)
+        }
+        return await responder.next
+    }
+
+    /// The hop with something around the handlers: the one-at-a-time hold, the tracer's scope,
+    /// the system's middleware (see ``HopMiddleware`` for the order). Returns whether the hop
+    /// began.
+    ///
+    /// The hold covers the handlers only: it is released as soon as they return, before `next`
+    /// is read, so no task the handler started can pass through it after the handler is done.
     @usableFromInline
-    nonisolated(nonsending) mutating func visit(_ responder: some Responder, event: any Event)
-        async -> _Visit
+    nonisolated(nonsending) mutating func hopInFull(at responder: some Responder, event: any Event)
+        async -> Bool
     {
         guard responder.handlesOneEventAtATime else {
-            return _Visit(result: await handleNow(responder, event: event), next: await responder.next)
+            hopResult = await handlersAround(responder, event: event)
+            return true
         }
         var context = self
-        let result: Result<Disposition, any Error>
         do throws(ExclusiveHandling.Refusal) {
-            result = try await ExclusiveHandling.shared.withLock(of: ObjectIdentifier(responder)) {
-                await context.handleNow(responder, event: event)
+            context.hopResult = try await ExclusiveHandling.shared.withLock(of: ObjectIdentifier(responder)) {
+                await context.handlersAround(responder, event: event)
             }
         } catch {
             switch error {
-            case .cancelled:
-                // Stopped while waiting for the responder: the hop never began.
-                return _Visit(result: .failure(HopNotEntered()), next: nil)
-            case .wouldDeadlock:
-                // The responder is held by a handler that waits for this very event.
-                return _Visit(result: .failure(HopRefused(reason: .wouldDeadlock)), next: nil)
+            case .cancelled: hopResult = .notEntered
+            case .wouldDeadlock: hopResult = .refused(.wouldDeadlock)
             }
+            return false
         }
         self = context
-        return _Visit(result: result, next: await responder.next)
+        return true
     }
 
-    /// Runs `responder`'s handlers where the caller runs (the responder's isolation, in every
-    /// hop), inside the tracer's scope when the send is traced.
-    @usableFromInline
-    nonisolated(nonsending) mutating func handleNow(_ responder: some Responder, event: any Event)
-        async -> Result<Disposition, any Error>
+    /// The handlers inside the tracer's scope, if the send is traced, and the system's middleware.
+    nonisolated(nonsending) mutating func handlersAround(_ responder: some Responder, event: any Event)
+        async -> HopResult
     {
-        guard let trace else {
-            guard wrappers != nil else { return await handleDirectly(responder, event: event) }
-            do {
-                return .success(try await runHandlers(responder, event: event))
-            } catch {
-                return .failure(error)
-            }
+        if let trace {
+            return await traced(responder, event: event, trace: trace, isolation: #isolation)
         }
-        return await handleTraced(responder, event: event, trace: trace, isolation: #isolation)
+        return await handlersInMiddleware(responder, event: event)
     }
 
-    /// Runs `responder`'s handlers, inside the system's wrappers when it has any (see
-    /// ``HopWrapper``): what every hop that is not plain runs, inside the tracer's scope if any.
-    nonisolated(nonsending) mutating func runHandlers(_ responder: some Responder, event: any Event)
-        async throws -> Disposition
-    {
-        guard let wrappers else { return try await responder.handle(event, context: &self) }
-        return try await Self.run(wrappers[...], around: responder, event: event, context: &self)
-    }
-
-    /// Whether a hop at `responder` can take the direct path: no tracer to report to, no
-    /// wrappers to run and no one-at-a-time lock to take.
-    @inlinable
-    @inline(__always)
-    func canVisitDirectly(_ responder: some Responder) -> Bool {
-        isPlain && !responder.handlesOneEventAtATime
-    }
-
-    /// Whether a hop at `responder` takes no one-at-a-time lock but is not plain: the handlers
-    /// run inside the tracer's scope and the system's wrappers.
-    @inlinable
-    @inline(__always)
-    func canVisitWithoutLock(_ responder: some Responder) -> Bool {
-        !responder.handlesOneEventAtATime
-    }
-
-    /// The hop with nothing around it: the handlers, then a read of `next`. Inlinable, so that
-    /// the default hop of a responder type is specialized for it where the type is declared.
-    @inlinable
-    @inline(__always)
-    nonisolated(nonsending) mutating func visitDirectly(_ responder: some Responder, event: any Event)
-        async -> _Visit
-    {
-        _Visit(result: await handleDirectly(responder, event: event), next: await responder.next)
-    }
-
-    /// The handlers with nothing around them, their error caught.
-    @inlinable
-    @inline(__always)
-    nonisolated(nonsending) mutating func handleDirectly(_ responder: some Responder, event: any Event)
-        async -> Result<Disposition, any Error>
+    /// The handlers inside the system's middleware, what they threw caught.
+    nonisolated(nonsending) mutating func handlersInMiddleware(_ responder: some Responder, event: any Event)
+        async -> HopResult
     {
         do {
-            return .success(try await responder.handle(event, context: &self))
+            return .decided(
+                try await Self.run(middleware[...], at: responder, event: event, context: &self) { context in
+                    try await responder.handle(event, context: &context)
+                })
         } catch {
-            return .failure(error)
+            return .threw(error)
         }
     }
 }

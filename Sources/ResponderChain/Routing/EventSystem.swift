@@ -38,9 +38,9 @@ public final class EventSystem: Sendable {
     /// Whether sends through this system run a capture pass before they bubble (see
     /// ``EventPhase``).
     public let capturePhase: CapturePhase
-    /// The code every hop of every send through this system runs inside, outermost first (see
-    /// ``HopWrapper``).
-    public let wrappers: [any HopWrapper]
+    /// The middleware every hop of every send through this system runs inside, outermost first
+    /// (see ``HopMiddleware``).
+    public let middleware: [any HopMiddleware]
     /// How deep a send through this system may be nested in the handlers of other sends: a
     /// handler that forwards its event (through a ``Relay`` or a link to another chain), whose
     /// handler there forwards it again, and so on. A send made deeper ends
@@ -62,8 +62,6 @@ public final class EventSystem: Sendable {
     /// Whether ``tracer`` is set, kept as a flag: every send reads it, and a `nil` check of an
     /// optional existential goes through the runtime.
     let hasTracer: Bool
-    /// ``wrappers``, or `nil` when there are none: what each send's context holds.
-    let wrappersIfAny: [any HopWrapper]?
     /// Whether ``capturePhase`` is ``CapturePhase/enabled``.
     let runsCapturePhase: Bool
 
@@ -76,7 +74,7 @@ public final class EventSystem: Sendable {
     ///   - postingLimit: How many posted events the system holds at once.
     ///   - capturePhase: Whether sends run a capture pass before they bubble; off by default, so
     ///     that a chain with no capture handlers pays nothing for them.
-    ///   - wrappers: Code around every hop, outermost first.
+    ///   - middleware: Code around every hop, outermost first.
     ///   - forwardingLimit: How deep a send may be nested in the handlers of other sends; at
     ///     least 1 (a smaller number stops the program with a message naming it).
     public init(
@@ -84,7 +82,7 @@ public final class EventSystem: Sendable {
         deadLetters: DeadLetterSink? = nil,
         postingLimit: PostingLimit = .default,
         capturePhase: CapturePhase = .disabled,
-        wrappers: [any HopWrapper] = [],
+        middleware: [any HopMiddleware] = [],
         forwardingLimit: Int = EventSystem.defaultForwardingLimit
     ) {
         precondition(forwardingLimit >= 1, "forwardingLimit must be at least 1, not \(forwardingLimit)")
@@ -95,8 +93,7 @@ public final class EventSystem: Sendable {
         self.postingLimit = postingLimit
         self.capturePhase = capturePhase
         self.runsCapturePhase = capturePhase == .enabled
-        self.wrappers = wrappers
-        self.wrappersIfAny = wrappers.isEmpty ? nil : wrappers
+        self.middleware = middleware
         let observers = EventObservers()
         self.observers = observers
         self.postOffice = PostOffice(limit: postingLimit, observers: observers)

@@ -30,7 +30,7 @@ extension Router {
         capture: TraceCapture
     ) -> Outcome {
         capture.recordSent(from: source)
-        return end(outcome, of: event, source: source, system: capture.system, trace: capture.trace)
+        return publish(outcome, of: event, source: source, system: capture.system, trace: capture.trace)
     }
 
     /// Ends `post` as ``Outcome/rejected(_:)``.

@@ -15,96 +15,43 @@
 /// the main actor, visits responders that share that executor without a thread switch.
 @usableFromInline
 enum Router {
-    /// Routes `event` from `sender` and returns its outcome. The outcome has already been given to
-    /// the dead-letter sink and the tracer when this returns.
+    /// Routes `event` from `sender` and returns its outcome: the one send path of awaited sends,
+    /// relayed sends and posted events. The outcome has already been given to the dead-letter
+    /// sink, the streams and the tracer when this returns.
     ///
-    /// `trace` is the tracing captured when a posted event was posted (see ``TraceCapture``);
-    /// `nil` for an awaited send, which captures here, in the sending task.
+    /// `trace` is the tracing captured when a posted event was posted (see ``TraceCapture``),
+    /// with the options whose timeout was started then; `nil` for an awaited send, which captures
+    /// here, in the sending task. `signal` is a posted event's ticket.
     @usableFromInline
     static nonisolated(nonsending) func send(
         _ event: any Event,
         from sender: any Responder,
         source: EventSource,
-        options: SendOptions,
+        options given: SendOptions,
         signal: CancellationSignal? = nil,
         trace captured: TraceCapture? = nil
     ) async -> Outcome {
-        // The common case first, kept small: an awaited send with nothing to set up. Everything
-        // else (tracing, deadlines, signals, posted events) is set up out of line.
-        guard captured == nil, signal == nil, options.needsNoSetUp else {
-            return await sendInFull(
-                event, from: sender, source: source, options: options, system: nil, signal: signal,
-                trace: captured)
-        }
-        let system = await sender.eventSystem
-        let eventID: EventID
-        if system.hasTracer {
-            // Ask the tracer's gate here: a send it declines stays on this path.
-            let capture = TraceCapture(event, from: source, system: system, options: options)
-            guard capture.trace == nil else {
-                return await sendInFull(
-                    event, from: sender, source: source, options: options, system: system, signal: nil,
-                    trace: capture)
-            }
-            eventID = capture.eventID
-        } else {
-            eventID = EventID.next()
-        }
-        var context = EventContext(
-            key: EventKey(of: event), source: source, info: options.info, trace: nil, signal: nil,
-            deadline: nil, eventID: eventID, wrappers: system.wrappersIfAny,
-            runsCapturePhase: system.runsCapturePhase, forwardingLimit: system.forwardingLimit)
-        let outcome = await route(event, from: sender, start: options.start, context: &context)
-        guard outcome.goesToDeadLetters else {
-            return end(outcome, of: event, source: source, system: system, trace: nil)
-        }
-        return await end(
-            outcome, of: event, source: source, system: system,
-            deadLetters: options.deadLetters ?? system.deadLetters, trace: nil)
-    }
-
-    /// ``send(_:from:source:options:signal:trace:)`` with what the common case leaves out: the
-    /// trace capture, the `sent` record, a signal, a deadline's timer. `system` is the sender's,
-    /// if already read.
-    private static nonisolated(nonsending) func sendInFull(
-        _ event: any Event,
-        from sender: any Responder,
-        source: EventSource,
-        options: SendOptions,
-        system knownSystem: EventSystem?,
-        signal: CancellationSignal?,
-        trace captured: TraceCapture?
-    ) async -> Outcome {
-        // A posted event brings the capture (and the system) of post time, and options whose
-        // timeout was started then; an awaited send whose tracer accepted it brings the capture
-        // `send` made (its options have no timeout); any other awaited send starts here, in the
-        // sending task.
-        let system: EventSystem
         let capture: TraceCapture
-        let options = captured == nil ? options.started() : options
+        let options: SendOptions
         if let captured {
-            system = captured.system
             capture = captured
+            options = given
         } else {
-            if let knownSystem {
-                system = knownSystem
-            } else {
-                system = await sender.eventSystem
-            }
-            capture = TraceCapture(event, from: source, system: system, options: options)
+            options = given.started()
+            capture = TraceCapture(event, from: source, system: await sender.eventSystem, options: options)
         }
-        let trace = capture.trace
+        let system = capture.system
         var context = EventContext(
             key: EventKey(of: event),
             source: source,
             info: options.info,
-            trace: trace,
+            trace: capture.trace,
             // A deadline needs a signal for its timer to name itself with (see `stopReason`).
             signal: signal ?? options.withdrawal
                 ?? (options.deadlineStorage == nil ? nil : CancellationSignal()),
             deadline: options.deadlineStorage,
             eventID: capture.eventID,
-            wrappers: system.wrappersIfAny,
+            middleware: system.middleware,
             runsCapturePhase: system.runsCapturePhase,
             forwardingLimit: system.forwardingLimit
         )
@@ -118,17 +65,15 @@ enum Router {
         } else {
             outcome = await route(event, from: sender, start: options.start, context: &context)
         }
-        guard outcome.goesToDeadLetters else {
-            return end(outcome, of: event, source: source, system: system, trace: trace)
-        }
         return await end(
             outcome, of: event, source: source, system: system,
-            deadLetters: options.deadLetters ?? system.deadLetters, trace: trace)
+            deadLetters: options.deadLetters ?? system.deadLetters, trace: capture.trace)
     }
 
     /// The one ending of every send and post, delivered or not: the dead-letter sink and the
     /// dead-letter streams (for the outcomes that go there, see ``Outcome/goesToDeadLetters``),
     /// then the outcome streams, then the tracer's `finished`. Returns `outcome`.
+    @inline(__always)
     static nonisolated(nonsending) func end(
         _ outcome: Outcome,
         of event: any Event,
@@ -147,15 +92,14 @@ enum Router {
                 system.observers.deadLetters.publish(letter)
             }
         }
-        return end(outcome, of: event, source: source, system: system, trace: trace)
+        return publish(outcome, of: event, source: source, system: system, trace: trace)
     }
 
-    /// The steps of every ending after the dead letters: the outcome streams, then the tracer's
-    /// `finished`. For an outcome that does not go to dead letters it is the whole ending
-    /// (``end(_:of:source:system:deadLetters:trace:)``), with nothing to wait for. Returns
-    /// `outcome`.
+    /// The last step of every ending, the only one an outcome that does not go to dead letters
+    /// needs (so a ticket can end a queued post without suspending): the outcome streams, then
+    /// the tracer's `finished`. Returns `outcome`.
     @inline(__always)
-    static func end(
+    static func publish(
         _ outcome: Outcome,
         of event: any Event,
         source: EventSource,
@@ -319,18 +263,18 @@ enum Router {
             }
             lineage.enter(current)
             context.hop += 1
-            let visit = await current._visit(event, context: &context)
+            let next = await current._visit(event, context: &context)
             let stop = context.stopReason
 
             if let outcome = conclude(
-                visit.result, at: current, after: lastRan, stop: stop, phase: .bubble, context: &context,
-                handlers: &handlers)
+                context.hopResult, at: current, after: lastRan, stop: stop, phase: .bubble,
+                context: &context, handlers: &handlers)
             {
                 return outcome
             }
             lastRan = current
 
-            guard let next = visit.next else {
+            guard let next else {
                 if let stop {
                     return stopped(stop, at: current, hop: context.hop, whileHandling: true, path: path())
                 }
@@ -351,12 +295,13 @@ enum Router {
     }
 
     /// What one hop's result means for the send, in either pass: the outcome if the send ends at
-    /// this hop (the handlers stopped it, threw, or a stop was seen while it ran), or `nil` to go
-    /// on. A responder that handled the event is added to `handlers`. `stop` is the stop seen at
-    /// the end of the hop, if any; `lastRan` the responder of the hop before, if one ran.
+    /// this hop (the handlers stopped it, forwarded it, threw, the hop never began, or a stop was
+    /// seen while it ran), or `nil` to go on. A responder that handled the event is added to
+    /// `handlers`. `stop` is the stop seen at the end of the hop, if any; `lastRan` the responder
+    /// of the hop before, if one ran.
     @inline(__always)
     static func conclude(
-        _ result: Result<Disposition, any Error>,
+        _ result: HopResult,
         at responder: any Responder,
         after lastRan: (any Responder)?,
         stop: Outcome.Stop.Reason?,
@@ -372,29 +317,39 @@ enum Router {
                 handlers.append(ResponderID(responder))
             }
         }
+        func uncount() {
+            context.hop -= 1
+            if phase == .capture { context.captureHops = context.hop }
+        }
 
         switch result {
-        case .failure(let error):
-            if error is HopNotEntered {
-                // Stopped while waiting to enter: the hop never ran.
-                context.hop -= 1
-                if phase == .capture { context.captureHops = context.hop }
+        case .decided(.pass):
+            return nil
+        case .decided(.handledAndContinue):
+            handled()
+            return nil
+        case .decided(.handled):
+            handled()
+            if let stop {
                 return stopped(
-                    stop ?? .taskCancelled, at: responder, hop: context.hop + 1, whileHandling: false,
-                    after: lastRan, path: path(), phase: phase)
+                    stop, at: responder, hop: context.hop, whileHandling: true, path: path(), phase: phase)
             }
-            if let refused = error as? HopRefused {
-                // Refused at the door: the hop never began.
-                context.hop -= 1
-                if phase == .capture { context.captureHops = context.hop }
-                return .rejected(
-                    Outcome.Rejection(path: path(), sender: ResponderID(responder), reason: refused.reason))
-            }
-            if let forwarded = error as? Forwarded {
-                // The event went on in another chain, which ran to an end: its outcome, continued
-                // from this hop, wins over a stop seen here (see `Forwarded`).
-                return forwarded.outcome.continuing(from: path())
-            }
+            return .handled(Outcome.Handled(path: path(), stoppedAt: ResponderID(responder), phase: phase))
+        case .decided(.forwarded(let outcome)):
+            // The event went on in another chain, which ran to an end: its outcome, continued
+            // from this hop, wins over a stop seen here.
+            return outcome.continuing(from: path())
+        case .notEntered:
+            // Stopped while waiting to enter: the hop never ran.
+            uncount()
+            return stopped(
+                stop ?? .taskCancelled, at: responder, hop: context.hop + 1, whileHandling: false,
+                after: lastRan, path: path(), phase: phase)
+        case .refused(let reason):
+            // Refused at the door: the hop never began.
+            uncount()
+            return .rejected(Outcome.Rejection(path: path(), sender: ResponderID(responder), reason: reason))
+        case .threw(let error):
             if let stop, error is CancellationError {
                 return stopped(
                     stop, at: responder, hop: context.hop, whileHandling: true, path: path(), phase: phase)
@@ -403,18 +358,6 @@ enum Router {
                 Outcome.Failure(
                     path: path(), error: error, responder: ResponderID(responder), hop: context.hop,
                     phase: phase))
-        case .success(.handled):
-            handled()
-            if let stop {
-                return stopped(
-                    stop, at: responder, hop: context.hop, whileHandling: true, path: path(), phase: phase)
-            }
-            return .handled(Outcome.Handled(path: path(), stoppedAt: ResponderID(responder), phase: phase))
-        case .success(.handledAndContinue):
-            handled()
-            return nil
-        case .success(.pass):
-            return nil
         }
     }
 

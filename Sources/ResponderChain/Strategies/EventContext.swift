@@ -28,11 +28,10 @@ public struct EventContext: Sendable {
     let key: EventKey
     /// The tracer for this send, bound to the context it captured, if any.
     let trace: (any ActiveTrace)?
-    /// The wrappers of the send's system (``HopWrapper``), outermost first; `nil` when it has
-    /// none.
-    let wrappers: [any HopWrapper]?
-    /// Whether hops run with nothing around the handlers: no tracer and no wrappers. One flag,
-    /// so that the per-hop check of the common case is one load.
+    /// The middleware of the send's system (``HopMiddleware``), outermost first.
+    let middleware: [any HopMiddleware]
+    /// Whether hops run with nothing around the handlers: no tracer and no system middleware.
+    /// One flag, so that the per-hop check of the common case is one load.
     @usableFromInline
     let isPlain: Bool
     /// Whether the send's system runs a capture pass (``EventSystem/CapturePhase``).
@@ -47,6 +46,9 @@ public struct EventContext: Sendable {
     public var deadline: ContinuousClock.Instant? { deadlineStorage?.instant }
     /// The deadline, in the form checked at every hop.
     let deadlineStorage: Moment?
+    /// What the current hop came to: set by the hop (``hop(at:event:)``), read by the route.
+    @usableFromInline
+    var hopResult = HopResult.decided(.pass)
     /// The owners whose tables are running their proxies at this hop, outermost first (empty
     /// unless a proxy runs): what ``ProxyCycle`` is detected with.
     var ownersRunningProxies: [ObjectIdentifier] = []
@@ -59,7 +61,7 @@ public struct EventContext: Sendable {
         signal: CancellationSignal?,
         deadline: Moment?,
         eventID: EventID = EventID.next(),
-        wrappers: [any HopWrapper]? = nil,
+        middleware: [any HopMiddleware] = [],
         runsCapturePhase: Bool = false,
         forwardingLimit: Int = EventSystem.defaultForwardingLimit
     ) {
@@ -70,8 +72,8 @@ public struct EventContext: Sendable {
         self.phase = .bubble
         self.key = key
         self.trace = trace
-        self.wrappers = wrappers
-        self.isPlain = trace == nil && wrappers == nil
+        self.middleware = middleware
+        self.isPlain = trace == nil && middleware.isEmpty
         self.runsCapturePhase = runsCapturePhase
         self.forwardingLimit = forwardingLimit
         self.signal = signal

@@ -22,13 +22,6 @@ struct HandlerTable: Sendable {
     typealias Handler =
         nonisolated(nonsending) @Sendable (AnyObject, any Event, inout EventContext) async throws ->
         Disposition
-    /// A wrapper around an owner's handlers (``Strategies`` `wrap(_:)`), with its owner erased;
-    /// it runs where its caller runs and calls the typed wrapper, isolated to the same owner.
-    @usableFromInline
-    typealias Wrapper =
-        nonisolated(nonsending) @Sendable (AnyObject, any Event, inout EventContext, HopWrapperNext)
-        async throws
-        -> Disposition
     /// Gives the proxy object of an owner.
     @usableFromInline
     typealias ProxyProvider = nonisolated(nonsending) @Sendable (AnyObject) async -> (any Responder)?

@@ -105,27 +105,28 @@ extension Strategies where Owner: Actor {
         setFallback(in: phase, .asynchronous { try await handler(Self.owner($0), $1, &$2) })
     }
 
-    /// Runs `wrapper` around this responder's handlers at each of its hops, in both phases
-    /// (``EventContext/phase`` says which). `next` runs the wrappers registered after this one,
-    /// then the handlers; the wrapper returns the hop's disposition, may return another one,
-    /// may skip `next`, and may catch what it throws (see ``HopWrapper``). Wrappers run in the
-    /// order they were registered, the first outermost, inside the system's wrappers.
+    /// Runs `middleware` around this responder's handlers at each of its hops, in both phases
+    /// (``EventContext/phase`` says which). `next` runs the middleware registered after this
+    /// one, then the handlers; the middleware returns the hop's disposition, may return another
+    /// one, may skip `next`, and may catch what it throws (see ``HopMiddleware``). Middleware
+    /// runs in the order it was registered, the first outermost, inside the system's.
     ///
     /// ```swift
-    /// $0.wrap { account, event, context, next in
+    /// $0.use { account, event, context, next in
     ///     guard account.isOpen else { return .handled }   // closed: swallow, run nothing
     ///     return try await next(&context)
     /// }
     /// ```
-    @inlinable
-    public mutating func wrap(
-        _ wrapper:
-            @escaping @Sendable (isolated Owner, any Event, inout EventContext, HopWrapperNext) async throws
+    public mutating func use(
+        _ middleware:
+            @escaping @Sendable (isolated Owner, any Event, inout EventContext, HopMiddleware.Next)
+            async throws
             -> Disposition
     ) {
-        addWrapper { owner, event, context, next in
-            try await wrapper(Self.owner(owner), event, &context, next)
-        }
+        use(
+            ClosureMiddleware { owner, event, context, next in
+                try await middleware(Self.owner(owner), event, &context, next)
+            })
     }
 
     /// Hands events this table has no entry for to a separate object's handlers (the

@@ -87,16 +87,17 @@ extension Strategies where Owner: MainActorResponder {
     }
 
     /// Runs `wrapper` around this responder's handlers at each of its hops, in both phases, on
-    /// the main actor (see the actor form, and ``HopWrapper``).
-    @inlinable
-    public mutating func wrap(
-        _ wrapper:
-            @escaping @MainActor @Sendable (Owner, any Event, inout EventContext, HopWrapperNext) async throws
+    /// the main actor (see the actor form, and ``HopMiddleware``).
+    public mutating func use(
+        _ middleware:
+            @escaping @MainActor @Sendable (Owner, any Event, inout EventContext, HopMiddleware.Next)
+            async throws
             -> Disposition
     ) {
-        addWrapper { owner, event, context, next in
-            try await wrapper(Self.owner(owner), event, &context, next)
-        }
+        use(
+            ClosureMiddleware { owner, event, context, next in
+                try await middleware(Self.owner(owner), event, &context, next)
+            })
     }
 
     /// Hands events this table has no entry for to a separate object's handlers.
@@ -203,17 +204,18 @@ extension Strategies where Owner: MainActorResponder {
 
     /// Runs `wrapper` around the responder's handlers at each of its hops, given the responder
     /// as a `Receiver`; a responder that is not one runs its handlers unwrapped.
-    package mutating func wrap<Receiver: MainActorResponder>(
+    package mutating func use<Receiver: MainActorResponder>(
         as _: Receiver.Type,
-        _ wrapper:
-            @escaping @MainActor @Sendable (Receiver, any Event, inout EventContext, HopWrapperNext)
+        _ middleware:
+            @escaping @MainActor @Sendable (Receiver, any Event, inout EventContext, HopMiddleware.Next)
             async throws
             -> Disposition
     ) {
-        addWrapper { owner, event, context, next in
-            guard let receiver = owner as? Receiver else { return try await next(&context) }
-            return try await wrapper(receiver, event, &context, next)
-        }
+        use(
+            ClosureMiddleware { owner, event, context, next in
+                guard let receiver = owner as? Receiver else { return try await next(&context) }
+                return try await middleware(receiver, event, &context, next)
+            })
     }
 
     /// Hands events no entry handles to the responder `proxy` gives for the responder, as a

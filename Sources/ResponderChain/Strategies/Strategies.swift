@@ -38,8 +38,8 @@
 /// }
 /// ```
 ///
-/// **Wrappers** run around this responder's handlers at each of its hops, in both phases
-/// (`wrap(_:)`, see ``HopWrapper`` for what a wrapper may do and the order).
+/// **Middleware** runs around this responder's handlers at each of its hops, in both phases
+/// (`use(_:)`, see ``HopMiddleware`` for what middleware may do and the order).
 ///
 /// The window layer (`ResponderUI`) keeps one table per interface responder instead of one per
 /// type, filled at run time through `view.handlers`; it runs the same way.
@@ -51,12 +51,12 @@ public struct Strategies<Owner: Responder>: Sendable {
     /// The capture handlers (``EventPhase/capture``), in a table of their own.
     @usableFromInline
     var captureTable = HandlerTable()
-    /// The wrappers around this responder's handlers, outermost first.
+    /// The middleware around this responder's handlers, outermost first.
     @usableFromInline
-    var wrappers: [HandlerTable.Wrapper] = [] {
+    var middleware: [any HopMiddleware] = [] {
         didSet { updateIsPlain() }
     }
-    /// Whether the table has no capture handlers and no wrappers: a hop runs ``table`` and
+    /// Whether the table has no capture handlers and no middleware: a hop runs ``table`` and
     /// nothing else. One flag, so that the common hop checks one byte.
     @usableFromInline
     private(set) var isPlain = true
@@ -81,7 +81,7 @@ public struct Strategies<Owner: Responder>: Sendable {
     /// The number of handlers registered by type or name, in both phases.
     public var count: Int { table.count + captureTable.count }
 
-    /// Whether the table has no handler by type or name, no proxy, no catch-all and no wrapper,
+    /// Whether the table has no handler by type or name, no proxy, no catch-all and no middleware,
     /// in either phase: every event passes.
     @inlinable
     public var isEmpty: Bool { isPlain && table.isEmpty }
@@ -90,8 +90,8 @@ public struct Strategies<Owner: Responder>: Sendable {
     /// (see ``Responder/capturesEvents``).
     public var capturesEvents: Bool { !captureTable.isEmpty }
 
-    /// The number of wrappers registered with `wrap(_:)`.
-    public var wrapperCount: Int { wrappers.count }
+    /// The number of middleware registered with `use(_:)`.
+    public var middlewareCount: Int { middleware.count }
 
     /// Whether a handler is registered for events of type `type` in `phase`.
     public func handles<E: Event>(_ type: E.Type, phase: EventPhase = .bubble) -> Bool {
@@ -133,9 +133,9 @@ public struct Strategies<Owner: Responder>: Sendable {
         self[phase].fallback = nil
     }
 
-    /// Removes every wrapper registered with `wrap(_:)`.
-    public mutating func removeWrappers() {
-        wrappers.removeAll()
+    /// Removes every middleware registered with `use(_:)`.
+    public mutating func removeMiddleware() {
+        middleware.removeAll()
     }
 
     /// The table of `phase`.
@@ -149,7 +149,7 @@ public struct Strategies<Owner: Responder>: Sendable {
     }
 
     private mutating func updateIsPlain() {
-        isPlain = captureTable.isEmpty && wrappers.isEmpty
+        isPlain = captureTable.isEmpty && middleware.isEmpty
     }
 
     @usableFromInline
@@ -166,9 +166,14 @@ public struct Strategies<Owner: Responder>: Sendable {
         self[phase].fallback = entry
     }
 
-    @usableFromInline
-    mutating func addWrapper(_ wrapper: @escaping HandlerTable.Wrapper) {
-        wrappers.append(wrapper)
+    /// Adds `middleware` inside the middleware registered so far: runs around this responder's
+    /// handlers at each of its hops, in both phases (see ``HopMiddleware``).
+    ///
+    /// ```swift
+    /// $0.use(Audit())
+    /// ```
+    public mutating func use(_ middleware: some HopMiddleware) {
+        self.middleware.append(middleware)
     }
 
     /// The owner a handler was registered for, from the erased object the table passes. The table
@@ -216,8 +221,8 @@ public struct Strategies<Owner: Responder>: Sendable {
         return try await runInFull(on: owner, from: isolation, event: event, context: &context)
     }
 
-    /// ``run(on:from:event:context:)`` for a table with capture handlers or wrappers: the
-    /// check that the capture pass ran, then the wrappers around the phase's table.
+    /// ``run(on:from:event:context:)`` for a table with capture handlers or middleware: the
+    /// check that the capture pass ran, then the middleware around the phase's table.
     @usableFromInline
     nonisolated(nonsending) func runInFull(
         on owner: Owner, from isolation: (any Actor)?, event: any Event, context: inout EventContext
@@ -225,22 +230,9 @@ public struct Strategies<Owner: Responder>: Sendable {
         if context.phase == .bubble, !context.runsCapturePhase, capturesEvents {
             throw CapturePhaseDisabled(responder: ResponderID(owner))
         }
-        return try await runWrapped(
-            wrappers[...], on: owner, from: isolation, event: event, context: &context)
-    }
-
-    /// Runs `wrappers`, outermost first, around the table of the context's phase.
-    nonisolated(nonsending) func runWrapped(
-        _ wrappers: ArraySlice<HandlerTable.Wrapper>,
-        on owner: Owner, from isolation: (any Actor)?, event: any Event, context: inout EventContext
-    ) async throws -> Disposition {
-        guard let outermost = wrappers.first else {
-            return try await self[context.phase].run(
-                on: owner, from: isolation, event: event, context: &context)
-        }
-        let inner = wrappers.dropFirst()
-        return try await outermost(owner, event, &context) { context in
-            try await runWrapped(inner, on: owner, from: isolation, event: event, context: &context)
+        return try await EventContext.run(middleware[...], at: owner, event: event, context: &context) {
+            context in
+            try await self[context.phase].run(on: owner, from: isolation, event: event, context: &context)
         }
     }
 

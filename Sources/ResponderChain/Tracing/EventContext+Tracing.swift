@@ -1,4 +1,4 @@
-/// The traced form of a hop, used by ``EventContext/visit(_:event:)`` only when the send is
+/// The traced form of a hop, used by ``EventContext/hop(at:event:)`` only when the send is
 /// traced: the untraced path (no tracer, or one that declined the send) never reaches this code,
 /// reads no clock and allocates nothing.
 ///
@@ -10,12 +10,12 @@ extension EventContext {
     /// Runs `responder`'s handlers inside `trace`'s scope and reports the hop.
     ///
     /// `isolation` is the caller's `#isolation`: the isolation the hop actually runs on.
-    nonisolated(nonsending) mutating func handleTraced(
+    nonisolated(nonsending) mutating func traced(
         _ responder: some Responder,
         event: any Event,
         trace: any ActiveTrace,
         isolation: (any Actor)?
-    ) async -> Result<Disposition, any Error> {
+    ) async -> HopResult {
         let hop = Hop(
             eventID: eventID,
             number: self.hop,
@@ -26,31 +26,28 @@ extension EventContext {
         )
         trace.record(.hopEntered(hop))
         guard !trace.hasScope else {
-            let record = await handleScoped(responder, event: event, hop: hop, trace: trace)
+            let record = await scoped(responder, event: event, hop: hop, trace: trace)
             trace.record(.hopLeft(record))
-            return record.result
+            return HopResult(record.result)
         }
         // A plain tracer's hop: the handlers with nothing around them but the clock. Kept inline
         // (a call to another generic async function here cost more than the clock reads).
         let before = info
         let start = Moment.now
-        let result: Result<Disposition, any Error>
-        do {
-            result = .success(try await runHandlers(responder, event: event))
-        } catch {
-            result = .failure(error)
-        }
+        let result = await handlersInMiddleware(responder, event: event)
         let duration = Moment.now - start
         trace.record(
             .hopLeft(
-                HopRecord(hop: hop, result: result, added: info.addedInfo(since: before), duration: duration))
+                HopRecord(
+                    hop: hop, result: result.asResult, added: info.addedInfo(since: before),
+                    duration: duration))
         )
         return result
     }
 
     /// A scoping tracer's hop: the handlers inside its scope, which must call them exactly once.
     @inline(__always)
-    private nonisolated(nonsending) mutating func handleScoped(
+    private nonisolated(nonsending) mutating func scoped(
         _ responder: some Responder,
         event: any Event,
         hop: Hop,
@@ -71,12 +68,7 @@ extension EventContext {
                 }
                 let before = self.info
                 let start = Moment.now
-                let result: Result<Disposition, any Error>
-                do {
-                    result = .success(try await runHandlers(responder, event: event))
-                } catch {
-                    result = .failure(error)
-                }
+                let result = await handlersInMiddleware(responder, event: event).asResult
                 duration = Moment.now - start
                 added = self.info.addedInfo(since: before)
                 handled = result
@@ -103,5 +95,25 @@ extension EventContext {
                     kind: .handlerNotRun, hop: hop, tracer: trace.tracerName, underlying: scopeError))
         }
         return HopRecord(hop: hop, result: result, added: added, duration: duration)
+    }
+}
+
+extension HopResult {
+    /// The result of handlers that ran: their decision, or what they threw.
+    init(_ result: Result<Disposition, any Error>) {
+        switch result {
+        case .success(let disposition): self = .decided(disposition)
+        case .failure(let error): self = .threw(error)
+        }
+    }
+
+    /// The decision as a `Result`, for a ``HopRecord``; a hop that never began reports a
+    /// `CancellationError` (it is never recorded: its hop is not entered).
+    var asResult: Result<Disposition, any Error> {
+        switch self {
+        case .decided(let disposition): return .success(disposition)
+        case .threw(let error): return .failure(error)
+        case .notEntered, .refused: return .failure(CancellationError())
+        }
     }
 }

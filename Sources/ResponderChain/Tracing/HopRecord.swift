@@ -35,9 +35,9 @@ public struct HopRecord: Sendable, CustomStringConvertible {
     }
 
     /// The other chain's outcome, when the hop handed the event to another chain (its handler
-    /// threw ``Forwarded``); `nil` otherwise.
+    /// returned ``Disposition/forwarded(_:)``); `nil` otherwise.
     public var forwardedOutcome: Outcome? {
-        (error as? Forwarded)?.outcome
+        disposition?.forwardedOutcome
     }
 
     /// The decision, or `threw` and the error, or where the event went on: `handledAndContinue`,
@@ -45,7 +45,6 @@ public struct HopRecord: Sendable, CustomStringConvertible {
     public var resultDescription: String {
         switch result {
         case .success(let disposition): return disposition.description
-        case .failure(let error as Forwarded): return error.description
         case .failure(let error): return "threw \(error)"
         }
     }

@@ -85,22 +85,23 @@ public struct HandlerRegistrar<Owner: InterfaceResponder> {
     }
 
     /// Runs `wrapper` around the handlers registered on this responder at each of its hops, in
-    /// both phases; the first registered runs outermost (see the core's `HopWrapper` for what a
+    /// both phases; the first registered runs outermost (see the core's `HopMiddleware` for what a
     /// wrapper may do). The pointer and key methods run after the table, outside the wrappers,
     /// when the table passes.
     ///
     /// ```swift
-    /// panel.handlers.wrap { panel, event, context, next in
+    /// panel.handlers.use { panel, event, context, next in
     ///     guard panel.isUnlocked else { return .handled }   // locked: swallow everything
     ///     return try await next(&context)
     /// }
     /// ```
-    public func wrap(
+    public func use(
         _ wrapper:
-            @escaping @MainActor @Sendable (Owner, any Event, inout EventContext, HopWrapperNext) async throws
+            @escaping @MainActor @Sendable (Owner, any Event, inout EventContext, HopMiddleware.Next)
+            async throws
             -> Disposition
     ) {
-        owner.handlerTable.wrap(as: Owner.self, wrapper)
+        owner.handlerTable.use(as: Owner.self, wrapper)
     }
 
     /// Hands the events no entry of this responder's table handles to a separate responder's
@@ -137,7 +138,7 @@ public struct HandlerRegistrar<Owner: InterfaceResponder> {
     }
 
     /// Removes every wrapper registered with ``wrap(_:)``.
-    public func removeWrappers() {
-        owner.handlerTable.removeWrappers()
+    public func removeMiddleware() {
+        owner.handlerTable.removeMiddleware()
     }
 }

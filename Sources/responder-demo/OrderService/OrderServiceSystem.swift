@@ -17,16 +17,16 @@ enum OrderServiceSystem {
                 "   ✉︎ dead letter: \(letter.event.traceName) from \(letter.source) — \(letter.outcome.kind)")
         },
         capturePhase: .enabled,
-        wrappers: [Authorization()]
+        middleware: [Authorization()]
     )
 }
 
 /// A wrapper around every hop: the responders that handle money (`SupportOnly`) see an event
 /// only when the sender acts with the support role; anyone else is refused there, and the send
 /// ends failed with `NotAuthorized`.
-struct Authorization: HopWrapper {
+struct Authorization: HopMiddleware {
     func handle(
-        _ event: any Event, at responder: any Responder, context: inout EventContext, next: HopWrapperNext
+        _ event: any Event, at responder: any Responder, context: inout EventContext, next: HopMiddleware.Next
     ) async throws -> Disposition {
         if responder is any SupportOnly, event is RefundRequested, context.info[Role.self] != "support" {
             throw NotAuthorized(responder: ResponderID(responder))

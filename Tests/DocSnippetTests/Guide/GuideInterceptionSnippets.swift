@@ -58,10 +58,10 @@ enum Caller: InfoKey { typealias Value = String }
 struct NotAuthorized: Error { let responder: ResponderID }
 protocol AdminOnly: Responder {}
 
-struct Authorization: HopWrapper {
+struct Authorization: HopMiddleware {
     func handle(
         _ event: any Event, at responder: any Responder, context: inout EventContext,
-        next: HopWrapperNext
+        next: HopMiddleware.Next
     ) async throws -> Disposition {
         if responder is any AdminOnly, context.info[Caller.self] != "admin" {
             throw NotAuthorized(responder: ResponderID(responder))   // the send ends .failed
@@ -69,7 +69,7 @@ struct Authorization: HopWrapper {
         return try await next(&context)
     }
 }
-let guarded = EventSystem(wrappers: [Authorization()])
+let guarded = EventSystem(middleware: [Authorization()])
 
 actor Refunds: AdminOnly {
     private(set) var slowest = Duration.zero
@@ -78,7 +78,7 @@ actor Refunds: AdminOnly {
     nonisolated var eventSystem: EventSystem { guarded }
 
     static let strategies = Strategies<Refunds> {
-        $0.wrap { refunds, event, context, next in       // around this responder's handlers
+        $0.use { refunds, event, context, next in       // around this responder's handlers
             let start = ContinuousClock.now
             defer { refunds.slowest = max(refunds.slowest, .now - start) }
             return try await next(&context)

@@ -60,10 +60,10 @@ private actor Forwarder: Responder {
                 let another = Forwarder("\(me.label)'", system: me.eventSystem)
                 await another.forwardToNewForwarders()
                 let relay = Relay(entry: another, label: "onwards", system: me.eventSystem)
-                throw Forwarded(await relay.send(event, options: SendOptions(info: context.info)))
+                return .forwarded(await relay.send(event, options: SendOptions(info: context.info)))
             }
             guard let relay = me.relay else { return .handled }
-            throw Forwarded(await relay.send(event, options: SendOptions(info: context.info)))
+            return .forwarded(await relay.send(event, options: SendOptions(info: context.info)))
         }
     }
 }

@@ -27,16 +27,16 @@ private actor Bridge: Responder {
         $0.onAnyEvent { bridge, event, context in
             if bridge.isCut {
                 let nothing = Outcome.Path(eventID: context.eventID, hops: 0, handlers: [])
-                throw Forwarded(
+                return .forwarded(
                     .interrupted(
                         Outcome.Interruption(
                             path: nothing, lastReached: ResponderID(bridge), cause: Unreachable())))
             }
             let options = SendOptions(deadline: context.deadline, info: context.info)
             if bridge.posts {
-                throw Forwarded(await bridge.backend.post(event, options: options).outcome)
+                return .forwarded(await bridge.backend.post(event, options: options).outcome)
             }
-            throw Forwarded(await bridge.backend.send(event, options: options))
+            return .forwarded(await bridge.backend.send(event, options: options))
         }
     }
 }

@@ -7,8 +7,8 @@ import ResponderChainTesting
 struct Numbered: Event { let number: Int }
 
 /// A system that runs the capture pass.
-func capturingSystem(tracer: (any Tracer)? = nil, wrappers: [any HopWrapper] = []) -> EventSystem {
-    EventSystem(tracer: tracer, capturePhase: .enabled, wrappers: wrappers)
+func capturingSystem(tracer: (any Tracer)? = nil, middleware: [any HopMiddleware] = []) -> EventSystem {
+    EventSystem(tracer: tracer, capturePhase: .enabled, middleware: middleware)
 }
 
 /// An actor responder with a catch-all in each phase it is given a reaction for. Each handler
@@ -84,12 +84,12 @@ func makeNodes(
 }
 
 /// A system wrapper that writes `label>` before the rest of the hop and `<label` after it.
-struct JournalingWrapper: HopWrapper {
+struct JournalingWrapper: HopMiddleware {
     let label: String
     let journal: Journal
 
     func handle(
-        _ event: any Event, at responder: any Responder, context: inout EventContext, next: HopWrapperNext
+        _ event: any Event, at responder: any Responder, context: inout EventContext, next: HopMiddleware.Next
     ) async throws -> Disposition {
         journal.append("\(label)>\(responder.label).\(context.phase)")
         let disposition = try await next(&context)

@@ -82,7 +82,7 @@ public actor RemoteLink: Responder {
     /// Every event is carried over.
     public static let strategies = Strategies<RemoteLink> {
         $0.onAnyEvent { link, event, context in
-            throw Forwarded(try await link.outcome(of: event, context: context))
+            return .forwarded(try await link.outcome(of: event, context: context))
         }
     }
 

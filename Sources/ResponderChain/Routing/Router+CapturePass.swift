@@ -74,9 +74,9 @@ extension Router {
             lineage.enter(responder)
             context.hop += 1
             context.captureHops = context.hop
-            let visit = await responder._visit(event, context: &context)
+            _ = await responder._visit(event, context: &context)
             if let outcome = conclude(
-                visit.result, at: responder, after: lastRan, stop: context.stopReason, phase: .capture,
+                context.hopResult, at: responder, after: lastRan, stop: context.stopReason, phase: .capture,
                 context: &context, handlers: &handlers)
             {
                 return outcome

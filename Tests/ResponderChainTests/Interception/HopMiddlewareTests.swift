@@ -5,7 +5,10 @@ import Testing
 /// Writes `name>` and `<name` around a hop of a ``Wrapped`` responder.
 private func journaling(
     _ name: String, _ journal: Journal
-) -> @Sendable (isolated Wrapped, any Event, inout EventContext, HopWrapperNext) async throws -> Disposition {
+)
+    -> @Sendable (isolated Wrapped, any Event, inout EventContext, HopMiddleware.Next) async throws ->
+    Disposition
+{
     { wrapped, _, context, next in
         journal.append("\(name)>")
         let disposition = try await next(&context)
@@ -46,11 +49,11 @@ actor Wrapped: Responder {
 }
 
 /// Skips `next` and stops the event: the handlers never run.
-struct Deny: HopWrapper {
+struct Deny: HopMiddleware {
     let responderLabel: String
 
     func handle(
-        _ event: any Event, at responder: any Responder, context: inout EventContext, next: HopWrapperNext
+        _ event: any Event, at responder: any Responder, context: inout EventContext, next: HopMiddleware.Next
     ) async throws -> Disposition {
         guard responder.label != responderLabel else { return .handled }
         return try await next(&context)
@@ -58,11 +61,11 @@ struct Deny: HopWrapper {
 }
 
 /// Throws `Boom` instead of running the hop at one responder.
-struct Refuse: HopWrapper {
+struct Refuse: HopMiddleware {
     let responderLabel: String
 
     func handle(
-        _ event: any Event, at responder: any Responder, context: inout EventContext, next: HopWrapperNext
+        _ event: any Event, at responder: any Responder, context: inout EventContext, next: HopMiddleware.Next
     ) async throws -> Disposition {
         if responder.label == responderLabel { throw Boom() }
         return try await next(&context)
@@ -70,18 +73,18 @@ struct Refuse: HopWrapper {
 }
 
 @Suite("Wrappers: code around hops, per chain and per responder, in a documented order")
-struct HopWrapperTests {
+struct HopMiddlewareTests {
     @Test(
         "System wrappers run outermost in array order, then the responder's in registration order, then the handlers"
     )
     func wrappersComposeInTheDocumentedOrder() async throws {
         let journal = Journal()
-        let system = EventSystem(wrappers: [
+        let system = EventSystem(middleware: [
             JournalingWrapper(label: "A", journal: journal), JournalingWrapper(label: "B", journal: journal),
         ])
         let leaf = Wrapped("leaf", system: system, journal: journal) {
-            $0.wrap(journaling("one", journal))
-            $0.wrap(journaling("two", journal))
+            $0.use(journaling("one", journal))
+            $0.use(journaling("two", journal))
         }
 
         let outcome = await leaf.send(Ping())
@@ -96,7 +99,7 @@ struct HopWrapperTests {
     @Test("System wrappers run at every hop, also where the responder has no handler for the event")
     func systemWrappersRunAtEveryHop() async throws {
         let journal = Journal()
-        let system = EventSystem(wrappers: [JournalingWrapper(label: "W", journal: journal)])
+        let system = EventSystem(middleware: [JournalingWrapper(label: "W", journal: journal)])
         let top = Wrapped("top", system: system, journal: journal)
         let middle = Wrapped("middle", parent: top, system: system, journal: journal, handler: nil)
         let leaf = Wrapped("leaf", parent: middle, system: system, journal: journal, handler: .pass)
@@ -114,7 +117,7 @@ struct HopWrapperTests {
     @Test("A wrapper that skips next stops the event at its hop, unseen by the handlers")
     func wrapperThatSkipsNextStopsTheEvent() async throws {
         let journal = Journal()
-        let system = EventSystem(wrappers: [Deny(responderLabel: "middle")])
+        let system = EventSystem(middleware: [Deny(responderLabel: "middle")])
         let top = Wrapped("top", system: system, journal: journal)
         let middle = Wrapped("middle", parent: top, system: system, journal: journal)
         let leaf = Wrapped("leaf", parent: middle, system: system, journal: journal, handler: .pass)
@@ -135,7 +138,7 @@ struct HopWrapperTests {
         let system = EventSystem()
         let top = Wrapped("top", system: system, journal: journal)
         let leaf = Wrapped("leaf", parent: top, system: system, journal: journal, handler: .pass) {
-            $0.wrap { _, _, context, next in
+            $0.use { _, _, context, next in
                 let disposition = try await next(&context)
                 return disposition == .pass ? .handled : disposition
             }
@@ -153,7 +156,7 @@ struct HopWrapperTests {
         let system = EventSystem()
         let top = Wrapped("top", system: system, journal: journal)
         let leaf = Wrapped("leaf", parent: top, system: system, journal: journal, handler: .fail) {
-            $0.wrap { _, _, context, next in
+            $0.use { _, _, context, next in
                 do {
                     return try await next(&context)
                 } catch is Boom {
@@ -173,7 +176,7 @@ struct HopWrapperTests {
     @Test("A wrapper that throws ends the send failed at its hop, with its error")
     func throwingWrapperFailsTheSend() async throws {
         let journal = Journal()
-        let system = EventSystem(wrappers: [Refuse(responderLabel: "top")])
+        let system = EventSystem(middleware: [Refuse(responderLabel: "top")])
         let top = Wrapped("top", system: system, journal: journal)
         let leaf = Wrapped("leaf", parent: top, system: system, journal: journal, handler: .pass)
 
@@ -192,7 +195,7 @@ struct HopWrapperTests {
     @Test("Wrappers run around capture hops too, with the phase in the context")
     func wrappersRunAroundCaptureHops() async throws {
         let journal = Journal()
-        let system = capturingSystem(wrappers: [JournalingWrapper(label: "W", journal: journal)])
+        let system = capturingSystem(middleware: [JournalingWrapper(label: "W", journal: journal)])
         let nodes = makeNodes([.bubble(.handle), .capture(.pass)], system: system, journal: journal)
 
         let outcome = await nodes[0].send(Ping())
@@ -208,7 +211,7 @@ struct HopWrapperTests {
     func tracerSeesTheWrappedHop() async throws {
         let journal = Journal()
         let tracer = RecordingTracer()
-        let system = EventSystem(tracer: tracer, wrappers: [Deny(responderLabel: "leaf")])
+        let system = EventSystem(tracer: tracer, middleware: [Deny(responderLabel: "leaf")])
         let leaf = Wrapped("leaf", system: system, journal: journal, handler: .pass)
 
         let outcome = await leaf.send(Ping())
@@ -225,7 +228,7 @@ struct HopWrapperTests {
         let leaf = Wrapped(
             "leaf", parent: top, system: system, journal: journal, handler: .appendTrail(then: .pass)
         ) {
-            $0.wrap { wrapped, _, context, next in
+            $0.use { wrapped, _, context, next in
                 context.info[Trail.self, default: []].append("before")
                 defer { context.info[Trail.self, default: []].append("after") }
                 return try await next(&context)
