@@ -10,7 +10,7 @@ public import ResponderChain
 /// let handled = try #require(outcome.handledDetails)
 /// #expect(handled.handlers == [ResponderID(order)])
 ///
-/// let failed = try #require(outcome.failedError(as: PayloadTypeMismatch.self))
+/// let failed = try #require(outcome.failedError(as: ResponderChainError.self))
 /// #expect(failed.expected == "String")
 /// ```
 extension Outcome {
@@ -65,7 +65,7 @@ extension Outcome {
     /// The error of a `Outcome.failed(_:)` outcome if it is an `E`, or `nil`.
     ///
     /// ```swift
-    /// let mismatch = try #require(outcome.failedError(as: PayloadTypeMismatch.self))
+    /// let mismatch = try #require(outcome.failedError(as: ResponderChainError.self))
     /// ```
     public func failedError<E: Error>(as type: E.Type) -> E? {
         failedDetails?.error as? E

@@ -43,7 +43,7 @@ struct OutcomeDetailsTests {
         let outcome = await Probe("thrower", .fail).send(Signal())
 
         #expect(outcome.failedError(as: Failure.self) == Failure())
-        #expect(outcome.failedError(as: PayloadTypeMismatch.self) == nil)
+        #expect(outcome.failedError(as: ResponderChainError.self) == nil)
         #expect(await Probe("leaf", .handle).send(Signal()).failedError(as: Failure.self) == nil)
     }
 }

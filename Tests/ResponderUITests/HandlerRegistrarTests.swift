@@ -104,8 +104,9 @@ struct HandlerRegistrarTests {
         #expect(cell.renamed == ["Socks"])
 
         let wrongPayload = await cell.send(.rename, payload: 42, options: scene.options)
-        let mismatch = try #require(wrongPayload.failedError(as: PayloadTypeMismatch.self))
-        #expect(mismatch.expected == "String")
+        let mismatch = try #require(wrongPayload.failedError(as: ResponderChainError.self))
+        #expect(mismatch.code == .payloadTypeMismatch)
+        #expect(mismatch.message.hasSuffix("its handler expects String"))
 
         #expect(cell.handlerTable.handles(.rename))
         cell.handlers.remove(.rename)

@@ -26,8 +26,8 @@ private struct TargetScene {
     let target = RecordingView(frame: Rect(x: 10, y: 10, width: 50, height: 50), label: "target")
     let onTarget = Point(x: 20, y: 20)
 
-    init(capturePhase: EventSystem.CapturePhase = .enabled, middleware: [any HopMiddleware] = []) {
-        scene = UIFixtures.Scene(capturePhase: capturePhase, middleware: middleware)
+    init(runsCapturePhase: Bool = true, middleware: [any HopMiddleware] = []) {
+        scene = UIFixtures.Scene(runsCapturePhase: runsCapturePhase, middleware: middleware)
         scene.controller.view.addSubview(target)
     }
 
@@ -96,7 +96,7 @@ struct WindowInterceptionTests {
         "a capture handler reached through an application whose system runs no capture pass ends the delivery failed, before any of that responder's handlers run"
     )
     func captureWithoutThePass() async throws {
-        let shop = TargetScene(capturePhase: .disabled)
+        let shop = TargetScene(runsCapturePhase: false)
         shop.scene.controller.handlers.on(PointerEvent.self, phase: .capture) {
             [target = shop.target] _, _, _ in
             target.log.append("captured")
@@ -110,7 +110,8 @@ struct WindowInterceptionTests {
         let delivery = try #require(await shop.scene.window.dispatch(.began, at: shop.onTarget))
 
         let failure = try #require(delivery.outcome.failedDetails)
-        let error = try #require(failure.error as? CapturePhaseDisabled)
+        let error = try #require(failure.error as? ResponderChainError)
+        #expect(error.code == .capturePhaseDisabled)
         #expect(error.responder == ResponderID(shop.scene.controller))
         #expect(failure.phase == .bubble)
         #expect(shop.target.log == [shop.began])  // the target's hop ran; the controller's did not
@@ -118,7 +119,7 @@ struct WindowInterceptionTests {
 
     @Test("a view's wrapper runs around its handlers; its pointer methods run after, when the table passes")
     func viewWrapperOrder() async throws {
-        let shop = TargetScene(capturePhase: .disabled)
+        let shop = TargetScene(runsCapturePhase: false)
         shop.target.handlers.use { target, _, context, next in
             target.log.append("wrapper in")
             let disposition = try await next(&context)
@@ -139,7 +140,7 @@ struct WindowInterceptionTests {
         "a view's wrapper that returns handled without calling next stops the pointer there: neither its handlers nor its methods run"
     )
     func viewWrapperDenies() async throws {
-        let shop = TargetScene(capturePhase: .disabled)
+        let shop = TargetScene(runsCapturePhase: false)
         shop.target.handlers.use { _, _, _, _ in .handled }
         shop.target.handlers.on(PointerEvent.self) { target, _, _ in
             target.log.append("handler")

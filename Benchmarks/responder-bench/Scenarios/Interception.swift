@@ -16,7 +16,7 @@ struct Interception: Scenario {
     let title = "7c interception"
 
     func run(_ measurer: Measurer) async -> [Row] {
-        let capturing = EventSystem(capturePhase: .enabled)
+        let capturing = EventSystem(runsCapturePhase: true)
         let wrapping = EventSystem(middleware: [PassThroughWrapper()])
         var rows: [Row] = []
         for depth in [1, 8] {

@@ -2,7 +2,7 @@
 ///
 /// Handlers for a named event are registered by name and by the payload type they expect.
 /// A payload of another type does not crash: the send ends with ``Outcome/failed(_:)`` carrying a
-/// ``PayloadTypeMismatch``.
+/// ``ResponderChainError`` (``ResponderChainError/Code/payloadTypeMismatch``).
 ///
 /// ```swift
 /// strategies.on(.addToCart, payload: Product.self) { cart, product, context in
@@ -31,20 +31,4 @@ public struct NamedEvent: Event {
 
     /// The event's name.
     public var traceName: String { name.rawValue }
-}
-
-/// The error in a ``Outcome/failed(_:)`` outcome when a ``NamedEvent`` carried a payload of another
-/// type than the handler registered for its name expects.
-public struct PayloadTypeMismatch: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The event's name.
-    public let name: EventName
-    /// The payload type the handler was registered for.
-    public let expected: String
-    /// The payload type the event carried.
-    public let actual: String
-
-    /// A readable explanation.
-    public var description: String {
-        "named event '\(name)' carried a payload of type \(actual), but its handler expects \(expected)"
-    }
 }

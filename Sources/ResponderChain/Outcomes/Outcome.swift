@@ -385,7 +385,7 @@ extension Outcome {
     public struct Failure: Sendable {
         /// The path, up to and including the failing hop.
         public let path: Path
-        /// What the handler threw (a ``PayloadTypeMismatch`` for a named event's wrong payload).
+        /// What the handler threw (a ``ResponderChainError`` (``ResponderChainError/Code/payloadTypeMismatch``) for a named event's wrong payload).
         public let error: any Error
         /// The responder whose handler threw.
         public let responder: ResponderID

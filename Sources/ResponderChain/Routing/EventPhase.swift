@@ -9,7 +9,7 @@
 /// ```
 ///
 /// Every send bubbles. A send also runs a capture pass first when its ``EventSystem`` runs one
-/// (``EventSystem/CapturePhase/enabled``): the responders from the top of the chain down to
+/// (``EventSystem/runsCapturePhase``): the responders from the top of the chain down to
 /// the first responder of the bubble that registered capture handlers see the event, topmost
 /// first. Handlers read the current phase in ``EventContext/phase``; handlers are registered
 /// for one phase (`on(_:phase:_:)`, bubbling by default).

@@ -37,7 +37,14 @@ public final class EventSystem: Sendable {
     public let postingLimit: PostingLimit
     /// Whether sends through this system run a capture pass before they bubble (see
     /// ``EventPhase``).
-    public let capturePhase: CapturePhase
+    ///
+    /// Capture costs a read of every `next` link up to the root before the first hop, so a
+    /// system runs it only when asked: `EventSystem(runsCapturePhase: true)`. A responder with
+    /// capture handlers reached by a send of a system that does not run the pass ends that send
+    /// ``Outcome/failed(_:)`` at its hop with a ``ResponderChainError``
+    /// (``ResponderChainError/Code/capturePhaseDisabled``), before any of its handlers runs: a
+    /// capture handler is never skipped silently.
+    public let runsCapturePhase: Bool
     /// The middleware every hop of every send through this system runs inside, outermost first
     /// (see ``HopMiddleware``).
     public let middleware: [any HopMiddleware]
@@ -59,11 +66,8 @@ public final class EventSystem: Sendable {
     let postOffice: PostOffice
     /// The outcome and dead-letter streams open on this system.
     let observers: EventObservers
-    /// Whether ``tracer`` is set, kept as a flag: every send reads it, and a `nil` check of an
-    /// optional existential goes through the runtime.
-    let hasTracer: Bool
-    /// Whether ``capturePhase`` is ``CapturePhase/enabled``.
-    let runsCapturePhase: Bool
+    /// How ``tracer`` binds to a send, decided once; `nil` without a tracer.
+    let traceBinder: TraceBinder?
 
     /// A system.
     ///
@@ -72,7 +76,7 @@ public final class EventSystem: Sendable {
     ///   - deadLetters: Where events that go to dead letters are given, unless a send names its
     ///     own sink.
     ///   - postingLimit: How many posted events the system holds at once.
-    ///   - capturePhase: Whether sends run a capture pass before they bubble; off by default, so
+    ///   - runsCapturePhase: Whether sends run a capture pass before they bubble; off by default, so
     ///     that a chain with no capture handlers pays nothing for them.
     ///   - middleware: Code around every hop, outermost first.
     ///   - forwardingLimit: How deep a send may be nested in the handlers of other sends; at
@@ -81,18 +85,17 @@ public final class EventSystem: Sendable {
         tracer: (any Tracer)? = nil,
         deadLetters: DeadLetterSink? = nil,
         postingLimit: PostingLimit = .default,
-        capturePhase: CapturePhase = .disabled,
+        runsCapturePhase: Bool = false,
         middleware: [any HopMiddleware] = [],
         forwardingLimit: Int = EventSystem.defaultForwardingLimit
     ) {
         precondition(forwardingLimit >= 1, "forwardingLimit must be at least 1, not \(forwardingLimit)")
         self.forwardingLimit = forwardingLimit
         self.tracer = tracer
-        self.hasTracer = tracer != nil
+        self.traceBinder = tracer.map(TraceBinder.init)
         self.deadLetters = deadLetters
         self.postingLimit = postingLimit
-        self.capturePhase = capturePhase
-        self.runsCapturePhase = capturePhase == .enabled
+        self.runsCapturePhase = runsCapturePhase
         self.middleware = middleware
         let observers = EventObservers()
         self.observers = observers

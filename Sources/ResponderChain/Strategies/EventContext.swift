@@ -34,7 +34,7 @@ public struct EventContext: Sendable {
     /// One flag, so that the per-hop check of the common case is one load.
     @usableFromInline
     let isPlain: Bool
-    /// Whether the send's system runs a capture pass (``EventSystem/CapturePhase``).
+    /// Whether the send's system runs a capture pass (``EventSystem/runsCapturePhase``).
     let runsCapturePhase: Bool
     /// How deep the send may be nested in handlers' sends (``EventSystem/forwardingLimit``).
     let forwardingLimit: Int
@@ -50,7 +50,7 @@ public struct EventContext: Sendable {
     @usableFromInline
     var hopResult = HopResult.decided(.pass)
     /// The owners whose tables are running their proxies at this hop, outermost first (empty
-    /// unless a proxy runs): what ``ProxyCycle`` is detected with.
+    /// unless a proxy runs): what ``ResponderChainError`` (``ResponderChainError/Code/proxyCycle``) is detected with.
     var ownersRunningProxies: [ObjectIdentifier] = []
 
     init(

@@ -154,14 +154,14 @@ struct HandlerTable: Sendable {
     ///
     /// The context remembers the owners whose proxies are being run at this hop, so that a proxy
     /// leading back to one of them (or to itself) ends the send ``Outcome/failed(_:)`` with a
-    /// ``ProxyCycle`` instead of recursing forever.
+    /// ``ResponderChainError`` (``ResponderChainError/Code/proxyCycle``) instead of recursing forever.
     nonisolated(nonsending) func runProxy(
         _ proxy: ProxyProvider, of owner: AnyObject, event: any Event, context: inout EventContext
     ) async throws -> Disposition {
         guard let delegate = await proxy(owner) else { return .pass }
         let delegateID = ObjectIdentifier(delegate)
         if delegateID == ObjectIdentifier(owner) || context.ownersRunningProxies.contains(delegateID) {
-            throw ProxyCycle(proxy: ResponderID(delegate))
+            throw ResponderChainError.proxyCycle(ResponderID(delegate))
         }
         context.ownersRunningProxies.append(ObjectIdentifier(owner))
         defer { context.ownersRunningProxies.removeLast() }

@@ -49,7 +49,7 @@ extension Strategies where Owner: Actor {
     }
 
     /// Handles named events called `name` whose payload is a `Payload`. Any other payload ends
-    /// the send ``Outcome/failed(_:)`` with a ``PayloadTypeMismatch``.
+    /// the send ``Outcome/failed(_:)`` with a ``ResponderChainError`` (``ResponderChainError/Code/payloadTypeMismatch``).
     @inlinable
     public mutating func on<Payload: Sendable>(
         _ name: EventName,
@@ -65,7 +65,7 @@ extension Strategies where Owner: Actor {
 
     /// Handles named events called `name` whose payload is a `Payload`, with a handler that
     /// awaits. Any other payload ends the send ``Outcome/failed(_:)`` with a
-    /// ``PayloadTypeMismatch``.
+    /// ``ResponderChainError`` (``ResponderChainError/Code/payloadTypeMismatch``).
     @inlinable
     public mutating func on<Payload: Sendable>(
         _ name: EventName,

@@ -228,7 +228,7 @@ public struct Strategies<Owner: Responder>: Sendable {
         on owner: Owner, from isolation: (any Actor)?, event: any Event, context: inout EventContext
     ) async throws -> Disposition {
         if context.phase == .bubble, !context.runsCapturePhase, capturesEvents {
-            throw CapturePhaseDisabled(responder: ResponderID(owner))
+            throw ResponderChainError.capturePhaseDisabled(ResponderID(owner))
         }
         return try await EventContext.run(middleware[...], at: owner, event: event, context: &context) {
             context in
@@ -253,18 +253,16 @@ public struct Strategies<Owner: Responder>: Sendable {
 
 extension Strategies {
     /// The payload of the named event `event`, as the `Payload` its handler expects.
-    /// - Throws: ``PayloadTypeMismatch`` when it carries something else.
+    /// - Throws: ``ResponderChainError`` (``ResponderChainError/Code/payloadTypeMismatch``) when it carries something else.
     @usableFromInline
     static func payload<Payload>(of event: any Event, named name: EventName, as _: Payload.Type) throws
         -> Payload
     {
         let payload = (event as? NamedEvent)?.payload
         guard let typed = payload as? Payload else {
-            throw PayloadTypeMismatch(
-                name: name,
-                expected: String(describing: Payload.self),
-                actual: payload.map { String(describing: type(of: $0)) } ?? "nil"
-            )
+            throw ResponderChainError.payloadTypeMismatch(
+                name: name, expected: String(describing: Payload.self),
+                actual: payload.map { String(describing: type(of: $0)) } ?? "nil")
         }
         return typed
     }

@@ -1,9 +1,9 @@
 /// A tracer bound, for one send it accepted, to what it captured in the sender's task.
 ///
 /// Each traced send holds one of these (in ``EventContext``), so that each hop reaches the tracer
-/// without a cast and without recomputing anything per send: the gate, the cast (is it a
-/// ``ScopingTracer``?), the context capture and the event's ``Event/traceName`` all happen once,
-/// in ``Tracer/activeTrace(for:from:eventName:)``. Untraced sends, and sends every tracer
+/// without a cast and without recomputing anything per send: the gate, the context capture and the
+/// event's ``Event/traceName`` happen once per send, in its ``TraceBinder`` (the tracer's kind is
+/// decided once per tracer). Untraced sends, and sends every tracer
 /// declined, hold none.
 protocol ActiveTrace: Sendable {
     /// The event's ``Event/traceName``, computed once per send.
@@ -22,7 +22,7 @@ protocol ActiveTrace: Sendable {
         _ body: nonisolated(nonsending) () async throws -> Disposition
     ) async throws -> Disposition
 
-    /// The tracer's type name, for ``TracerViolation``.
+    /// The tracer's type name, for ``ResponderChainError``.
     var tracerName: String { get }
 }
 
@@ -70,49 +70,63 @@ struct BoundTrace<Bound: ScopingTracer>: ActiveTrace {
     var tracerName: String { _typeName(Bound.self, qualified: false) }
 }
 
-extension Tracer {
-    /// Binds this tracer to one send, if it accepts it: asks ``shouldTrace(_:from:)`` once and,
-    /// when it accepts, lets a ``ScopingTracer`` capture its context here, in the current task.
-    /// Returns `nil` when the tracer declined. Called once per send, in the sender's task; the
-    /// only place a tracer is cast.
-    ///
+/// How a tracer binds to the sends it accepts, decided once per tracer (when its system is
+/// created, or when a send names its own tracer): whether it is a ``MultiplexTracer``, a
+/// ``ScopingTracer`` or a plain ``Tracer`` is found out here, not per send.
+struct TraceBinder: Sendable {
+    /// Asks the tracer's gate and, when it accepts, binds it to the send in the current task.
     /// `eventName` is the event's ``Event/traceName``, computed on first need and shared by the
-    /// tracers of a ``MultiplexTracer``.
-    func activeTrace(
-        for event: any Event, from source: EventSource, eventName: inout String?
-    ) -> (any ActiveTrace)? {
-        // A metatype comparison first: the dynamic cast is paid by multiplexers only.
-        if Self.self == MultiplexTracer.self, let multiplex = self as? MultiplexTracer {
-            return multiplex.bindAccepting(event, from: source, eventName: &eventName)
-        }
-        guard shouldTrace(event, from: source) else { return nil }
-        let name = eventName ?? event.traceName
-        eventName = name
-        // The conformance check costs more than the rest of the binding together (about as much
-        // as a hop's clock reads), also when it fails: a plain tracer's type is remembered.
-        let type = ObjectIdentifier(Self.self)
-        if !plainTracerTypes.withLock({ $0.contains(type) }) {
-            if let scoping = self as? any ScopingTracer {
-                return scoping.bindScope(eventName: name)
+    /// tracers of a multiplexer.
+    private let bindSend: @Sendable (any Event, EventSource, inout String?) -> (any ActiveTrace)?
+
+    /// The binder of `tracer`.
+    init(_ tracer: any Tracer) {
+        if let multiplex = tracer as? MultiplexTracer {
+            let binders = multiplex.tracers.map(TraceBinder.init)
+            bindSend = { event, source, eventName in
+                MultiplexTracer.bindAccepting(binders, event, from: source, eventName: &eventName)
             }
-            plainTracerTypes.withLock { _ = $0.insert(type) }
+        } else if let scoping = tracer as? any ScopingTracer {
+            bindSend = scoping.scopedBinder()
+        } else {
+            bindSend = tracer.plainBinder()
         }
-        return UnscopedTrace(tracer: self, eventName: name)
     }
 
-    /// ``activeTrace(for:from:eventName:)`` for a send with no trace bound yet.
-    func activeTrace(for event: any Event, from source: EventSource) -> (any ActiveTrace)? {
+    /// The tracer bound to one send of `event` from `source`, or `nil` when it declined.
+    func bind(_ event: any Event, from source: EventSource, eventName: inout String?) -> (any ActiveTrace)? {
+        bindSend(event, source, &eventName)
+    }
+
+    /// The tracer bound to one send, or `nil` when it declined.
+    func bind(_ event: any Event, from source: EventSource) -> (any ActiveTrace)? {
         var eventName: String?
-        return activeTrace(for: event, from: source, eventName: &eventName)
+        return bindSend(event, source, &eventName)
     }
 }
 
-/// The types of the tracers bound so far that are not ``ScopingTracer``s.
-private let plainTracerTypes = Locked<Set<ObjectIdentifier>>([])
+extension Tracer {
+    /// Binds a plain tracer: its gate, then its point events with nothing around the hops.
+    fileprivate func plainBinder() -> @Sendable (any Event, EventSource, inout String?) -> (any ActiveTrace)?
+    {
+        { event, source, eventName in
+            guard self.shouldTrace(event, from: source) else { return nil }
+            let name = eventName ?? event.traceName
+            eventName = name
+            return UnscopedTrace(tracer: self, eventName: name)
+        }
+    }
+}
 
 extension ScopingTracer {
-    /// Captures this tracer's context in the current task and binds it for one send.
-    fileprivate func bindScope(eventName: String) -> any ActiveTrace {
-        BoundTrace(tracer: self, context: captureContext(), eventName: eventName)
+    /// Binds a scoping tracer: its gate, then its context captured in the sender's task.
+    fileprivate func scopedBinder() -> @Sendable (any Event, EventSource, inout String?) -> (any ActiveTrace)?
+    {
+        { event, source, eventName in
+            guard self.shouldTrace(event, from: source) else { return nil }
+            let name = eventName ?? event.traceName
+            eventName = name
+            return BoundTrace(tracer: self, context: self.captureContext(), eventName: name)
+        }
     }
 }

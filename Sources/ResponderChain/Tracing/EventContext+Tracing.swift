@@ -63,8 +63,7 @@ extension EventContext {
             _ = try await trace.withHop(hop) {
                 calls += 1
                 guard calls == 1 else {
-                    throw TracerViolation(
-                        kind: .handlerRunAgain, hop: hop, tracer: trace.tracerName, underlying: nil)
+                    throw ResponderChainError.tracerRanHandlersAgain(hop: hop, tracer: trace.tracerName)
                 }
                 let before = self.info
                 let start = Moment.now
@@ -87,12 +86,12 @@ extension EventContext {
         } else if let skipped = scopeError as? HandlersSkipped {
             // One of several scopes (a multiplexer's) did not run its body: name that one.
             result = .failure(
-                TracerViolation(
-                    kind: .handlerNotRun, hop: hop, tracer: skipped.tracer, underlying: skipped.underlying))
+                ResponderChainError.tracerSkippedHandlers(
+                    hop: hop, tracer: skipped.tracer, cause: skipped.underlying))
         } else {
             result = .failure(
-                TracerViolation(
-                    kind: .handlerNotRun, hop: hop, tracer: trace.tracerName, underlying: scopeError))
+                ResponderChainError.tracerSkippedHandlers(
+                    hop: hop, tracer: trace.tracerName, cause: scopeError))
         }
         return HopRecord(hop: hop, result: result, added: added, duration: duration)
     }

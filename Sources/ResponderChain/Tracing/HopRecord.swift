@@ -4,7 +4,7 @@ public struct HopRecord: Sendable, CustomStringConvertible {
     /// The hop.
     public let hop: Hop
     /// What the responder's handlers returned, or the error one threw. A scope that never ran
-    /// the handlers shows here as a ``TracerViolation``.
+    /// the handlers shows here as a ``ResponderChainError``.
     public let result: Result<Disposition, any Error>
     /// The information this hop added or replaced, sorted by key name.
     public let added: [AddedInfo]

@@ -20,9 +20,9 @@
 ///   runs the handlers. Each scope gets the context its own tracer captured. Plain tracers add no
 ///   scope.
 /// - **The contract holds for each scope.** A scope that calls its `body` a second time gets a
-///   ``TracerViolation`` (``TracerViolation/Kind/handlerRunAgain``, naming that tracer) and the
+///   ``ResponderChainError`` (``ResponderChainError/Code/tracerRanHandlersAgain``, naming that tracer) and the
 ///   handlers do not run again; a scope that never calls it (so the handlers never ran) ends the
-///   send ``Outcome/failed(_:)`` with a ``TracerViolation`` (``TracerViolation/Kind/handlerNotRun``)
+///   send ``Outcome/failed(_:)`` with a ``ResponderChainError`` (``ResponderChainError/Code/tracerSkippedHandlers``)
 ///   naming that tracer, exactly as with one tracer.
 ///
 /// Multiplexers nest: a multiplexer among the tracers contributes its own accepting tracers, in
@@ -59,12 +59,12 @@ public struct MultiplexTracer: Tracer {
     /// Binds the tracers that accept the send, in order: each gate is asked once, and an accepting
     /// ``ScopingTracer`` captures its context right after its gate. `nil` when none accepts; the
     /// accepting tracer alone when only one does.
-    func bindAccepting(
-        _ event: any Event, from source: EventSource, eventName: inout String?
+    static func bindAccepting(
+        _ binders: [TraceBinder], _ event: any Event, from source: EventSource, eventName: inout String?
     ) -> (any ActiveTrace)? {
         var accepted: [any ActiveTrace] = []
-        for tracer in tracers {
-            if let trace = tracer.activeTrace(for: event, from: source, eventName: &eventName) {
+        for binder in binders {
+            if let trace = binder.bind(event, from: source, eventName: &eventName) {
                 accepted.append(trace)
             }
         }
@@ -139,8 +139,7 @@ struct MultiplexedTrace: ActiveTrace {
             return try await scope.withHop(hop) {
                 calls += 1
                 guard calls == 1 else {
-                    throw TracerViolation(
-                        kind: .handlerRunAgain, hop: hop, tracer: scope.tracerName, underlying: nil)
+                    throw ResponderChainError.tracerRanHandlersAgain(hop: hop, tracer: scope.tracerName)
                 }
                 nesting.entered = index + 1
                 return try await withScope(index + 1, hop: hop, nesting: &nesting, body)
@@ -155,7 +154,7 @@ struct MultiplexedTrace: ActiveTrace {
 }
 
 /// Thrown by a ``MultiplexedTrace``'s hop when one of its scopes did not call its `body`: which
-/// tracer's scope, and what it threw instead. The hop reports it as a ``TracerViolation``.
+/// tracer's scope, and what it threw instead. The hop reports it as a ``ResponderChainError``.
 struct HandlersSkipped: Error {
     /// The type name of the tracer whose scope did not call its `body`.
     let tracer: String

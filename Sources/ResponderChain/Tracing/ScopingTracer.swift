@@ -38,8 +38,8 @@
 ///
 /// A tracer observes; it does not route. What a hop did is what its handlers returned or threw,
 /// whatever ``withHop(_:_:)`` returns. A scope that never runs `body` ends the send
-/// ``Outcome/failed(_:)`` with a ``TracerViolation``; a second call of `body` throws a
-/// ``TracerViolation`` without running the handlers again.
+/// ``Outcome/failed(_:)`` with a ``ResponderChainError``; a second call of `body` throws a
+/// ``ResponderChainError`` without running the handlers again.
 public protocol ScopingTracer: Tracer {
     /// What ``captureContext()`` takes from the sender's task and ``HopScope/context`` gives back;
     /// `Never` for a scope that captures nothing.

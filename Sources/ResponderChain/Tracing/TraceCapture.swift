@@ -29,7 +29,7 @@ struct TraceCapture: Sendable {
     init(_ event: any Event, from source: EventSource, system: EventSystem, options: SendOptions) {
         self.system = system
         self.eventID = EventID.next()
-        self.trace = (options.tracer ?? system.tracer)?.activeTrace(for: event, from: source)
+        self.trace = Self.bind(event, from: source, system: system, options: options)
         self.postedAt = nil
     }
 
@@ -50,13 +50,21 @@ struct TraceCapture: Sendable {
         _ event: any Event, from source: EventSource, through system: EventSystem, options: SendOptions
     ) -> TraceCapture {
         let eventID = EventID.next()
-        let trace = (options.tracer ?? system.tracer)?.activeTrace(for: event, from: source)
+        let trace = bind(event, from: source, system: system, options: options)
         return TraceCapture(
             system: system,
             eventID: eventID,
             trace: trace,
             postedAt: trace == nil ? nil : Moment.now
         )
+    }
+
+    /// The tracer the send uses (the options', else the system's), bound to it if it accepts.
+    private static func bind(
+        _ event: any Event, from source: EventSource, system: EventSystem, options: SendOptions
+    ) -> (any ActiveTrace)? {
+        if let tracer = options.tracer { return TraceBinder(tracer).bind(event, from: source) }
+        return system.traceBinder?.bind(event, from: source)
     }
 
     /// How long a posted event waited between its capture and now; `nil` for an awaited send.

@@ -47,7 +47,7 @@ public struct HandlerRegistrar<Owner: InterfaceResponder> {
     }
 
     /// Handles named events called `name` whose payload is a `Payload`. Any other payload ends
-    /// the send `failed` with a `PayloadTypeMismatch`. Replaces an earlier handler for the same
+    /// the send `failed` with a `ResponderChainError` (`.payloadTypeMismatch`). Replaces an earlier handler for the same
     /// name.
     ///
     /// ```swift

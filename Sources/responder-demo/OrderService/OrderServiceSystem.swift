@@ -16,7 +16,7 @@ enum OrderServiceSystem {
             print(
                 "   ✉︎ dead letter: \(letter.event.traceName) from \(letter.source) — \(letter.outcome.kind)")
         },
-        capturePhase: .enabled,
+        runsCapturePhase: true,
         middleware: [Authorization()]
     )
 }

@@ -7,7 +7,7 @@ import ResponderChain
 struct KeyPressed: Event { let key: Character }
 
 extension EventSystem {
-    static let forms = EventSystem(capturePhase: .enabled)
+    static let forms = EventSystem(runsCapturePhase: true)
 }
 protocol FormResponder: Responder {}
 extension FormResponder {

@@ -16,8 +16,8 @@ extension Guide {
         #expect(handled.info[OrderID.self] == 42)
 
         let outcome = await cart.send(.addToCart, payload: 7)
-        let mismatch = try #require(outcome.failedError(as: PayloadTypeMismatch.self))
-        #expect(mismatch.expected == "String")
+        let mismatch = try #require(outcome.failedError(as: ResponderChainError.self))
+        #expect(mismatch.code == .payloadTypeMismatch)
         // end snippet
     }
 

@@ -64,7 +64,7 @@ private struct TwoChains {
         frontTracer: (any Tracer)? = nil
     ) {
         frontSystem = EventSystem(
-            tracer: frontTracer, deadLetters: frontLetters.sink, capturePhase: capture ? .enabled : .disabled)
+            tracer: frontTracer, deadLetters: frontLetters.sink, runsCapturePhase: capture)
         backSystem = EventSystem(deadLetters: backLetters.sink)
         back = makeNodes(backSpecs, topIsRoot: backIsRooted, system: backSystem, journal: journal)
         bridge = Bridge(to: back[0], system: frontSystem, backendSystem: backSystem, posts: posts)

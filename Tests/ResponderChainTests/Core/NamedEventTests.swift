@@ -71,10 +71,8 @@ extension CoreSuites {
             let failure = try #require(outcome.failedDetails)
             #expect(failure.responder == ResponderID(cart))
             #expect(failure.hop == 2)
-            let mismatch = try #require(outcome.failedError(as: PayloadTypeMismatch.self))
-            #expect(mismatch.name == .addToCart)
-            #expect(mismatch.expected == "String")
-            #expect(mismatch.actual == "Int")
+            let mismatch = try #require(outcome.failedError(as: ResponderChainError.self))
+            #expect(mismatch.code == .payloadTypeMismatch)
             #expect(
                 mismatch.description
                     == "named event 'addToCart' carried a payload of type Int, but its handler expects String"

@@ -90,7 +90,7 @@ extension CoreSuites {
         }
 
         @Test(
-            "proxies that lead back to a table already running at the hop end the send failed with a ProxyCycle",
+            "proxies that lead back to a table already running at the hop end the send failed with a proxy cycle error",
             arguments: [1, 2, 3])
         func proxyCycle(length: Int) async throws {
             let root = RootSink(.handled)
@@ -102,8 +102,9 @@ extension CoreSuites {
             let outcome = await ring[0].send(Knock())
 
             let failure = try #require(outcome.failedDetails)
-            let cycle = try #require(failure.error as? ProxyCycle)
-            #expect(cycle.proxy == ResponderID(ring[0]))
+            let cycle = try #require(failure.error as? ResponderChainError)
+            #expect(cycle.code == .proxyCycle)
+            #expect(cycle.responder == ResponderID(ring[0]))
             #expect(failure.responder == ResponderID(ring[0]))
             #expect(failure.hop == 1)
             #expect(await root.seen.isEmpty)

@@ -122,8 +122,9 @@ extension CoreSuites {
 
             #expect(typed.kind == .unhandled)
             #expect(deadLetters.count == 1)
-            let mismatch = try #require(dynamic.failedError(as: PayloadTypeMismatch.self))
-            #expect((mismatch.expected, mismatch.actual) == ("String", "Double"))
+            let mismatch = try #require(dynamic.failedError(as: ResponderChainError.self))
+            #expect(mismatch.code == .payloadTypeMismatch)
+            #expect(mismatch.message.contains("of type Double, but its handler expects String"))
             #expect(dynamic.failedDetails?.responder == ResponderID(cart))
         }
 

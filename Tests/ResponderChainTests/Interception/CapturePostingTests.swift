@@ -25,7 +25,7 @@ struct CapturePostingTests {
     func interceptedPostResolvesItsTicket() async throws {
         let journal = Journal()
         let letters = DeadLetterRecorder()
-        let system = EventSystem(deadLetters: letters.sink, capturePhase: .enabled)
+        let system = EventSystem(deadLetters: letters.sink, runsCapturePhase: true)
         let nodes = makeNodes([.bubble(.handle), .capture(.handle)], system: system, journal: journal)
 
         let outcome = await nodes[0].post(Ping()).outcome

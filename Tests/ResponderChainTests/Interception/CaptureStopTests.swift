@@ -120,13 +120,14 @@ struct CaptureStopTests {
             Issue.record("expected failed, got \(outcome)")
             return
         }
-        let error = try #require(failure.error as? CapturePhaseDisabled)
+        let error = try #require(failure.error as? ResponderChainError)
+        #expect(error.code == .capturePhaseDisabled)
         #expect(error.responder == ResponderID(nodes[1]))
         #expect(failure.hop == 2)
         #expect(failure.phase == .bubble)
         // Not even its bubble handler ran: the send stopped before them.
         #expect(journal.names == ["n0.bubble"])
-        #expect("\(error)".contains("capturePhase: .enabled"))
+        #expect("\(error)".contains("runsCapturePhase: true"))
     }
 }
 

@@ -8,7 +8,7 @@ struct Numbered: Event { let number: Int }
 
 /// A system that runs the capture pass.
 func capturingSystem(tracer: (any Tracer)? = nil, middleware: [any HopMiddleware] = []) -> EventSystem {
-    EventSystem(tracer: tracer, capturePhase: .enabled, middleware: middleware)
+    EventSystem(tracer: tracer, runsCapturePhase: true, middleware: middleware)
 }
 
 /// An actor responder with a catch-all in each phase it is given a reaction for. Each handler

@@ -8,7 +8,7 @@ private typealias F = TracingFixtures
 @Suite("Tracer contract", .timeLimit(.minutes(1)))
 struct TracingContractTests {
     @Test(
-        "a scope that never runs the handler ends the send failed with a TracerViolation",
+        "a scope that never runs the handler ends the send failed with a tracer error",
         arguments: [TracingFixtures.MisbehavingTracer.Fault.skipsHandler, .throwsInstead])
     func handlerNotRun(fault: TracingFixtures.MisbehavingTracer.Fault) async throws {
         let tracer = F.MisbehavingTracer(fault)
@@ -20,18 +20,18 @@ struct TracingContractTests {
             Issue.record("expected failed, got \(outcome)")
             return
         }
-        let violation = try #require(failure.error as? TracerViolation)
-        #expect(violation.kind == .handlerNotRun)
-        #expect(violation.hop.responder == ResponderID(station))
-        #expect(violation.tracer.contains("MisbehavingTracer"))
+        let violation = try #require(failure.error as? ResponderChainError)
+        #expect(violation.code == .tracerSkippedHandlers)
+        #expect(violation.responder == ResponderID(station))
+        #expect(violation.message.contains("MisbehavingTracer"))
         if case .throwsInstead = fault {
-            #expect(violation.underlying is F.Boom)
+            #expect(violation.cause is F.Boom)
         }
         #expect(await station.sightings.isEmpty)
         // The event is not lost: the hop is left with the violation and the send finishes.
         let hops = tracer.recorder.hops(for: outcome.eventID)
         #expect(hops.count == 1)
-        #expect(hops.first?.error is TracerViolation)
+        #expect(hops.first?.error is ResponderChainError)
         #expect(tracer.recorder.outcomes.map(\.kind) == [.failed])
     }
 
@@ -46,7 +46,10 @@ struct TracingContractTests {
         #expect(outcome.kind == .handled)
         #expect(await leaf.sightings.count == 1)
         #expect(await top.sightings.count == 1)
-        #expect(tracer.secondCallErrors.withLock { $0.map(\.kind) } == [.handlerRunAgain, .handlerRunAgain])
+        #expect(
+            tracer.secondCallErrors.withLock { $0.map(\.code) } == [
+                .tracerRanHandlersAgain, .tracerRanHandlersAgain,
+            ])
         #expect(tracer.recorder.hops(for: outcome.eventID).map(\.disposition) == [.pass, .handled])
     }
 

@@ -259,7 +259,7 @@ enum TracingFixtures {
 
         init(_ fault: Fault) { self.fault = fault }
         /// Errors the second `body` call threw at the scope.
-        let secondCallErrors = Locked<[TracerViolation]>([])
+        let secondCallErrors = Locked<[ResponderChainError]>([])
 
         nonisolated(nonsending) func withHop(
             _ scope: HopScope<Never>,
@@ -274,7 +274,7 @@ enum TracingFixtures {
                 let first = try await body()
                 do {
                     _ = try await body()
-                } catch let violation as TracerViolation {
+                } catch let violation as ResponderChainError {
                     secondCallErrors.withLock { $0.append(violation) }
                 }
                 return first

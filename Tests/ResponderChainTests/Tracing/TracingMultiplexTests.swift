@@ -104,7 +104,7 @@ struct TracingMultiplexTests {
     }
 
     @Test(
-        "a scope that never runs its body, among others, ends the send failed with a TracerViolation naming its tracer",
+        "a scope that never runs its body, among others, ends the send failed with a tracer error naming its tracer",
         arguments: [
             (TracingFixtures.MisbehavingTracer.Fault.skipsHandler, 0), (.skipsHandler, 1),
             (.throwsInstead, 0),
@@ -123,19 +123,19 @@ struct TracingMultiplexTests {
             Issue.record("expected failed, got \(outcome)")
             return
         }
-        let violation = try #require(failure.error as? TracerViolation)
-        #expect(violation.kind == .handlerNotRun)
-        #expect(violation.tracer == "MisbehavingTracer")
-        #expect(violation.hop.responder == ResponderID(station))
+        let violation = try #require(failure.error as? ResponderChainError)
+        #expect(violation.code == .tracerSkippedHandlers)
+        #expect(violation.message.hasPrefix("tracer MisbehavingTracer did not run"))
+        #expect(violation.responder == ResponderID(station))
         if case .throwsInstead = fault {
-            #expect(violation.underlying is F.Boom)
+            #expect(violation.cause is F.Boom)
         } else {
-            #expect(violation.underlying == nil)
+            #expect(violation.cause == nil)
         }
         #expect(await station.sightings.isEmpty)
         // Both tracers saw the hop left with the violation, and the send finish.
         for recorder in [misbehaving.recorder, nesting.recorder] {
-            #expect(recorder.hops(for: outcome.eventID).first?.error is TracerViolation)
+            #expect(recorder.hops(for: outcome.eventID).first?.error is ResponderChainError)
             #expect(recorder.outcomes.map(\.kind) == [.failed])
         }
     }
@@ -156,8 +156,8 @@ struct TracingMultiplexTests {
         #expect(await leaf.sightings.count == 1)
         #expect(await top.sightings.count == 1)
         let refused = misbehaving.secondCallErrors.withLock { $0 }
-        #expect(refused.map(\.kind) == [.handlerRunAgain, .handlerRunAgain])
-        #expect(refused.map(\.tracer) == ["MisbehavingTracer", "MisbehavingTracer"])
+        #expect(refused.map(\.code) == [.tracerRanHandlersAgain, .tracerRanHandlersAgain])
+        #expect(refused.allSatisfy { $0.message.hasPrefix("tracer MisbehavingTracer ran the handlers") })
         #expect(misbehaving.recorder.hops(for: outcome.eventID).map(\.disposition) == [.pass, .handled])
         #expect(nesting.recorder.hops(for: outcome.eventID).map(\.disposition) == [.pass, .handled])
     }

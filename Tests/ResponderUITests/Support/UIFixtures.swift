@@ -128,16 +128,16 @@ enum UIFixtures {
         let controller: ViewController
 
         /// The scene; `deadLetters` is the application's system's dead-letter sink (none by
-        /// default), and `capturePhase` and `middleware` are its interception settings (none by
+        /// default), and `runsCapturePhase` and `middleware` are its interception settings (none by
         /// default).
         init(
             withDelegate: Bool = true, deadLetters: DeadLetterSink? = nil,
-            capturePhase: EventSystem.CapturePhase = .disabled, middleware: [any HopMiddleware] = []
+            runsCapturePhase: Bool = false, middleware: [any HopMiddleware] = []
         ) {
             app = Application(
                 delegate: withDelegate ? delegate : nil,
                 system: EventSystem(
-                    tracer: recorder, deadLetters: deadLetters, capturePhase: capturePhase,
+                    tracer: recorder, deadLetters: deadLetters, runsCapturePhase: runsCapturePhase,
                     middleware: middleware),
                 label: "app")
             window = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "window")

@@ -32,7 +32,7 @@ struct RemoteLinkTests {
         "an event a capture handler intercepts there comes back intercepted, by that responder; the capture counts stay this chain's"
     )
     func interceptedRemotely() async throws {
-        let back = EventSystem(capturePhase: .enabled)
+        let back = EventSystem(runsCapturePhase: true)
         let gatekeeper = Gatekeeper(system: back)
         let entry = Station("b0", .handle, next: gatekeeper, system: back)
         let entries = RemoteEntries(["orders": entry], registry: sharedRegistry())

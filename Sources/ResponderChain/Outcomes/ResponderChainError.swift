@@ -1,0 +1,94 @@
+/// The library's one error type: what a hop reports, in an ``Outcome/failed(_:)`` outcome, when
+/// the chain was set up in a way that cannot run the event as asked. Its ``code`` says which
+/// mistake; ``message`` says what to change.
+///
+/// ```swift
+/// if let error = outcome.failedDetails?.error as? ResponderChainError,
+///     error.code == .payloadTypeMismatch
+/// {
+///     print(error)   // named event 'addToCart' carried a payload of type Int, but …
+/// }
+/// ```
+///
+/// Errors your handlers throw are reported as they are; this type is only for the library's own.
+public struct ResponderChainError: Error, Sendable, CustomStringConvertible {
+    /// Which mistake the error reports.
+    public enum Code: Hashable, Sendable {
+        /// A ``NamedEvent`` carried a payload of another type than the handler registered for
+        /// its name expects.
+        case payloadTypeMismatch
+        /// A table's proxy (`delegate(to:)`) led back, through proxies, to a responder whose
+        /// table is already being run at this hop; ``ResponderChainError/responder`` is the proxy
+        /// reached again.
+        case proxyCycle
+        /// The event reached a responder with capture handlers through a system that runs no
+        /// capture pass (create it with `runsCapturePhase: true`); ``ResponderChainError/responder``
+        /// is that responder. Its handlers did not run.
+        case capturePhaseDisabled
+        /// A ``ScopingTracer``'s `withHop` returned or threw without calling `body`: the
+        /// handlers never ran. ``ResponderChainError/cause`` is what the scope threw, if anything.
+        case tracerSkippedHandlers
+        /// A ``ScopingTracer``'s `withHop` called `body` a second time: that call throws this
+        /// error at the scope, and the handlers do not run again.
+        case tracerRanHandlersAgain
+    }
+
+    /// Which mistake.
+    public let code: Code
+    /// What happened and what to change, naming the types, events and tracers involved.
+    public let message: String
+    /// The responder the error is about, when there is one (see each ``Code``).
+    public let responder: ResponderID?
+    /// The error that led to this one, if any.
+    public let cause: (any Error)?
+
+    init(_ code: Code, _ message: String, responder: ResponderID? = nil, cause: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.responder = responder
+        self.cause = cause
+    }
+
+    /// The ``message``.
+    public var description: String { message }
+}
+
+extension ResponderChainError {
+    /// A named event's payload is not the `expected` type its handler takes.
+    static func payloadTypeMismatch(name: EventName, expected: String, actual: String) -> Self {
+        Self(
+            .payloadTypeMismatch,
+            "named event '\(name)' carried a payload of type \(actual), but its handler expects \(expected)")
+    }
+
+    /// The proxy `proxy` was reached a second time at one hop.
+    static func proxyCycle(_ proxy: ResponderID) -> Self {
+        Self(
+            .proxyCycle, "proxy \(proxy.label) leads back to a table already running at this hop",
+            responder: proxy)
+    }
+
+    /// `responder` has capture handlers, but its system runs no capture pass.
+    static func capturePhaseDisabled(_ responder: ResponderID) -> Self {
+        Self(
+            .capturePhaseDisabled,
+            "\(responder) has capture handlers, but its event system runs no capture phase; "
+                + "create the system with runsCapturePhase: true",
+            responder: responder)
+    }
+
+    /// The scope of `tracer` did not run the handlers of `hop`.
+    static func tracerSkippedHandlers(hop: Hop, tracer: String, cause: (any Error)?) -> Self {
+        let reason = cause.map { " (it threw \($0))" } ?? ""
+        return Self(
+            .tracerSkippedHandlers, "tracer \(tracer) did not run the handlers of \(hop)\(reason)",
+            responder: hop.responder, cause: cause)
+    }
+
+    /// The scope of `tracer` called the handlers of `hop` a second time.
+    static func tracerRanHandlersAgain(hop: Hop, tracer: String) -> Self {
+        Self(
+            .tracerRanHandlersAgain, "tracer \(tracer) ran the handlers of \(hop) a second time; refused",
+            responder: hop.responder)
+    }
+}
