@@ -7,7 +7,7 @@ extension EventContext {
     /// scope, if a tracer is installed), then a read of its ``Responder/next``. Every kind of
     /// responder's `_visit` calls this on the responder's isolation.
     ///
-    /// For a responder that ``Responder/handlesOneEventAtATime``, the hop first waits until no
+    /// For a responder with a ``Responder/handlingLock``, the hop first waits until no
     /// other event is being handled there (see Docs/Semantics.md, "Reentrancy"). The lock covers
     /// the handlers only: it is released as soon as they return, before `next` is read, so no
     /// task the handler started can pass through it after the handler is done.
@@ -15,13 +15,13 @@ extension EventContext {
     nonisolated(nonsending) mutating func visit(_ responder: some Responder, event: any Event)
         async -> _Visit
     {
-        guard responder.handlesOneEventAtATime else {
+        guard let lock = responder.handlingLock else {
             return _Visit(result: await handleNow(responder, event: event), next: await responder.next)
         }
         var context = self
         let result: Result<Disposition, any Error>
-        do throws(ExclusiveHandling.Refusal) {
-            result = try await ExclusiveHandling.shared.withLock(of: ObjectIdentifier(responder)) {
+        do throws(HandlingLock.Refusal) {
+            result = try await lock.withLock {
                 await context.handleNow(responder, event: event)
             }
         } catch {
@@ -69,7 +69,7 @@ extension EventContext {
     @inlinable
     @inline(__always)
     func canVisitDirectly(_ responder: some Responder) -> Bool {
-        isPlain && !responder.handlesOneEventAtATime
+        isPlain && responder.handlingLock == nil
     }
 
     /// Whether a hop at `responder` takes no one-at-a-time lock but is not plain: the handlers
@@ -77,7 +77,7 @@ extension EventContext {
     @inlinable
     @inline(__always)
     func canVisitWithoutLock(_ responder: some Responder) -> Bool {
-        !responder.handlesOneEventAtATime
+        responder.handlingLock == nil
     }
 
     /// The hop with nothing around it: the handlers, then a read of `next`. Inlinable, so that
