@@ -39,7 +39,7 @@
 /// ```
 ///
 /// **Order around one hop**, outermost first:
-/// 1. the one-at-a-time hold of a responder that ``Responder/handlesOneEventAtATime``;
+/// 1. the responder's ``Responder/handlingLock``, if it handles one event at a time;
 /// 2. the tracer's scope (``ScopingTracer/withHop(_:_:)``), which observes and does not route,
 ///    so a hop's traced duration includes all middleware;
 /// 3. the system's middleware, the first in the array outermost;

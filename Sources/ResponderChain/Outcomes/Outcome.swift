@@ -424,7 +424,7 @@ extension Outcome {
             /// the last line of defence against forwarding that never ends.
             case forwardingLimitReached(limit: Int)
             /// The event would have waited for itself, forever: it needed a one-at-a-time
-            /// responder (``Responder/handlesOneEventAtATime``) held by a handler that was
+            /// responder (``Responder/handlingLock``) held by a handler that was
             /// waiting for this very event, or a place in its sender's queue behind a post whose
             /// handler was waiting for it. ``Outcome/Rejection/sender`` names the responder it
             /// would have waited for; the handler that waited gets this outcome and goes on.

@@ -3,13 +3,13 @@
 ///
 /// Two things can make an event wait for another one without end:
 ///
-/// - a one-at-a-time responder (``Responder/handlesOneEventAtATime``) held by a handler that
+/// - a one-at-a-time responder (``Responder/handlingLock``) held by a handler that
 ///   waits (awaits a post's ticket) for an event that needs that same responder;
 /// - a post queued in its sender's lane behind a post whose handler waits for it.
 ///
 /// The graph's nodes are what can be waited for: a post (its ticket, while its delivery runs or
-/// it is queued) and a lock participant (a hop inside a one-at-a-time responder). Its edges are
-/// the waits:
+/// it is queued) and a lock participant (a hop inside a one-at-a-time responder's
+/// ``HandlingLock``). Its edges are the waits:
 ///
 /// ```
 ///  post ──queued behind──▶ post in flight on its lane          (read from the post office)
@@ -39,8 +39,8 @@ final class WaitForGraph: Sendable {
 
     /// What a task waits for.
     enum Target: Sendable {
-        /// A one-at-a-time responder's lock, by the responder's identity.
-        case lock(ObjectIdentifier)
+        /// A one-at-a-time responder's lock.
+        case lock(HandlingLock)
         /// A posted event's outcome.
         case ticket(TicketState)
     }
@@ -60,7 +60,7 @@ final class WaitForGraph: Sendable {
 
         /// What the current task holds.
         static func current() -> Sources {
-            Sources(post: PostOffice.runningDelivery, holds: ExclusiveHandling.shared.currentHolds())
+            Sources(post: PostOffice.runningDelivery, holds: HandlingLock.currentHolds())
         }
     }
 
@@ -74,12 +74,12 @@ final class WaitForGraph: Sendable {
     private struct Wait: Sendable {
         let target: Target
         /// The lock waiter to refuse to break a loop through this wait, for a lock wait.
-        let lockWaiter: ExclusiveHandling.Participant?
+        let lockWaiter: HandlingLock.Participant?
     }
 
     /// A wait on a loop that can be ended.
     private enum Victim {
-        case lockWaiter(ExclusiveHandling.Participant)
+        case lockWaiter(HandlingLock.Participant)
         case queuedPost(TicketState)
     }
 
@@ -115,7 +115,7 @@ final class WaitForGraph: Sendable {
     nonisolated(nonsending) func beginWaiting(
         _ sources: Sources,
         for target: Target,
-        refusable: ExclusiveHandling.Participant? = nil
+        refusable: HandlingLock.Participant? = nil
     ) async -> Verdict {
         let own = Set(sources.nodes)
         let action = waits.withLock { waits -> Action in
@@ -131,7 +131,7 @@ final class WaitForGraph: Sendable {
         case .refuseNewWait:
             return .wouldDeadlock
         case .refuse(.lockWaiter(let waiter)):
-            ExclusiveHandling.shared.refuse(waiter)
+            waiter.lock.refuse(waiter)
             return .wait
         case .refuse(.queuedPost(let ticket)):
             await ticket.refuseWhileQueued()
@@ -139,10 +139,9 @@ final class WaitForGraph: Sendable {
         }
     }
 
-    /// Whether a task inside `responder`'s lock has a wait registered now (for tests and
-    /// diagnostics).
-    func hasWait(insideLockOf responder: ObjectIdentifier) -> Bool {
-        let holders = ExclusiveHandling.shared.holders(of: responder)
+    /// Whether a task inside `lock` has a wait registered now (for tests and diagnostics).
+    func hasWait(inside lock: HandlingLock) -> Bool {
+        let holders = lock.holders()
         return waits.withLock { waits in holders.contains { waits[.participant($0)] != nil } }
     }
 
@@ -160,9 +159,9 @@ final class WaitForGraph: Sendable {
         var paths: [(target: Target, breakable: Victim?)] = [(target, nil)]
         while let (target, breakable) = paths.popLast() {
             switch target {
-            case .lock(let responder):
+            case .lock(let lock):
                 // A lock waits for the participants inside it.
-                for participant in ExclusiveHandling.shared.holders(of: responder) {
+                for participant in lock.holders() {
                     let node = Node.participant(participant)
                     if own.contains(node) { return .loop(breakable: breakable) }
                     guard seen.insert(node).inserted, let wait = waits[node] else { continue }

@@ -43,7 +43,7 @@
 /// ## Implementation requirements
 ///
 /// - Declare what you override `nonisolated` where the requirement is `nonisolated`
-///   (``isRoot``, ``label``, ``handlesOneEventAtATime``, ``eventSystem``, the `strategies`
+///   (``isRoot``, ``label``, ``handlingLock``, ``eventSystem``, the `strategies`
 ///   tables): they are read from outside the responder's isolation. In a `@MainActor` class this
 ///   includes `nonisolated static let strategies` (see ``MainActorResponder``).
 /// - ``next`` must not block: it is read on every hop.
@@ -112,25 +112,29 @@ public protocol Responder: AnyObject, Sendable {
     /// Views, controllers and windows follow their application's system.
     nonisolated(nonsending) var eventSystem: EventSystem { get async }
 
-    /// Whether this responder handles one event at a time. Defaults to `false`.
+    /// The lock that makes this responder handle one event at a time, or `nil` (the default) for
+    /// a reentrant responder.
     ///
     /// Actors are reentrant: while a handler awaits, another event's handler may run on the same
-    /// responder. Return `true` to make an event that arrives meanwhile wait until the running
-    /// handler has finished; waiting events are handled in the order they arrived. A nested send
-    /// made by the running handler itself (or a task it started, while the handler still runs)
-    /// passes straight through; once the handler has returned, any send waits. Posts always
-    /// wait: they are delivered by a task of their own. (A handler that awaits the *ticket* of a
-    /// post through its own responder would wait for itself: that post ends
+    /// responder. Store a ``HandlingLock`` to make an event that arrives meanwhile wait until the
+    /// running handler has finished; waiting events are handled in the order they arrived. A
+    /// nested send made by the running handler itself (or a task it started, while the handler
+    /// still runs) passes straight through; once the handler has returned, any send waits. Posts
+    /// always wait: they are delivered by a task of their own. (A handler that awaits the
+    /// *ticket* of a post through its own responder would wait for itself: that post ends
     /// ``Outcome/rejected(_:)`` with ``Outcome/Rejection/Reason/wouldDeadlock`` instead. Post
     /// and move on.)
     ///
+    /// The lock belongs to this responder: events held up here never delay another responder.
+    /// Store it, so that every read returns the same lock, and do not share it:
+    ///
     /// ```swift
     /// actor Ledger: Responder {
-    ///     nonisolated var handlesOneEventAtATime: Bool { true }
+    ///     nonisolated let handlingLock: HandlingLock? = HandlingLock()
     ///     …
     /// }
     /// ```
-    nonisolated var handlesOneEventAtATime: Bool { get }
+    nonisolated var handlingLock: HandlingLock? { get }
 
     /// A short name for traces and printed outcomes. Defaults to the type's name.
     nonisolated var label: String { get }
@@ -171,8 +175,8 @@ extension Responder {
     /// The type's table.
     public nonisolated var strategies: Strategies<StrategyOwner> { Self.strategies }
 
-    /// Reentrant: events are not made to wait for each other.
-    public nonisolated var handlesOneEventAtATime: Bool { false }
+    /// No lock: reentrant, events are not made to wait for each other.
+    public nonisolated var handlingLock: HandlingLock? { nil }
 
     /// Whether the instance's table has capture handlers.
     public nonisolated var capturesEvents: Bool { strategies.capturesEvents }

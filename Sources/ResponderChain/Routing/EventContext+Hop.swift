@@ -33,7 +33,7 @@ extension EventContext {
     nonisolated(nonsending) mutating func hop(at responder: some Responder, event: any Event)
         async -> (any Responder)?
     {
-        guard isPlain, !responder.handlesOneEventAtATime else {
+        guard isPlain, responder.handlingLock == nil else {
             guard await hopInFull(at: responder, event: event) else { return nil }
             return await responder.next
         }
@@ -45,7 +45,7 @@ extension EventContext {
         return await responder.next
     }
 
-    /// The hop with something around the handlers: the one-at-a-time hold, the tracer's scope,
+    /// The hop with something around the handlers: the responder's ``Responder/handlingLock``, the tracer's scope,
     /// the system's middleware (see ``HopMiddleware`` for the order). Returns whether the hop
     /// began.
     ///
@@ -55,13 +55,13 @@ extension EventContext {
     nonisolated(nonsending) mutating func hopInFull(at responder: some Responder, event: any Event)
         async -> Bool
     {
-        guard responder.handlesOneEventAtATime else {
+        guard let lock = responder.handlingLock else {
             hopResult = await handlersAround(responder, event: event)
             return true
         }
         var context = self
-        do throws(ExclusiveHandling.Refusal) {
-            context.hopResult = try await ExclusiveHandling.shared.withLock(of: ObjectIdentifier(responder)) {
+        do throws(HandlingLock.Refusal) {
+            context.hopResult = try await lock.withLock {
                 await context.handlersAround(responder, event: event)
             }
         } catch {

@@ -25,7 +25,7 @@ extension Guide {
         private(set) var entries: [String] = []
         var next: (any Responder)? { nil }
         nonisolated var isRoot: Bool { true }
-        nonisolated var handlesOneEventAtATime: Bool { true }
+        nonisolated let handlingLock: HandlingLock? = HandlingLock()
     }
     // end snippet
 

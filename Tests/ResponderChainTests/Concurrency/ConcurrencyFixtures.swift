@@ -31,7 +31,7 @@ enum ConcurrencyFixtures {
     actor Node: Responder {
         let name: String
         let root: Bool
-        let exclusive: Bool
+        nonisolated let handlingLock: HandlingLock?
         nonisolated let eventSystem: EventSystem
         private var behavior: Behavior
         private var parent: (any Responder)?
@@ -54,7 +54,7 @@ enum ConcurrencyFixtures {
             self.behavior = behavior
             self.parent = parent
             self.root = root
-            self.exclusive = exclusive
+            self.handlingLock = exclusive ? HandlingLock() : nil
             self.eventSystem = system
             if case .suspendRandomly(let seed) = behavior {
                 random = SplitMix(seed: seed)
@@ -66,7 +66,6 @@ enum ConcurrencyFixtures {
         var next: (any Responder)? { parent }
         nonisolated var isRoot: Bool { root }
         nonisolated var label: String { name }
-        nonisolated var handlesOneEventAtATime: Bool { exclusive }
 
         func link(to parent: (any Responder)?) { self.parent = parent }
 

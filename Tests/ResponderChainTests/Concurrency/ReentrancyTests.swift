@@ -4,12 +4,17 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
+extension Responder {
+    /// The number of events waiting for this responder's handling lock (none without a lock).
+    fileprivate nonisolated var lockWaitingCount: Int { handlingLock?.waitingCount ?? 0 }
+}
+
 @Suite("Reentrancy and one-event-at-a-time responders", .timeLimit(.minutes(1)))
 struct ReentrancyTests {
     /// Waits until `count` events wait for `node`'s one-at-a-time lock.
     private func waitUntilWaiting(_ count: Int, at node: F.Node) async throws {
         try await waitUntil("\(count) events wait for the node's lock") {
-            ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) >= count
+            node.lockWaitingCount >= count
         }
     }
 
@@ -64,6 +69,32 @@ struct ReentrancyTests {
     }
 
     @Test(
+        "a one-at-a-time responder that is held, with events waiting, does not make an event at another one wait"
+    )
+    func heldResponderDoesNotDelayAnother() async throws {
+        let gate = Gate()
+        let held = F.Node("held", .park(gate), root: true, exclusive: true)
+        let other = F.Node("other", .handle, root: true, exclusive: true)
+        let holder = Task { await held.send(F.Numbered(sender: 0, number: 0)) }
+        try await gate.waitForArrivals(1)
+        let waiting = Task { await held.send(F.Numbered(sender: 1, number: 1)) }
+        try await waitUntilWaiting(1, at: held)
+
+        // Were the two locks one, this send would wait for `held`: the deadline ends it instead.
+        let outcome = await other.send(
+            F.Numbered(sender: 2, number: 2), options: SendOptions(timeout: .seconds(30)))
+        #expect(outcome.kind == .handled)
+        #expect(await other.log == ["start 2", "end 2"])
+        #expect(await held.log == ["start 0"])
+        #expect(held.lockWaitingCount == 1)
+
+        gate.open()
+        #expect(await holder.value.kind == .handled)
+        #expect(await waiting.value.kind == .handled)
+        #expect(await held.log == ["start 0", "end 0", "start 1", "end 1"])
+    }
+
+    @Test(
         "a nested send from a one-at-a-time responder's own handler passes through it instead of waiting for itself"
     )
     func nestedSendPassesThrough() async throws {
@@ -89,7 +120,7 @@ struct ReentrancyTests {
 
         let stop = try #require((await second.value).cancelledDetails)
         #expect(stop.responder == ResponderID(node))
-        #expect(ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) == 0)
+        #expect(node.lockWaitingCount == 0)
         gate.open()
         #expect(await first.value.kind == .handled)
         #expect(await node.seen.map(\.number) == [0])
@@ -101,7 +132,8 @@ struct ReentrancyTests {
         for number in 0..<3 {
             #expect(await node.send(F.Numbered(sender: 0, number: number)).kind == .handled)
         }
-        #expect(ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) == 0)
+        #expect(node.lockWaitingCount == 0)
+        #expect(node.handlingLock?.holders().isEmpty == true)
     }
 
     // MARK: Regressions: the lock must not leak to other tasks
@@ -111,7 +143,7 @@ struct ReentrancyTests {
     private func waitUntilWaitingOrStarted(_ number: Int, at node: F.Scripted) async throws {
         try await waitUntil("an event waits for the node's lock, or event \(number) has started") {
             await node.log.contains("start \(number)")
-                || ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) >= 1
+                || node.lockWaitingCount >= 1
         }
     }
 
@@ -276,7 +308,7 @@ struct ReentrancyTests {
         #expect(
             tracer.enteredHops(for: outcome.eventID).map(\.responder)
                 == (position == 1 ? [] : [ResponderID(sender)]))
-        #expect(ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(node)) == 0)
+        #expect(node.lockWaitingCount == 0)
 
         gate.open()
         #expect(await holder.value.kind == .handled)
@@ -300,7 +332,7 @@ struct PassThroughTests {
 
         var next: (any Responder)? { nil }
         nonisolated var isRoot: Bool { true }
-        nonisolated var handlesOneEventAtATime: Bool { true }
+        nonisolated let handlingLock: HandlingLock? = HandlingLock()
 
         static let strategies = Strategies<Resender> {
             $0.on(ConcurrencyFixtures.Numbered.self) { resender, event, _ in

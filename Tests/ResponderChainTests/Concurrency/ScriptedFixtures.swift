@@ -38,7 +38,7 @@ extension ConcurrencyFixtures {
     actor Scripted: Responder {
         let name: String
         let root: Bool
-        let exclusive: Bool
+        nonisolated let handlingLock: HandlingLock?
         nonisolated let eventSystem: EventSystem
         private var parent: (any Responder)?
         private let scripts: [Int: Script]
@@ -65,7 +65,7 @@ extension ConcurrencyFixtures {
             self.name = name
             self.parent = parent
             self.root = root
-            self.exclusive = exclusive
+            self.handlingLock = exclusive ? HandlingLock() : nil
             self.eventSystem = system
             self.nextGate = nextGate
             self.scripts = scripts
@@ -81,7 +81,6 @@ extension ConcurrencyFixtures {
 
         nonisolated var isRoot: Bool { root }
         nonisolated var label: String { name }
-        nonisolated var handlesOneEventAtATime: Bool { exclusive }
 
         func link(to parent: (any Responder)?) { self.parent = parent }
 
@@ -161,7 +160,7 @@ extension ConcurrencyFixtures {
 
         var next: (any Responder)? { nil }
         nonisolated var isRoot: Bool { true }
-        nonisolated var handlesOneEventAtATime: Bool { true }
+        nonisolated let handlingLock: HandlingLock? = HandlingLock()
 
         static let strategies = Strategies<ExclusiveCounter> {
             $0.on(Job.self) { counter, job, _ in

@@ -15,7 +15,7 @@ private struct Innermost: Event {}
 /// turn.
 private actor Waiter: Responder {
     nonisolated let label: String
-    nonisolated let handlesOneEventAtATime: Bool
+    nonisolated let handlingLock: HandlingLock?
     nonisolated var isRoot: Bool { true }
     var next: (any Responder)? { nil }
 
@@ -32,7 +32,7 @@ private actor Waiter: Responder {
 
     init(_ label: String, oneAtATime: Bool) {
         self.label = label
-        self.handlesOneEventAtATime = oneAtATime
+        self.handlingLock = oneAtATime ? HandlingLock() : nil
         posted.open()
     }
 
@@ -92,13 +92,13 @@ struct WaitingOnYourselfTests {
         let sending = Task { await waiter.send(Outer()) }
         try await waiter.posted.waitForArrivals(1)
         try await waitUntil("the post waits for the held responder") {
-            ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(waiter)) == 1
+            waiter.handlingLock?.waitingCount == 1
         }
         waiter.beforeWaiting.open()
 
         #expect(await sending.value.kind == .handled)
         #expect(await waiter.innerOutcome?.rejectedDetails?.reason == .wouldDeadlock)
-        #expect(ExclusiveHandling.shared.waitingCount(for: ObjectIdentifier(waiter)) == 0)
+        #expect(waiter.handlingLock?.waitingCount == 0)
         #expect(await waiter.seen == ["outer"])
     }
 
@@ -107,12 +107,13 @@ struct WaitingOnYourselfTests {
     )
     func postArrivingLateIsRefusedAtTheDoor() async throws {
         let waiter = Waiter("L", oneAtATime: true)
+        let lock = try #require(waiter.handlingLock)
         let gatekeeper = Gatekeeper(above: waiter)
         await waiter.post(to: gatekeeper)
         let sending = Task { await waiter.send(Outer()) }
         try await gatekeeper.gate.waitForArrivals(1)
         try await waitUntil("the handler waits for the post's ticket") {
-            WaitForGraph.shared.hasWait(insideLockOf: ObjectIdentifier(waiter))
+            WaitForGraph.shared.hasWait(inside: lock)
         }
         gatekeeper.gate.open()
 
@@ -122,7 +123,7 @@ struct WaitingOnYourselfTests {
         #expect(inner.sender == ResponderID(waiter))
         #expect(inner.path.hops == 1)
         #expect(await waiter.seen == ["outer"])
-        #expect(!WaitForGraph.shared.hasWait(insideLockOf: ObjectIdentifier(waiter)))
+        #expect(!WaitForGraph.shared.hasWait(inside: lock))
     }
 
     @Test(

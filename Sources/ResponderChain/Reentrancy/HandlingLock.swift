@@ -1,39 +1,53 @@
-/// The FIFO locks of responders that handle one event at a time
-/// (``Responder/handlesOneEventAtATime``), keyed by responder identity.
+/// The lock that makes one responder handle one event at a time (see
+/// ``Responder/handlingLock``).
 ///
 /// Actors are reentrant: while a handler awaits, the actor runs other work, including the
-/// handlers of other events. A responder that opts out of that is visited under its lock: an
-/// event that reaches it while another event's handler is running (or suspended) waits, and
-/// waiting events enter in the order they reached the responder.
+/// handlers of other events. A responder that opts out of that stores a lock of its own and is
+/// visited under it: an event that reaches it while another event's handler is running (or
+/// suspended) waits, and waiting events enter in the order they reached the responder.
 ///
-/// **Participants.** The hop that acquires the lock is its first *participant*. Each participant
-/// is a token its task carries in a task-local while its handlers run. A nested send that reaches
-/// the same responder from a task carrying a participant *that is still inside* joins the
-/// acquisition as a participant of its own and passes through, instead of waiting for itself
-/// (its own nested sends may join in turn). The lock is handed to the next waiting event only
-/// when every participant has left. So:
+/// ```swift
+/// actor Ledger: Responder {
+///     nonisolated let handlingLock: HandlingLock? = HandlingLock()
+///     …
+/// }
+/// ```
 ///
-/// - a nested send from a running handler, or from a task it started (structured or not), passes
-///   through while that handler is still inside;
-/// - a task that outlives the handler carries a token that is no longer inside: it waits like any
-///   other event, even if it raced the handler's return (it then joined before the handler left,
-///   and the responder is not handed on until it has finished);
-/// - delivery tasks of posted events are detached and carry no tokens at all (see
-///   ``PostOffice``).
+/// Each lock keeps its own state and its own line of waiting events: taking, waiting for or
+/// leaving one responder's lock never touches another's. Give each responder its own lock, and
+/// return the same one every time (store it in a `let`).
 ///
-/// A lock entry exists only while the lock is held or awaited, so responders pay nothing for it
-/// when idle, and one that never opts in pays nothing at all.
-final class ExclusiveHandling: Sendable {
-    /// One participant in one acquisition of one responder's lock.
-    final class Participant: Sendable {
-        let responder: ObjectIdentifier
+/// The lock's machinery is internal to the package; a responder only stores it.
+public final class HandlingLock: Sendable {
+    // **Participants.** The hop that acquires the lock is its first *participant*. Each
+    // participant is a token its task carries in a task-local while its handlers run. A nested
+    // send that reaches the same lock from a task carrying a participant *that is still inside*
+    // joins the acquisition as a participant of its own and passes through, instead of waiting
+    // for itself (its own nested sends may join in turn). The lock is handed to the next waiting
+    // event only when every participant has left. So:
+    //
+    // - a nested send from a running handler, or from a task it started (structured or not),
+    //   passes through while that handler is still inside;
+    // - a task that outlives the handler carries a token that is no longer inside: it waits like
+    //   any other event, even if it raced the handler's return (it then joined before the handler
+    //   left, and the responder is not handed on until it has finished);
+    // - delivery tasks of posted events are detached and carry no tokens at all (see
+    //   `PostOffice`).
 
-        init(_ responder: ObjectIdentifier) {
-            self.responder = responder
+    /// A lock that no event holds or waits for.
+    public init() {}
+
+    /// One participant in one acquisition of one lock.
+    final class Participant: Sendable {
+        /// The lock this participant is (or waits to be) inside.
+        let lock: HandlingLock
+
+        init(_ lock: HandlingLock) {
+            self.lock = lock
         }
     }
 
-    /// How a wait for a lock ended.
+    /// How a wait for the lock ended.
     enum Admission: Sendable {
         /// The lock was handed over (or was free).
         case acquired
@@ -44,7 +58,7 @@ final class ExclusiveHandling: Sendable {
         case wouldDeadlock
     }
 
-    /// Why ``withLock(of:_:)`` did not run its body.
+    /// Why ``withLock(_:)`` did not run its body.
     enum Refusal: Error {
         /// The task was cancelled while it waited.
         case cancelled
@@ -55,9 +69,9 @@ final class ExclusiveHandling: Sendable {
     typealias Line = WaitingLine<Participant, CheckedContinuation<Admission, Never>>
 
     struct State {
-        /// The participants inside each locked responder.
-        var inside: [ObjectIdentifier: Set<ObjectIdentifier>] = [:]
-        /// Events waiting for a responder, each as the participant it will be.
+        /// The participants inside the lock; empty when the lock is free.
+        var inside: Set<ObjectIdentifier> = []
+        /// Events waiting for the lock, each as the participant it will be, in arrival order.
         var line = Line()
         /// The participants between the moment they found the lock held and the end of their
         /// wait (in ``line`` or about to enter it): the ones ``refuse(_:)`` may still refuse.
@@ -66,25 +80,21 @@ final class ExclusiveHandling: Sendable {
         var refused: Set<ObjectIdentifier> = []
     }
 
-    /// The locks of every responder in the process.
-    static let shared = ExclusiveHandling()
-
-    /// The participants of the hops the current task is running (innermost last).
+    /// The participants of the hops the current task is running (innermost last), of any locks.
     @TaskLocal private static var participations: [Participant] = []
 
     private let state = Locked(State())
 
-    /// Runs `body` holding `responder`'s lock, or as a participant of the acquisition the current
-    /// task is inside; waits (FIFO) while another event holds it.
+    /// Runs `body` holding this lock, or as a participant of the acquisition the current task is
+    /// inside; waits (FIFO) while another event holds it.
     /// - Throws: ``Refusal/cancelled`` if the task is cancelled while it waits,
     ///   ``Refusal/wouldDeadlock`` if the lock is held by a handler that waits for this task's
     ///   event; `body` did not run.
     nonisolated(nonsending) func withLock<Result>(
-        of responder: ObjectIdentifier,
         _ body: nonisolated(nonsending) () async -> Result
     ) async throws(Refusal) -> Result {
-        let participant = Participant(responder)
-        let joined = Self.participations.last { $0.responder == responder }.map {
+        let participant = Participant(self)
+        let joined = Self.participations.last { $0.lock === self }.map {
             join(participant, through: $0)
         }
         if joined != true {
@@ -101,10 +111,8 @@ final class ExclusiveHandling: Sendable {
     /// Adds `participant` to the acquisition `through` is inside, if it still is.
     private func join(_ participant: Participant, through inside: Participant) -> Bool {
         state.withLock { state in
-            guard state.inside[participant.responder]?.contains(ObjectIdentifier(inside)) == true else {
-                return false
-            }
-            state.inside[participant.responder]?.insert(ObjectIdentifier(participant))
+            guard state.inside.contains(ObjectIdentifier(inside)) else { return false }
+            state.inside.insert(ObjectIdentifier(participant))
             return true
         }
     }
@@ -119,19 +127,19 @@ final class ExclusiveHandling: Sendable {
     private nonisolated(nonsending) func acquire(_ participant: Participant) async -> Admission {
         let id = ObjectIdentifier(participant)
         let took = state.withLock { state -> Bool in
-            guard state.inside[participant.responder] == nil else {
+            guard state.inside.isEmpty else {
                 state.waiting.insert(id)
                 return false
             }
-            state.inside[participant.responder] = [id]
+            state.inside = [id]
             return true
         }
         if took { return .acquired }
 
         let sources = WaitForGraph.Sources.current()
         if !sources.isEmpty,
-            await WaitForGraph.shared.beginWaiting(
-                sources, for: .lock(participant.responder), refusable: participant) == .wouldDeadlock
+            await WaitForGraph.shared.beginWaiting(sources, for: .lock(self), refusable: participant)
+                == .wouldDeadlock
         {
             state.withLock { _ = $0.waiting.remove(id) }
             return .wouldDeadlock
@@ -140,8 +148,8 @@ final class ExclusiveHandling: Sendable {
             in: \State.line, as: participant,
             unless: { state in
                 if state.refused.remove(id) != nil { return .wouldDeadlock }
-                guard state.inside[participant.responder] == nil else { return nil }
-                state.inside[participant.responder] = [id]
+                guard state.inside.isEmpty else { return nil }
+                state.inside = [id]
                 return .acquired
             },
             cancelled: .cancelled)
@@ -153,7 +161,7 @@ final class ExclusiveHandling: Sendable {
         return admission
     }
 
-    /// Refuses `participant`'s wait for its lock, if it is still waiting: it leaves the line
+    /// Refuses `participant`'s wait for this lock, if it is still waiting: it leaves the line
     /// with ``Admission/wouldDeadlock`` (or, not in the line yet, never enters it).
     func refuse(_ participant: Participant) {
         let id = ObjectIdentifier(participant)
@@ -166,44 +174,40 @@ final class ExclusiveHandling: Sendable {
         waiter?.continuation.resume(returning: .wouldDeadlock)
     }
 
-    /// The participants inside `responder`'s lock now.
-    func holders(of responder: ObjectIdentifier) -> Set<ObjectIdentifier> {
-        state.withLock { $0.inside[responder] ?? [] }
+    /// The participants inside this lock now.
+    func holders() -> Set<ObjectIdentifier> {
+        state.withLock { $0.inside }
+    }
+
+    /// Whether `participant` is inside this lock now.
+    private func isInside(_ participant: Participant) -> Bool {
+        state.withLock { $0.inside.contains(ObjectIdentifier(participant)) }
     }
 
     /// The participants of the current task that are still inside their locks: what other
-    /// events may be waiting for while this task waits.
-    func currentHolds() -> [ObjectIdentifier] {
-        let participations = Self.participations
-        guard !participations.isEmpty else { return [] }
-        return state.withLock { state in
-            participations.compactMap { participant in
-                let id = ObjectIdentifier(participant)
-                return state.inside[participant.responder]?.contains(id) == true ? id : nil
-            }
+    /// events may be waiting for while this task waits. Asks only the locks the task takes part
+    /// in.
+    static func currentHolds() -> [ObjectIdentifier] {
+        participations.compactMap { participant in
+            participant.lock.isInside(participant) ? ObjectIdentifier(participant) : nil
         }
     }
 
-    /// Takes `participant` out; once no one is inside, hands the lock to the first event waiting
-    /// for the same responder, or frees it.
+    /// Takes `participant` out; once no one is inside, hands the lock to the first event in this
+    /// lock's line, or frees it.
     private func leave(_ participant: Participant) {
         let next = state.withLock { state -> Line.Waiter? in
-            let responder = participant.responder
-            state.inside[responder]?.remove(ObjectIdentifier(participant))
-            guard state.inside[responder]?.isEmpty == true else { return nil }
-            guard let waiter = state.line.popFirst(where: { $0.responder == responder }) else {
-                state.inside[responder] = nil
-                return nil
-            }
-            state.inside[responder] = [ObjectIdentifier(waiter.element)]
+            state.inside.remove(ObjectIdentifier(participant))
+            guard state.inside.isEmpty, let waiter = state.line.popFirst() else { return nil }
+            state.inside = [ObjectIdentifier(waiter.element)]
             state.waiting.remove(ObjectIdentifier(waiter.element))
             return waiter
         }
         next?.continuation.resume(returning: .acquired)
     }
 
-    /// The number of events waiting for `responder`'s lock (for tests and diagnostics).
-    func waitingCount(for responder: ObjectIdentifier) -> Int {
-        state.withLock { $0.line.count { $0.responder == responder } }
+    /// The number of events waiting for this lock (for tests and diagnostics).
+    var waitingCount: Int {
+        state.withLock { $0.line.count }
     }
 }
