@@ -696,7 +696,11 @@ private final class TakeOverStorm {
                     bound["\(pointer.pointer.rawValue)", default: []].insert(view.label)
                 }
                 if tree.random.chance(20) { takeOver(near: pointer.pointer) }
-                if tree.random.chance(30) { try await driver.park(pointer, at: view) }
+                // The window's cancellations are not parked: the driver waits only for what its
+                // own steps send.
+                if pointer.phase != .cancelled, tree.random.chance(30) {
+                    try await driver.park(pointer, at: view)
+                }
                 return .pass
             }
         }

@@ -101,10 +101,24 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
 
     /// Runs ``respond(to:context:)`` on the main actor: a plain call when the event is already
     /// routed from the main actor.
+    ///
+    /// The `cancelled` a take-over sends (``View/takeOver(_:)``) is the one exception: it is for
+    /// the responders below the taker only, so at the first interface responder that is not
+    /// below the taker (normally the taker itself) the hop ends it handled, running nothing
+    /// (skipped, in the capture pass) — the taker goes on with the sequence.
     public final nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        try await respond(to: event, context: &context)
+        try await Self.hop(to: self, event, context: &context)
+    }
+
+    private static func hop(to responder: InterfaceResponder, _ event: any Event, context: inout EventContext)
+        async throws -> Disposition
+    {
+        if let boundary = context.info[PointerTakeOverBoundary.self], !boundary.isBelowTaker(responder) {
+            return context.phase == .capture ? .pass : .handled
+        }
+        return try await responder.respond(to: event, context: &context)
     }
 
     /// Decides what to do with one event at this hop.
