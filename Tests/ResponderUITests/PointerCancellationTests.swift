@@ -391,6 +391,63 @@ struct PointerCancellationTests {
     }
 
     @Test(
+        "a cancellation is a send up the chain from the bound view: handlers see it hop by hop before the pointer methods, and it ends with an outcome"
+    )
+    func cancellationIsASend() async throws {
+        let ui = cancellationScene()
+        try await ui.begin(on: ui["knob"])
+        var seen: [String] = []
+        for label in ["knob", "panel"] {
+            ui[label].handlers.on(PointerEvent.self) { view, pointer, context in
+                seen.append("\(view.label) \(pointer.phase) hop \(context.hop)")
+                return .pass
+            }
+        }
+        ui.scene.recorder.reset()
+
+        ui.apply(.detachWindow)
+
+        #expect(seen == ["knob cancelled hop 1", "panel cancelled hop 2"])
+        #expect(ui.logs() == ["knob": ["began 0", "cancelled 0"], "panel": ["began 0", "cancelled 0"]])
+        // Nobody handled it: it went up to the detached window, where the chain ends.
+        #expect(ui.scene.recorder.labels == ["knob", "panel", "rootView", "controller", "window"])
+        // Its dead letter is delivered, then its end traced.
+        let letters = try await ui.letters.waitForLetters(2)
+        try await waitUntil("the cancelled ended") { !ui.scene.recorder.finished.isEmpty }
+        #expect(ui.scene.recorder.finished.map(\.kind) == [.interrupted])
+        #expect(ui.scene.recorder.finished.first?.interruptedDetails?.lastReached == ResponderID(ui.window))
+        #expect(letters.map(\.outcome.kind) == [.unhandled, .interrupted])
+        #expect(
+            letters.last?.event as? PointerEvent
+                == PointerEvent(
+                    phase: .cancelled, location: ui.middle(of: ui["knob"]), cancellation: .windowDetached))
+    }
+
+    @Test(
+        "a cancellation parked in a handler: the sequence is over at once, and the cancellation goes on up the chain when the handler resumes"
+    )
+    func parkedCancellation() async throws {
+        let ui = cancellationScene()
+        let gate = Gate()
+        ui["knob"].handlers.on(PointerEvent.self) { _, pointer, _ in
+            if pointer.phase == .cancelled { try await gate.pass() }
+            return .pass
+        }
+        try await ui.begin(on: ui["knob"])
+
+        ui.apply(.remove("panel"))
+
+        try await gate.waitForArrivals(1)
+        #expect(ui.window.activePointers.isEmpty)
+        #expect(await ui.window.dispatch(.ended, at: Point(x: 20, y: 220)) == nil)
+        #expect(ui.logs() == ["knob": ["began 0"], "panel": ["began 0"]])
+        gate.open()
+        try await waitUntil("the panel is told") { ui["panel"].log.count == 2 }
+        #expect(ui.logs() == ["knob": ["began 0", "cancelled 0"], "panel": ["began 0", "cancelled 0"]])
+        #expect(ui.reasons() == ["knob": [.viewLeftWindow], "panel": [.viewLeftWindow]])
+    }
+
+    @Test(
         "random tree changes and input while handlers are parked mid-flight: no responder sees a phase out of order or after the end",
         .timeLimit(.minutes(2))
     )
