@@ -172,12 +172,13 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// A pointer bound to this responder's sequence lifted. Passes by default.
     open func pointerEnded(_ pointer: PointerEvent) -> Disposition { .pass }
 
-    /// A pointer sequence was cancelled: by the system (a chain event); because the view it was
-    /// bound to left its window or the window was detached; or, for this view and the responders
-    /// below the taker, because an ancestor took the sequence over (``View/takeOver(_:)``) — see
-    /// ``PointerEvent/cancellation``. Except for the first, the view is told by a direct call,
-    /// and so is each interface responder above it in its chain as it now stands, while they
-    /// pass (after a take-over, only those still below the taker). Passes by default.
+    /// A pointer sequence was cancelled: by the input source (``PointerCancellation/system``);
+    /// because the view it was bound to left its window or the window was detached; or, for
+    /// this view and the responders below the taker, because an ancestor took the sequence over
+    /// (``View/takeOver(_:)``) — see ``PointerEvent/cancellation``. In every case the `cancelled`
+    /// is an event sent up the chain from the bound view, as it now stands, like the other
+    /// phases: handlers see it first, and it bubbles while responders pass (after a take-over,
+    /// only through those still below the taker). Passes by default.
     open func pointerCancelled(_ pointer: PointerEvent) -> Disposition { .pass }
 
     /// A key went down while this responder was the first responder (or an ancestor of it in
