@@ -46,7 +46,9 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     /// A `began` or `moved` send under way: its token, to report with ``sendReturned(_:)``, and
     /// the signal to send it with (the window's means of withdrawing it).
     package struct UnderWay {
+        /// Report it with ``sendReturned(_:)`` when the send returns.
         package let token: SendToken
+        /// The send's withdrawal signal (`SendOptions.withdrawal`).
         package let signal: CancellationSignal
     }
 
@@ -86,6 +88,7 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
             }
         }
 
+        /// The same reason, or a take-over by the same taker (compared by identity).
         package static func == (lhs: Self, rhs: Self) -> Bool {
             switch (lhs, rhs) {
             case (.ended(let left), .ended(let right)): left == right
@@ -114,15 +117,14 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
         package let withdrawing: [CancellationSignal]
         /// The views to tell, in pointer-id order.
         package let tell: [Cancellation]
-
-        /// Nothing to do.
-        package static var none: CancelAction { CancelAction(withdrawing: [], tell: []) }
     }
 
     /// What a `began` makes the window do: tell the view of a sequence it replaces (if one was
     /// begun again while the window hit-tested), then send the `began`.
     package struct BeganAction {
+        /// The sequence of the same pointer it replaced, if any: withdraw and tell first.
         package let replaced: CancelAction
+        /// The `began` to send.
         package let send: Send
     }
 
