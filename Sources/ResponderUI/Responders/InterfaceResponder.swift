@@ -115,7 +115,10 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     private static func hop(to responder: InterfaceResponder, _ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        if let boundary = context.info[PointerTakeOverBoundary.self], !boundary.isBelowTaker(responder) {
+        // Most sends carry no information: one check, no lookup, on their hops.
+        if !context.info.isEmpty, let boundary = context.info[PointerTakeOverBoundary.self],
+            !boundary.isBelowTaker(responder)
+        {
             return context.phase == .capture ? .pass : .handled
         }
         return try await responder.respond(to: event, context: &context)
