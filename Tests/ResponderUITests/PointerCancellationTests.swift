@@ -217,7 +217,9 @@ struct InFlightScenario: Sendable, CustomTestStringConvertible {
             logs: ["knob": ["cancelled 0"], "panel": ["cancelled 0"]],
             reasons: ["knob": [.viewLeftWindow], "panel": [.viewLeftWindow]],
             letters: [], hops: ["knob"]),
-        // Only the began (unhandled at the delegate) was dead-lettered.
+        // The began ended unhandled at the delegate; so did the cancelled, which went up the
+        // knob's new chain (holder, the other window, the application) to the delegate. The
+        // withdrawn moved was not dead-lettered.
         InFlightScenario(
             name:
                 "a moved parked in its handler when the bound view moves to another window is withdrawn: its new ancestors see cancelled last",
@@ -226,7 +228,8 @@ struct InFlightScenario: Sendable, CustomTestStringConvertible {
             withdrawal: Withdrawal(at: "holder"),
             logs: ["knob": ["began 0", "cancelled 0"], "holder": ["cancelled 0"], "panel": ["began 0"]],
             reasons: ["knob": [.viewLeftWindow], "holder": [.viewLeftWindow]],
-            letters: [.unhandled]),
+            letters: [.unhandled, .unhandled],
+            delegateSaw: ["PointerEvent.began", "PointerEvent.cancelled"]),
         // The began and the ended reached the delegate (unhandled); the withdrawn moved did not,
         // and was not dead-lettered.
         InFlightScenario(
@@ -360,6 +363,8 @@ struct PointerCancellationTests {
         #expect(ui.logs() == scenario.logs)
         #expect(ui.reasons() == scenario.reasons)
         #expect(panelMoves == scenario.panelMoves)
+        // A cancellation's letter is delivered from its own send: wait for it.
+        _ = try await ui.letters.waitForLetters(scenario.letters.count)
         #expect(ui.letters.outcomes.map(\.kind) == scenario.letters)
         if let seen = scenario.delegateSaw { #expect(await ui.scene.delegate.seen == seen) }
         if let hops = scenario.hops { #expect(ui.scene.recorder.labels == hops) }
@@ -383,6 +388,63 @@ struct PointerCancellationTests {
         #expect(moved.outcome.kind == .unhandled)
         #expect(ui["knob"].log == ["began 0", "moved 0", "cancelled 0"])
         #expect(ui["panel"].log == ["began 0", "moved 0", "cancelled 0"])
+    }
+
+    @Test(
+        "a cancellation is a send up the chain from the bound view: handlers see it hop by hop before the pointer methods, and it ends with an outcome"
+    )
+    func cancellationIsASend() async throws {
+        let ui = cancellationScene()
+        try await ui.begin(on: ui["knob"])
+        var seen: [String] = []
+        for label in ["knob", "panel"] {
+            ui[label].handlers.on(PointerEvent.self) { view, pointer, context in
+                seen.append("\(view.label) \(pointer.phase) hop \(context.hop)")
+                return .pass
+            }
+        }
+        ui.scene.recorder.reset()
+
+        ui.apply(.detachWindow)
+
+        #expect(seen == ["knob cancelled hop 1", "panel cancelled hop 2"])
+        #expect(ui.logs() == ["knob": ["began 0", "cancelled 0"], "panel": ["began 0", "cancelled 0"]])
+        // Nobody handled it: it went up to the detached window, where the chain ends.
+        #expect(ui.scene.recorder.labels == ["knob", "panel", "rootView", "controller", "window"])
+        // Its dead letter is delivered, then its end traced.
+        let letters = try await ui.letters.waitForLetters(2)
+        try await waitUntil("the cancelled ended") { !ui.scene.recorder.finished.isEmpty }
+        #expect(ui.scene.recorder.finished.map(\.kind) == [.interrupted])
+        #expect(ui.scene.recorder.finished.first?.interruptedDetails?.lastReached == ResponderID(ui.window))
+        #expect(letters.map(\.outcome.kind) == [.unhandled, .interrupted])
+        #expect(
+            letters.last?.event as? PointerEvent
+                == PointerEvent(
+                    phase: .cancelled, location: ui.middle(of: ui["knob"]), cancellation: .windowDetached))
+    }
+
+    @Test(
+        "a cancellation parked in a handler: the sequence is over at once, and the cancellation goes on up the chain when the handler resumes"
+    )
+    func parkedCancellation() async throws {
+        let ui = cancellationScene()
+        let gate = Gate()
+        ui["knob"].handlers.on(PointerEvent.self) { _, pointer, _ in
+            if pointer.phase == .cancelled { try await gate.pass() }
+            return .pass
+        }
+        try await ui.begin(on: ui["knob"])
+
+        ui.apply(.remove("panel"))
+
+        try await gate.waitForArrivals(1)
+        #expect(ui.window.activePointers.isEmpty)
+        #expect(await ui.window.dispatch(.ended, at: Point(x: 20, y: 220)) == nil)
+        #expect(ui.logs() == ["knob": ["began 0"], "panel": ["began 0"]])
+        gate.open()
+        try await waitUntil("the panel is told") { ui["panel"].log.count == 2 }
+        #expect(ui.logs() == ["knob": ["began 0", "cancelled 0"], "panel": ["began 0", "cancelled 0"]])
+        #expect(ui.reasons() == ["knob": [.viewLeftWindow], "panel": [.viewLeftWindow]])
     }
 
     @Test(
@@ -524,7 +586,11 @@ private final class InFlightStorm {
                 if pointer.phase == .began, context.hop == 1 {
                     self.bound["\(pointer.pointer.rawValue)"] = view.label
                 }
-                if self.tree.random.chance(35) { try await self.driver.park(pointer, at: view) }
+                // The window's cancellations are not parked: the driver waits only for what its
+                // own steps send (a parked cancellation is `parkedCancellation`'s).
+                if pointer.phase != .cancelled, self.tree.random.chance(35) {
+                    try await self.driver.park(pointer, at: view)
+                }
                 return .pass
             }
         }

@@ -101,10 +101,27 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
 
     /// Runs ``respond(to:context:)`` on the main actor: a plain call when the event is already
     /// routed from the main actor.
+    ///
+    /// The `cancelled` a take-over sends (``View/takeOver(_:)``) is the one exception: it is for
+    /// the responders below the taker only, so at the first interface responder that is not
+    /// below the taker (normally the taker itself) the hop ends it handled, running nothing
+    /// (skipped, in the capture pass) — the taker goes on with the sequence.
     public final nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        try await respond(to: event, context: &context)
+        try await Self.hop(to: self, event, context: &context)
+    }
+
+    private static func hop(to responder: InterfaceResponder, _ event: any Event, context: inout EventContext)
+        async throws -> Disposition
+    {
+        // Most sends carry no information: one check, no lookup, on their hops.
+        if !context.info.isEmpty, let boundary = context.info[PointerTakeOverBoundary.self],
+            !boundary.isBelowTaker(responder)
+        {
+            return context.phase == .capture ? .pass : .handled
+        }
+        return try await responder.respond(to: event, context: &context)
     }
 
     /// Decides what to do with one event at this hop.
@@ -158,12 +175,13 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// A pointer bound to this responder's sequence lifted. Passes by default.
     open func pointerEnded(_ pointer: PointerEvent) -> Disposition { .pass }
 
-    /// A pointer sequence was cancelled: by the system (a chain event); because the view it was
-    /// bound to left its window or the window was detached; or, for this view and the responders
-    /// below the taker, because an ancestor took the sequence over (``View/takeOver(_:)``) — see
-    /// ``PointerEvent/cancellation``. Except for the first, the view is told by a direct call,
-    /// and so is each interface responder above it in its chain as it now stands, while they
-    /// pass (after a take-over, only those still below the taker). Passes by default.
+    /// A pointer sequence was cancelled: by the input source (``PointerCancellation/system``);
+    /// because the view it was bound to left its window or the window was detached; or, for
+    /// this view and the responders below the taker, because an ancestor took the sequence over
+    /// (``View/takeOver(_:)``) — see ``PointerEvent/cancellation``. In every case the `cancelled`
+    /// is an event sent up the chain from the bound view, as it now stands, like the other
+    /// phases: handlers see it first, and it bubbles while responders pass (after a take-over,
+    /// only through those still below the taker). Passes by default.
     open func pointerCancelled(_ pointer: PointerEvent) -> Disposition { .pass }
 
     /// A key went down while this responder was the first responder (or an ancestor of it in

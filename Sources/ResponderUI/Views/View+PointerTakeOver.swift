@@ -12,19 +12,24 @@ extension View {
     /// }
     /// ```
     ///
-    /// Before it returns, in this order:
+    /// In this order:
     /// 1. every `began` and `moved` of the sequence still under way is withdrawn (it stops at
     ///    the end of the hop it is in, its outcome `Outcome.cancelled(_:)` with reason
     ///    `Outcome.Stop.Reason.withdrawn`) — including the one whose handler calls this, so no
     ///    responder above the caller's hop sees it;
     /// 2. the sequence is bound to this view: ``Window/boundView(for:)`` reports it, and every
     ///    later phase (`moved`, `ended`, `cancelled`) is sent up the chain from it;
-    /// 3. the view it was bound to is told, by a direct call to
-    ///    ``InterfaceResponder/pointerCancelled(_:)`` with ``PointerEvent/cancellation``
-    ///    ``PointerCancellation/takenOver``; while they pass, so is each responder after it in
-    ///    its chain that is still below this view (a view of this view's subtree, or a controller
-    ///    whose root view is one) — never this view, nor anything above it: they go on receiving
-    ///    the sequence.
+    /// 3. the view it was bound to is sent a ``PointerPhase/cancelled`` event with
+    ///    ``PointerEvent/cancellation`` ``PointerCancellation/takenOver``, up its chain like any
+    ///    pointer event (its handlers, then ``InterfaceResponder/pointerCancelled(_:)``), while
+    ///    the responders pass and only through those still below this view (views of this view's
+    ///    subtree, or controllers whose root view is one): the first interface responder that is
+    ///    not — normally this view — ends the send, handled, without running anything. This view
+    ///    and what is above it are never told: they go on receiving the sequence.
+    ///
+    /// Steps 1 and 2 are done when this returns. The send of step 3 starts before it returns and
+    /// has run every hop it reached without suspending (normally all of them: see
+    /// Docs/WindowLayer.md, "Cancellation"); a handler that parks on the way finishes later.
     ///
     /// So the view it was bound to gets exactly one `cancelled` and nothing after it, and the
     /// rest of the sequence is this view's. Hit testing and the binding at `began` are not

@@ -156,9 +156,10 @@ open class View: InterfaceResponder {
     }
 
     /// Removes this view (and its subtree) from its superview. Pointer sequences bound to views
-    /// of the subtree are cancelled (each view is told through
-    /// ``InterfaceResponder/pointerCancelled(_:)``), a first responder inside it is dropped (and
-    /// told, through ``InterfaceResponder/didResignFirstResponder()``), and events in flight
+    /// of the subtree are cancelled (each view is sent a `cancelled` pointer event up its chain,
+    /// which now ends at the subtree's root: see ``InterfaceResponder/pointerCancelled(_:)``), a
+    /// first responder inside it is dropped (and told, through
+    /// ``InterfaceResponder/didResignFirstResponder()``), and events in flight
     /// there end `Outcome.interrupted(_:)` at their next hop — except the `began` and `moved`
     /// of the cancelled sequences, which their window withdraws first (they end
     /// `Outcome.cancelled(_:)`, reason `Outcome.Stop.Reason.withdrawn`).

@@ -20,26 +20,6 @@
 /// ```
 @MainActor
 open class Window: View {
-    /// One pointer sequence in progress: the view it is bound to, where it was last, and the
-    /// withdrawal signals of its events still under way.
-    private struct PointerSequence {
-        /// The view hit at `began`, or the ancestor that took the sequence over since.
-        var view: View
-        var location: Point
-        /// The signals of this sequence's `began` and `moved` events whose sends have not
-        /// returned yet, by send token (see `nextSendToken`). Each send removes its own
-        /// entry when it returns.
-        var eventsUnderWay: [Int: CancellationSignal] = [:]
-
-        /// Withdraws every event of this sequence still under way (each stops before its next
-        /// hop, ending `Outcome.cancelled(_:)` with reason `Outcome.Stop.Reason.withdrawn`)
-        /// and forgets them. Sets flags only: runs no one else's code.
-        mutating func withdrawEventsUnderWay() {
-            for signal in eventsUnderWay.values { signal.cancel(.withdrawn) }
-            eventsUnderWay.removeAll()
-        }
-    }
-
     /// The application this window is attached to.
     public internal(set) weak var application: Application?
     /// The responder key events start at, and nil-target actions with it. Changed by
@@ -49,10 +29,9 @@ open class Window: View {
     /// detached from its application keeps it.
     public internal(set) weak var firstResponder: InterfaceResponder?
 
-    private var sequences: [PointerID: PointerSequence] = [:]
-    /// The token of the next `began` or `moved` send, unique in this window, so a send that
-    /// returns removes its own signal even if its pointer has begun a new sequence since.
-    private var nextSendToken = 0
+    /// The pointer sequences: which view each is bound to, and their sends under way. The window
+    /// does the I/O its transitions call for (see ``execute(_:)``).
+    private var sequences = PointerSequenceStateMachine<View>()
 
     /// The controller whose view fills the window. Setting it replaces the previous one's view.
     public var rootController: ViewController? {
@@ -85,7 +64,7 @@ open class Window: View {
 
     /// The pointers whose sequences are in progress in this window.
     public var activePointers: [PointerID] {
-        sequences.keys.sorted { $0.rawValue < $1.rawValue }
+        sequences.activePointers
     }
 
     /// The view `pointer`'s sequence is bound to, while it is in progress: the view hit at
@@ -99,7 +78,7 @@ open class Window: View {
     /// window.boundView(for: .primary)     // list
     /// ```
     public func boundView(for pointer: PointerID) -> View? {
-        sequences[pointer]?.view
+        sequences.boundTarget(for: pointer)
     }
 
     /// Delivers one phase of one pointer: at ``PointerPhase/began`` the window hit-tests
@@ -128,59 +107,45 @@ open class Window: View {
         at location: Point,
         pointer: PointerID = .primary
     ) async -> PointerDelivery? {
-        let target: View
+        let send: PointerSequenceStateMachine<View>.Send
         switch phase {
         case .began:
-            if sequences[pointer] != nil {
-                cancelSequences(reason: .system) { id, _ in id == pointer }
-            }
+            // An earlier sequence of this pointer ends before the hit test: its view's
+            // `pointerCancelled` may change the tree.
+            execute(sequences.cancel(reason: .system) { id, _ in id == pointer })
             guard let hit = hitTest(location) else { return nil }
-            sequences[pointer] = PointerSequence(view: hit, location: location)
-            target = hit
+            let began = sequences.began(pointer, on: hit, at: location)
+            execute(began.replaced)
+            send = began.send
         case .moved:
-            guard let sequence = sequences[pointer] else { return nil }
-            sequences[pointer]?.location = location
-            // This move supersedes the earlier phases still under way: none of them may reach a
-            // responder after it.
-            sequences[pointer]?.withdrawEventsUnderWay()
-            target = sequence.view
+            guard case .send(let moved) = sequences.moved(pointer, to: location) else { return nil }
+            send = moved
         case .ended, .cancelled:
-            // Claimed before it is sent: a handler that removes the bound view (or detaches the
+            // Ended before it is sent: a handler that removes the bound view (or detaches the
             // window) while this is delivered finds no sequence to cancel, so the view gets no
-            // `cancelled` after its `ended`. A `moved` leaves the sequence in the table, so such
-            // a handler cancels it, once.
-            guard var sequence = sequences.removeValue(forKey: pointer) else { return nil }
-            // The end supersedes the earlier phases still under way: none reaches a responder
-            // after it.
-            sequence.withdrawEventsUnderWay()
-            target = sequence.view
+            // `cancelled` after its `ended`. A `moved` leaves the sequence tracking, so such a
+            // handler cancels it, once.
+            guard case .send(let ended) = sequences.ended(pointer) else { return nil }
+            send = ended
         }
+        // This phase supersedes the earlier ones still under way: none of them may reach a
+        // responder after it.
+        for signal in send.withdrawing { signal.cancel(.withdrawn) }
         let event = PointerEvent(
             pointer: pointer, phase: phase, location: location,
             cancellation: phase == .cancelled ? .system : nil)
         var options = SendOptions()
-        var token: Int?
-        if phase == .began || phase == .moved {
-            // The sequence is in the table (it was just bound or looked up, and nothing ran
-            // since), so the signal is where a later phase or a cancellation will find it.
-            let signal = CancellationSignal()
-            let sendToken = nextSendToken
-            nextSendToken += 1
-            sequences[pointer]?.eventsUnderWay[sendToken] = signal
-            options.withdrawal = signal
-            token = sendToken
-        }
+        options.withdrawal = send.underWay?.signal
         let triggered = TriggeredChainEvents()
         let outcome = await TriggeredChainEvents.$current.withValue(triggered) {
-            await target.send(event, options: options)
+            await send.target.send(event, options: options)
         }
-        if let token {
-            // A no-op when the sequence has ended (or a new one holds the pointer): the token is
-            // this send's own.
-            sequences[pointer]?.eventsUnderWay[token] = nil
+        if let token = send.underWay?.token {
+            // Forgets this send's own signal only; nothing when its sequence has ended since.
+            sequences.sendReturned(token)
         }
         return PointerDelivery(
-            target: target, event: event, outcome: outcome, triggered: triggered.deliveries)
+            target: send.target, event: event, outcome: outcome, triggered: triggered.deliveries)
     }
 
     /// A tap: `began` then `ended` at `location`. Returns the delivery of `ended` (`nil` if
@@ -202,30 +167,20 @@ open class Window: View {
 
     /// Binds `pointer`'s sequence to `taker`, an ancestor of the view it is bound to, and tells
     /// that view (see ``View/takeOver(_:)``): withdraws the sequence's events under way, re-binds
-    /// it, then tells the old view and, while they pass, the responders after it that are still
-    /// below the taker.
+    /// it, then sends the old view a `cancelled` (``PointerCancellation/takenOver``) that goes up
+    /// its chain while the responders pass, as far as the taker, whose hop ends it (see
+    /// ``deliverCancellation(_:)``).
     ///
-    /// Re-binding before anyone is told is what keeps each view told once. A told responder's
-    /// ``InterfaceResponder/pointerCancelled(_:)`` may change the tree or take over again: it
-    /// finds the sequence bound to the taker, so removing the taker cancels it as the taker's
-    /// (the taker is told), removing the old view finds nothing to cancel, and a further
-    /// ancestor takes it from the taker.
+    /// Re-binding before anyone is told is what keeps each view told once. A told responder
+    /// may change the tree or take over again: it finds the sequence bound to the taker, so
+    /// removing the taker cancels it as the taker's (the taker is told), removing the old view
+    /// finds nothing to cancel, and a further ancestor takes it from the taker.
     func takeOver(_ pointer: PointerID, by taker: View) throws(PointerTakeOverError) {
         guard taker.window === self else { throw .notInWindow }
-        guard let sequence = sequences[pointer] else { throw .noSequence }
-        let old = sequence.view
-        guard old !== taker else { throw .alreadyBound }
-        guard old.isDescendant(of: taker) else { throw .notAnAncestor }
         // Withdrawn first, the event being delivered too (a handler of it may be the caller): the
         // responders below the taker are about to be told `cancelled`, and an event still on its
         // way up through them would reach them after it.
-        sequences[pointer]?.withdrawEventsUnderWay()
-        sequences[pointer]?.view = taker
-        Self.tellCancelled(
-            PointerEvent(
-                pointer: pointer, phase: .cancelled, location: sequence.location,
-                cancellation: .takenOver),
-            from: old, below: taker)
+        execute(try sequences.takeOver(pointer, by: taker) { $0.isDescendant(of: taker) }.get())
     }
 
     // MARK: Key input
@@ -253,7 +208,7 @@ open class Window: View {
     /// tells it (``InterfaceResponder/didResignFirstResponder()``, with ``firstResponder``
     /// already `nil`; its ``InterfaceResponder/canResignFirstResponder`` is not asked).
     func subtreeDidLeave(_ root: View, reason: PointerCancellation) {
-        cancelSequences(reason: reason) { _, sequence in sequence.view.isDescendant(of: root) }
+        execute(sequences.cancel(reason: reason) { _, view in view.isDescendant(of: root) })
         if let firstResponder, firstResponder.window !== self {
             self.firstResponder = nil
             firstResponder.didResignFirstResponder()
@@ -262,74 +217,61 @@ open class Window: View {
 
     /// Cancels every pointer sequence in progress, telling each bound view.
     func cancelAllSequences(reason: PointerCancellation) {
-        cancelSequences(reason: reason) { _, _ in true }
+        execute(sequences.cancel(reason: reason) { _, _ in true })
     }
 
-    /// Cancels the sequences that `matches` selects: claims them all first (they leave the table
-    /// before anyone is told), withdraws their events still under way, then tells each bound
-    /// view, in pointer-id order.
+    /// Does what a cancellation or a take-over calls for: withdraws every signal, then tells
+    /// each view, in order.
     ///
-    /// Claiming first is what makes each sequence end once. A view's
-    /// ``InterfaceResponder/pointerCancelled(_:)`` may change the tree (remove another bound view,
-    /// remove its own ancestor, detach the window), which cancels again from inside this loop;
-    /// that nested cancellation only finds the sequences no one has claimed yet, so it never
-    /// tells a view this loop is about to tell.
+    /// The sequences have already ended (or, for a take-over, been re-bound) in the state
+    /// machine, which is what makes each sequence end once: a told view's handler or
+    /// ``InterfaceResponder/pointerCancelled(_:)`` may change the tree (remove another bound
+    /// view, remove its own ancestor, detach the window), which cancels again from inside this
+    /// loop, and that nested cancellation only finds the sequences that have not ended yet.
     ///
-    /// Withdrawing is what keeps `cancelled` last: an event of the sequence whose handler is
-    /// parked at an `await` stops at the end of that hop, so no responder that is told here sees
-    /// a phase of the sequence afterwards. (Nothing parked can resume while this call runs on the
-    /// main actor; withdrawing first keeps that so even if a told responder's code ever yields.)
-    private func cancelSequences(
-        reason: PointerCancellation,
-        where matches: (PointerID, PointerSequence) -> Bool
-    ) {
-        var claimed = claimSequences(where: matches)
-        for index in claimed.indices { claimed[index].sequence.withdrawEventsUnderWay() }
-        for (pointer, sequence) in claimed {
-            Self.tellCancelled(
-                PointerEvent(
-                    pointer: pointer, phase: .cancelled, location: sequence.location,
-                    cancellation: reason),
-                from: sequence.view)
+    /// Withdrawing first is what keeps `cancelled` last: an event of the sequence whose handler
+    /// is parked at an `await` stops at the end of that hop, so no responder that is told here
+    /// sees a phase of the sequence afterwards.
+    private func execute(_ action: PointerSequenceStateMachine<View>.CancelAction) {
+        for signal in action.withdrawing { signal.cancel(.withdrawn) }
+        for cancellation in action.tell { deliverCancellation(cancellation) }
+    }
+
+    /// Sends the `cancelled` event of `cancellation` up the chain from the view it names, as it
+    /// now stands, like every other phase: its handlers, wrappers and capture handlers see it
+    /// hop by hop, then its ``InterfaceResponder/pointerCancelled(_:)``, until a responder
+    /// handles it. For a take-over the send carries the taker (``PointerTakeOverBoundary``): the
+    /// first interface responder on the way that is not below the taker — normally the taker —
+    /// ends it handled without running anything (in the capture pass, it is skipped), so only
+    /// the responders below the taker are told.
+    ///
+    /// The send starts at once, in a task of its own that begins on the main actor before this
+    /// returns (`Task.immediate`), so the hops that do not suspend — every main-actor hop whose
+    /// handlers do not `await` — have run when this returns. A handler that parks finishes
+    /// later, where it resumes. Its outcome goes, like any send's, to the tracer, the outcome
+    /// streams and (when nobody handled it) the dead letters of the view's system. The send
+    /// collects no triggered chain events: it is not a delivery of ``dispatch(_:at:pointer:)``.
+    private func deliverCancellation(_ cancellation: PointerSequenceStateMachine<View>.Cancellation) {
+        let event = PointerEvent(
+            pointer: cancellation.pointer, phase: .cancelled, location: cancellation.location,
+            cancellation: cancellation.kind.reason)
+        var options = SendOptions()
+        if case .takenOver(let taker) = cancellation.kind {
+            options.info[PointerTakeOverBoundary.self] = PointerTakeOverBoundary(taker: taker)
+        }
+        let target = cancellation.target
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            Task.immediate { await Self.send(event, from: target, options: options) }
+        } else {
+            Task { await Self.send(event, from: target, options: options) }
         }
     }
 
-    /// Removes the sequences that `matches` selects from the table and returns them, in
-    /// pointer-id order. Runs no one else's code: `matches` must not change the tree.
-    private func claimSequences(
-        where matches: (PointerID, PointerSequence) -> Bool
-    ) -> [(pointer: PointerID, sequence: PointerSequence)] {
-        let claimed = sequences.filter { matches($0.key, $0.value) }
-            .map { (pointer: $0.key, sequence: $0.value) }
-            .sorted { $0.pointer.rawValue < $1.pointer.rawValue }
-        for (pointer, _) in claimed { sequences[pointer] = nil }
-        return claimed
-    }
-
-    /// Tells `view` that its sequence was cancelled, then each interface responder above it in
-    /// its chain as it now stands (up to the root of a removed subtree), until one handles it —
-    /// the way the other phases bubble, but as plain synchronous calls on the main actor, since
-    /// the view has just left its window (or its sequence). (So a control that tracked the
-    /// pointer from a subview drops its highlight too.)
-    ///
-    /// With a `taker` (a take-over), only the responders below it are told: the calls stop at
-    /// the first responder that is not (normally the taker itself), since the taker and what is
-    /// above it go on receiving the sequence.
-    private static func tellCancelled(_ event: PointerEvent, from view: View, below taker: View? = nil) {
-        var visited: Set<ObjectIdentifier> = []
-        var current: InterfaceResponder? = view
-        while let responder = current, visited.insert(ObjectIdentifier(responder)).inserted {
-            if let taker, !isResponder(responder, below: taker) { return }
-            if responder.pointerCancelled(event).isHandled { return }
-            current = responder.next as? InterfaceResponder
+    /// Sends a cancellation from `view`, outside any pointer delivery's collector of triggered
+    /// chain events.
+    private static func send(_ event: PointerEvent, from view: View, options: SendOptions) async {
+        _ = await TriggeredChainEvents.$current.withValue(nil) {
+            await view.send(event, options: options)
         }
-    }
-
-    /// Whether `responder` is below `taker`, as the tree now stands: a view of its subtree other
-    /// than itself, or a controller whose root view is one.
-    private static func isResponder(_ responder: InterfaceResponder, below taker: View) -> Bool {
-        guard let view = (responder as? View) ?? (responder as? ViewController)?.view, view !== taker
-        else { return false }
-        return view.isDescendant(of: taker)
     }
 }

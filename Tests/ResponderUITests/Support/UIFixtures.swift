@@ -102,17 +102,27 @@ enum UIFixtures {
         }
     }
 
-    /// A tracer that records the label of every responder visited, in order.
+    /// A tracer that records the label of every responder visited, in order, and the outcome
+    /// of every send that finished.
     final class HopRecorder: Tracer {
         private let hops = Locked<[String]>([])
+        private let outcomes = Locked<[Outcome]>([])
 
         var labels: [String] { hops.withLock { $0 } }
 
-        func reset() { hops.withLock { $0.removeAll() } }
+        /// The outcomes of the sends that finished, in order.
+        var finished: [Outcome] { outcomes.withLock { $0 } }
+
+        func reset() {
+            hops.withLock { $0.removeAll() }
+            outcomes.withLock { $0.removeAll() }
+        }
 
         func record(_ event: TraceEvent) {
-            if case .hopEntered(let hop) = event {
-                hops.withLock { $0.append(hop.responder.label) }
+            switch event {
+            case .hopEntered(let hop): hops.withLock { $0.append(hop.responder.label) }
+            case .finished(let outcome): outcomes.withLock { $0.append(outcome) }
+            default: break
             }
         }
     }
