@@ -15,7 +15,7 @@ import Testing
 /// The chain from the button: button → row → scroll → outer → rootView → controller → window →
 /// app → delegate.
 @MainActor
-private func takeOverScene(capturePhase: EventSystem.CapturePhase = .disabled) -> LabelledPointerScene {
+private func takeOverScene(runsCapturePhase: Bool = false) -> LabelledPointerScene {
     LabelledPointerScene(
         [
             .init(label: "outer", frame: Rect(x: 0, y: 0, width: 400, height: 400), parent: nil),
@@ -24,7 +24,7 @@ private func takeOverScene(capturePhase: EventSystem.CapturePhase = .disabled) -
             .init(label: "row", frame: Rect(x: 0, y: 0, width: 400, height: 100), parent: "scroll"),
             .init(label: "other", frame: Rect(x: 0, y: 150, width: 400, height: 100), parent: "scroll"),
             .init(label: "button", frame: Rect(x: 10, y: 10, width: 80, height: 80), parent: "row"),
-        ], capturePhase: capturePhase)
+        ], runsCapturePhase: runsCapturePhase)
 }
 
 /// One row of the take-over tables: a script of steps over ``takeOverScene()``, with the checks
@@ -639,7 +639,7 @@ struct PointerTakeOverTests {
         "the take-over's cancelled is a send from the old view: the handlers below the taker see it hop by hop, capture ones too; the taker's hop ends it handled, running nothing"
     )
     func cancelledThroughTheChain() async throws {
-        let ui = takeOverScene(capturePhase: .enabled)
+        let ui = takeOverScene(runsCapturePhase: true)
         var seen: [String] = []
         for label in ["button", "row", "scroll", "outer"] {
             ui[label].handlers.on(PointerEvent.self) { view, pointer, context in

@@ -33,12 +33,12 @@ final class LabelledPointerScene {
     /// The scene's window.
     var window: Window { scene.window }
 
-    /// The scene, with a view at each of `places` (a parent before its subviews); `capturePhase`
+    /// The scene, with a view at each of `places` (a parent before its subviews); `runsCapturePhase`
     /// is the application's system's (none by default).
-    init(_ places: [Place], capturePhase: EventSystem.CapturePhase = .disabled) {
+    init(_ places: [Place], runsCapturePhase: Bool = false) {
         let letters = DeadLetterRecorder()
         self.letters = letters
-        scene = UIFixtures.Scene(deadLetters: letters.sink, capturePhase: capturePhase)
+        scene = UIFixtures.Scene(deadLetters: letters.sink, runsCapturePhase: runsCapturePhase)
         scene.app.addWindow(another)
         var views: [UIFixtures.RecordingView] = []
         for place in places {
