@@ -192,9 +192,9 @@ struct ChainShapeTests {
         #expect(handled.stoppedAt == ResponderID(scene.controller))
         #expect(handled.info[Row.self] == 7)
         #expect(scene.recorder.labels == ["button", "cell", "rootView", "controller"])
-        #expect(cell.handlerTable.handles(Ping.self))
+        #expect(cell.handlers.handles(Ping.self))
         cell.handlers.remove(Ping.self)
-        #expect(!cell.handlerTable.handles(Ping.self))
+        #expect(!cell.handlers.handles(Ping.self))
     }
 
     @Test(

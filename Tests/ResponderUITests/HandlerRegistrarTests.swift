@@ -41,9 +41,9 @@ struct HandlerRegistrarTests {
 
         #expect(try #require(outcome.handledDetails).stoppedAt == ResponderID(cell))
         #expect(cell.renamed == ["row 3 a"])
-        #expect(cell.handlerTable.count == 1)
-        #expect(!cell.handlerTable.isEmpty)
-        #expect(View().handlerTable.isEmpty)
+        #expect(cell.handlers.count == 1)
+        #expect(!cell.handlers.isEmpty)
+        #expect(View().handlers.isEmpty)
     }
 
     @Test("removing a handler by type lets that event pass on; the other handlers stay")
@@ -56,15 +56,15 @@ struct HandlerRegistrarTests {
 
         view.handlers.remove(Ping.self)
 
-        #expect(!view.handlerTable.handles(Ping.self))
-        #expect(view.handlerTable.handles(Share.self))
-        #expect(view.handlerTable.count == 1)
+        #expect(!view.handlers.handles(Ping.self))
+        #expect(view.handlers.handles(Share.self))
+        #expect(view.handlers.count == 1)
         let ping = await view.send(Ping(), options: scene.options)
         #expect(try #require(ping.unhandledDetails).root == ResponderID(scene.delegate))
         let share = await view.send(Share(), options: scene.options)
         #expect(try #require(share.handledDetails).stoppedAt == ResponderID(view))
         view.handlers.remove(Ping.self)  // removing what is not there does nothing
-        #expect(view.handlerTable.count == 1)
+        #expect(view.handlers.count == 1)
     }
 
     @Test("removal keeps a large table's lookup right: entries before and after the removed one still run")
@@ -78,8 +78,8 @@ struct HandlerRegistrarTests {
         }
         view.handlers.remove(EventName("event 3"))
 
-        #expect(view.handlerTable.count == 11)
-        #expect(!view.handlerTable.handles(EventName("event 3")))
+        #expect(view.handlers.count == 11)
+        #expect(!view.handlers.handles(EventName("event 3")))
         for tag in [0, 2, 4, 10, 11] {
             let outcome = await view.send(EventName("event \(tag)"), payload: 0)
             #expect(try #require(outcome.handledDetails).info[Tag.self] == tag)
@@ -108,9 +108,9 @@ struct HandlerRegistrarTests {
         #expect(mismatch.code == .payloadTypeMismatch)
         #expect(mismatch.message.hasSuffix("its handler expects String"))
 
-        #expect(cell.handlerTable.handles(.rename))
+        #expect(cell.handlers.handles(.rename))
         cell.handlers.remove(.rename)
-        #expect(!cell.handlerTable.handles(.rename))
+        #expect(!cell.handlers.handles(.rename))
         let passed = await cell.send(.rename, payload: "Hats", options: scene.options)
         #expect(passed.kind == .unhandled)
         #expect(cell.renamed == ["Socks"])
@@ -203,10 +203,10 @@ struct HandlerRegistrarTests {
     func eventProxyIsTheTableProxy() async throws {
         let scene = UIFixtures.Scene()
         let shareProxy = UIFixtures.ShareProxy()
-        #expect(scene.controller.handlerTable.isEmpty)
+        #expect(scene.controller.handlers.isEmpty)
 
         scene.controller.eventProxy = shareProxy
-        #expect(!scene.controller.handlerTable.isEmpty)
+        #expect(!scene.controller.handlers.isEmpty)
         #expect(
             await scene.controller.send(Share(), options: scene.options).handlers == [
                 ResponderID(scene.controller)
@@ -214,7 +214,7 @@ struct HandlerRegistrarTests {
         #expect(await shareProxy.shared == 1)
 
         scene.controller.eventProxy = nil
-        #expect(scene.controller.handlerTable.isEmpty)
+        #expect(scene.controller.handlers.isEmpty)
         #expect(await scene.controller.send(Share(), options: scene.options).kind == .unhandled)
 
         scene.controller.eventProxy = shareProxy

@@ -68,6 +68,16 @@ public struct Strategies<Owner: Responder>: Sendable {
         captureTable.isMainActorTable = isMainActorTable
     }
 
+    /// The same table, for owners of type `Owner`: its handlers are run on an `Owner` from now
+    /// on. (Package-wide: the window layer keeps one table per instance and hands it out typed by
+    /// the instance's static class, which the instance always is.)
+    package init<Other>(rebinding other: Strategies<Other>) {
+        table = other.table
+        captureTable = other.captureTable
+        middleware = other.middleware
+        isPlain = other.isPlain
+    }
+
     /// Builds a table.
     ///
     /// ```swift

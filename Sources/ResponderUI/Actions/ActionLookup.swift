@@ -3,7 +3,7 @@
 /// asked the same way.
 ///
 /// An interface responder answers through ``InterfaceResponder/canPerform(_:)`` (whose default
-/// asks its per-instance ``InterfaceResponder/handlerTable`` here); any other responder's
+/// asks its per-instance ``EventHandling/handlers`` here); any other responder's
 /// `strategies` table (its instance's) is asked directly. Proxies are followed as a hop follows them, so the
 /// lookup and a send agree on where an action is performed — as long as each entry found handles
 /// what it is registered for and no catch-all on the way claims the action first (a catch-all

@@ -31,7 +31,7 @@ open class ViewController: InterfaceResponder {
     public private(set) weak var presentingController: ViewController?
 
     /// A separate responder whose handlers get the events no entry of this controller's
-    /// ``InterfaceResponder/handlerTable`` handles (only its `Responder.handle(_:context:)`
+    /// ``EventHandling/handlers`` handles (only its `Responder.handle(_:context:)`
     /// runs; its `next` is never used).
     ///
     /// It is the proxy of the controller's table: setting it registers

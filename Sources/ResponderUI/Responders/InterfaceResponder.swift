@@ -3,8 +3,8 @@
 ///
 /// It plays the part of `UIResponder`. Every instance has:
 /// - a live ``next`` link (subclasses say what it is: superview, controller, window, application);
-/// - a per-instance handler table (``handlerTable``, the core's `Strategies`), filled through
-///   ``EventHandling/handlers``, typed by the responder's class — entries by type or name, a
+/// - a per-instance handler table, the core's `Strategies` (``EventHandling/handlers``), typed
+///   by the responder's class — entries by type or name, a
 ///   proxy, a catch-all:
 ///   ```swift
 ///   cell.handlers.on(AddToCart.self) { cell, event, context in
@@ -23,21 +23,15 @@
 @MainActor
 open class InterfaceResponder: MainActorResponder, EventHandling {
     /// Subclasses share this class's (empty) static table; per-instance handlers live in
-    /// ``handlerTable``.
+    /// ``EventHandling/handlers``.
     public typealias StrategyOwner = InterfaceResponder
 
-    /// Empty: the window layer keeps its handlers per instance (see ``handlerTable``).
+    /// Empty: the window layer keeps its handlers per instance (see ``EventHandling/handlers``).
     public nonisolated static var strategies: Strategies<InterfaceResponder> { Strategies() }
 
-    /// This responder's own handlers: the core's handler table, one per instance instead of one
-    /// per type, filled through ``EventHandling/handlers`` (which gives each handler this
-    /// responder typed as the class it was registered on). Read it to ask what is registered:
-    ///
-    /// ```swift
-    /// cell.handlers.on(AddToCart.self) { cell, event, context in .handled }
-    /// cell.handlerTable.handles(AddToCart.self)    // true
-    /// ```
-    public internal(set) final var handlerTable = Strategies<InterfaceResponder>()
+    /// This responder's own handlers, one table per instance instead of one per type; read and
+    /// filled through ``EventHandling/handlers``, typed by the instance's class.
+    final var handlerTable = Strategies<InterfaceResponder>()
 
     private nonisolated let customLabel: String?
 
@@ -80,7 +74,7 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
         responder.currentEventSystem
     }
 
-    /// Whether ``handlerTable`` has capture handlers (registered with
+    /// Whether ``EventHandling/handlers`` has capture handlers (registered with
     /// `handlers.on(_:phase:_:)` and `EventPhase.capture`): the responder is then visited in
     /// the capture pass of its application's system, if that system runs one.
     public final nonisolated(nonsending) var capturesEvents: Bool {
@@ -126,7 +120,7 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
 
     /// Decides what to do with one event at this hop.
     ///
-    /// The default runs ``handlerTable`` the way the core runs a responder's table — the entry
+    /// The default runs ``EventHandling/handlers`` the way the core runs a responder's table — the entry
     /// for the event's type (or a `NamedEvent`'s name), else the proxy's handlers, else the
     /// catch-all (in the capture pass, its capture handlers, and nothing else); if that passes,
     /// it calls the method for the window layer's own events
@@ -197,7 +191,7 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// handler. ``Application/target(forAction:from:)`` asks it of each interface responder on
     /// the way.
     ///
-    /// The default answers from ``handlerTable``, the table a hop runs: `true` when it has an
+    /// The default answers from ``EventHandling/handlers``, the table a hop runs: `true` when it has an
     /// entry for the type, or else when its proxy (read now, as a hop would read it) performs
     /// the action — an interface responder proxy is asked this method, any other responder its
     /// static `strategies` table (and its proxy, the same way). A catch-all does not count:
