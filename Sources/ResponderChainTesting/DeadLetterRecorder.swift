@@ -30,8 +30,8 @@ public final class DeadLetterRecorder: Sendable {
     public init() {}
 
     /// A sink that records into this recorder.
-    public var sink: DeadLetterSink {
-        DeadLetterSink { [self] letter in record(letter) }
+    public var sink: DeadLetter.Sink {
+        DeadLetter.Sink { [self] letter in record(letter) }
     }
 
     /// Every letter received so far, in arrival order.

@@ -58,7 +58,7 @@ public final class RecordingTracer: Tracer {
     }
 
     /// What each hop of one send did, in hop order.
-    public func hops(for eventID: EventID) -> [HopRecord] {
+    public func hops(for eventID: EventID) -> [Hop.Record] {
         events(for: eventID).compactMap { event in
             if case .hopLeft(let record) = event { return record }
             return nil
@@ -90,7 +90,7 @@ public final class RecordingTracer: Tracer {
     }
 
     /// The trace of one send, rendered by `printer`.
-    public func lines(for eventID: EventID, printer: TracePrinter = TracePrinter()) -> [String] {
+    public func lines(for eventID: EventID, printer: PrintingTracer.Printer = PrintingTracer.Printer()) -> [String] {
         printer.lines(for: events(for: eventID))
     }
 

@@ -14,7 +14,7 @@ struct BodyWithoutNonsending: ScopingTracer {
     @TaskLocal static var hop: Int?
 
     nonisolated(nonsending) func withHop(
-        _ scope: HopScope<Never>,
+        _ scope: Hop.Scope<Never>,
         _ body: () async throws -> Disposition
     ) async throws -> Disposition {
         try await Self.$hop.withValue(scope.number) { try await body() }

@@ -17,7 +17,7 @@ struct ScopeWithoutNonsending: ScopingTracer {
     func captureContext() -> String? { Self.requestID }
 
     func withHop(
-        _ scope: HopScope<String>,
+        _ scope: Hop.Scope<String>,
         _ body: () async throws -> Disposition
     ) async throws -> Disposition {
         try await Self.$requestID.withValue(scope.context) { try await body() }

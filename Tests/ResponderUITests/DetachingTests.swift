@@ -156,7 +156,7 @@ private func windowWithDeadLetters() -> (
     let letters = LetterBox()
     let app = Application(
         system: EventSystem(
-            deadLetters: DeadLetterSink { letter in await letters.add(letter) }))
+            deadLetters: DeadLetter.Sink { letter in await letters.add(letter) }))
     let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "window")
     let target = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "target")
     window.addSubview(target)

@@ -20,7 +20,7 @@ struct SpanningTracer: ScopingTracer {
     func captureContext() -> String? { ConformanceContext.requestID }
 
     func withHop(
-        _ scope: HopScope<String>,
+        _ scope: Hop.Scope<String>,
         _ body: () async throws -> Disposition
     ) async throws -> Disposition {
         try await ConformanceContext.$requestID.withValue(scope.context) {
@@ -34,12 +34,12 @@ struct SpanningTracer: ScopingTracer {
 }
 
 /// A scoping conformer that spells the isolation explicitly, as a module in the other mode must,
-/// and captures nothing (`HopScope<Never>`: `captureContext()` comes from the default).
+/// and captures nothing (`Hop.Scope<Never>`: `captureContext()` comes from the default).
 struct ExplicitTracer: ScopingTracer {
     let recorder = RecordingTracer()
 
     nonisolated(nonsending) func withHop(
-        _ scope: HopScope<Never>,
+        _ scope: Hop.Scope<Never>,
         _ body: nonisolated(nonsending) () async throws -> Disposition
     ) async throws -> Disposition {
         try await ConformanceContext.$span.withValue("explicit \(scope.number)") {

@@ -2,7 +2,7 @@
 ///
 /// Middleware is the one way to put code around a hop, at two scopes:
 /// - **system**: `EventSystem(middleware: [...])` runs around every hop of every send through the
-///   system, in both phases (see ``EventPhase``), whether the responder has handlers for the
+///   system, in both phases (see ``EventContext/Phase``), whether the responder has handlers for the
 ///   event or not;
 /// - **responder**: `Strategies.use(_:)` runs around the handlers of that responder's table.
 ///

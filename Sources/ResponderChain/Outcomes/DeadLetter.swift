@@ -1,4 +1,4 @@
-/// An event that reached no one who could take it, as a ``DeadLetterSink`` receives it: nobody
+/// An event that reached no one who could take it, as a ``DeadLetter/Sink`` receives it: nobody
 /// handled it, its chain broke, it was refused, or a shutdown ended it (see
 /// ``Outcome/goesToDeadLetters``).
 public struct DeadLetter: Sendable {
@@ -13,27 +13,29 @@ public struct DeadLetter: Sendable {
     public let outcome: Outcome
 }
 
-/// Where unhandled, interrupted and rejected events go (and posts a shutdown ended), so that none
-/// disappears silently.
-///
-/// Install one on an ``EventSystem`` (for a whole chain) or in ``SendOptions`` (for one send).
-/// The send awaits the sink before it returns its outcome.
-///
-/// ```swift
-/// let system = EventSystem(deadLetters: DeadLetterSink { letter in
-///     print("dead letter: \(letter.event.traceName) — \(letter.outcome)")
-/// })
-/// ```
-public struct DeadLetterSink: Sendable {
-    private let receive: @Sendable (DeadLetter) async -> Void
+extension DeadLetter {
+    /// Where unhandled, interrupted and rejected events go (and posts a shutdown ended), so that none
+    /// disappears silently.
+    ///
+    /// Install one on an ``EventSystem`` (for a whole chain) or in ``SendOptions`` (for one send).
+    /// The send awaits the sink before it returns its outcome.
+    ///
+    /// ```swift
+    /// let system = EventSystem(deadLetters: DeadLetter.Sink { letter in
+    ///     print("dead letter: \(letter.event.traceName) — \(letter.outcome)")
+    /// })
+    /// ```
+    public struct Sink: Sendable {
+        private let receive: @Sendable (DeadLetter) async -> Void
 
-    /// A sink that runs `receive` for each dead letter.
-    public init(_ receive: @escaping @Sendable (DeadLetter) async -> Void) {
-        self.receive = receive
-    }
+        /// A sink that runs `receive` for each dead letter.
+        public init(_ receive: @escaping @Sendable (DeadLetter) async -> Void) {
+            self.receive = receive
+        }
 
-    /// Delivers one dead letter.
-    public nonisolated(nonsending) func deliver(_ letter: DeadLetter) async {
-        await receive(letter)
+        /// Delivers one dead letter.
+        public nonisolated(nonsending) func deliver(_ letter: DeadLetter) async {
+            await receive(letter)
+        }
     }
 }

@@ -149,7 +149,7 @@ extension Outcome {
         /// The number of hops that ran (a hop is one visit to one responder), capture hops
         /// included.
         public let hops: Int
-        /// The number of the ``hops`` that belonged to the capture pass (see ``EventPhase``):
+        /// The number of the ``hops`` that belonged to the capture pass (see ``EventContext/Phase``):
         /// they ran first, so hops `1...captureHops` were capture hops.
         public let captureHops: Int
         /// The responders that handled the event, in order: those whose capture handlers did
@@ -213,9 +213,9 @@ extension Outcome {
         /// The responder where the event stopped: the one that returned ``Disposition/handled``,
         /// or the root, when every handler let it continue.
         public let stoppedAt: ResponderID
-        /// The pass it stopped in: ``EventPhase/capture`` when a capture handler stopped it
+        /// The pass it stopped in: ``EventContext/Phase/capture`` when a capture handler stopped it
         /// before it reached the sender (``wasIntercepted``).
-        public let phase: EventPhase
+        public let phase: EventContext.Phase
         /// Whether a capture handler of ``stoppedAt`` stopped the event: the responders of the
         /// bubble never saw it.
         public var wasIntercepted: Bool { phase == .capture }
@@ -227,7 +227,7 @@ extension Outcome {
         public var info: EventInfo { path.info }
 
         /// The details of a handled send.
-        public init(path: Path, stoppedAt: ResponderID, phase: EventPhase = .bubble) {
+        public init(path: Path, stoppedAt: ResponderID, phase: EventContext.Phase = .bubble) {
             self.path = path
             self.stoppedAt = stoppedAt
             self.phase = phase
@@ -317,9 +317,9 @@ extension Outcome {
         public let whileHandling: Bool
         /// What stopped the event.
         public let reason: Reason
-        /// The pass of that hop: ``EventPhase/capture`` when the event stopped before it reached
+        /// The pass of that hop: ``EventContext/Phase/capture`` when the event stopped before it reached
         /// the bubble.
-        public let phase: EventPhase
+        public let phase: EventContext.Phase
         /// The last responder whose hop ran: ``responder`` itself when the stop came
         /// ``whileHandling``, the one before it when the stop came before ``responder``'s hop,
         /// `nil` when no hop ran. It says where the event really was.
@@ -340,7 +340,7 @@ extension Outcome {
         ///     ran (`nil`: none ran). Ignored when `whileHandling`: it is `responder` then.
         public init(
             path: Path, responder: ResponderID, hop: Int, whileHandling: Bool, reason: Reason,
-            phase: EventPhase = .bubble, lastReached: ResponderID? = nil
+            phase: EventContext.Phase = .bubble, lastReached: ResponderID? = nil
         ) {
             self.path = path
             self.responder = responder
@@ -391,12 +391,12 @@ extension Outcome {
         public let responder: ResponderID
         /// The number of that hop.
         public let hop: Int
-        /// The pass of that hop: ``EventPhase/capture`` when a capture handler threw.
-        public let phase: EventPhase
+        /// The pass of that hop: ``EventContext/Phase/capture`` when a capture handler threw.
+        public let phase: EventContext.Phase
 
         /// The details of a failed send.
         public init(
-            path: Path, error: any Error, responder: ResponderID, hop: Int, phase: EventPhase = .bubble
+            path: Path, error: any Error, responder: ResponderID, hop: Int, phase: EventContext.Phase = .bubble
         ) {
             self.path = path
             self.error = error

@@ -99,7 +99,7 @@ public protocol Responder: AnyObject, Sendable {
     ///
     /// ```swift
     /// extension EventSystem {
-    ///     static let checkout = EventSystem(deadLetters: DeadLetterSink { print($0) })
+    ///     static let checkout = EventSystem(deadLetters: DeadLetter.Sink { print($0) })
     /// }
     /// protocol CheckoutResponder: Responder {}
     /// extension CheckoutResponder {
@@ -140,7 +140,7 @@ public protocol Responder: AnyObject, Sendable {
     nonisolated var label: String { get }
 
     /// Whether this responder takes part in the capture pass of the sends that pass through it
-    /// (see ``EventPhase``). Read for each responder on the chain when a send of a system that
+    /// (see ``EventContext/Phase``). Read for each responder on the chain when a send of a system that
     /// runs the capture pass starts. Defaults to whether its
     /// ``strategies-swift.property`` table has capture handlers.
     ///

@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// try EventSystem.bootstrap(
-///     EventSystem(tracer: PrintingTracer(), deadLetters: DeadLetterSink { print($0) }))
+///     EventSystem(tracer: PrintingTracer(), deadLetters: DeadLetter.Sink { print($0) }))
 /// ```
 ///
 /// Every responder uses it unless it names another (``Responder/eventSystem``); views,
@@ -32,11 +32,11 @@ public final class EventSystem: Sendable {
     /// The tracer every send through this system reports to, unless the send names its own.
     public let tracer: (any Tracer)?
     /// Where unhandled, interrupted and rejected events go, unless the send names its own sink.
-    public let deadLetters: DeadLetterSink?
+    public let deadLetters: DeadLetter.Sink?
     /// How many posted events this system holds at once, and what `post` does when it is full.
     public let postingLimit: PostingLimit
     /// Whether sends through this system run a capture pass before they bubble (see
-    /// ``EventPhase``).
+    /// ``EventContext/Phase``).
     ///
     /// Capture costs a read of every `next` link up to the root before the first hop, so a
     /// system runs it only when asked: `EventSystem(runsCapturePhase: true)`. A responder with
@@ -83,7 +83,7 @@ public final class EventSystem: Sendable {
     ///     least 1 (a smaller number stops the program with a message naming it).
     public init(
         tracer: (any Tracer)? = nil,
-        deadLetters: DeadLetterSink? = nil,
+        deadLetters: DeadLetter.Sink? = nil,
         postingLimit: PostingLimit = .default,
         runsCapturePhase: Bool = false,
         middleware: [any HopMiddleware] = [],

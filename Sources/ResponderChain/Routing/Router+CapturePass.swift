@@ -1,4 +1,4 @@
-/// The capture pass (see ``EventPhase``): before the bubble, the chain above the first responder
+/// The capture pass (see ``EventContext/Phase``): before the bubble, the chain above the first responder
 /// is read once, link by link, and the responders on it that capture (``Responder/capturesEvents``)
 /// are visited from the topmost down.
 ///
@@ -18,7 +18,7 @@ extension Router {
     /// the chain, but not on the path (a link back to it is a cycle, as in the bubble).
     ///
     /// Hops of the pass are numbered from 1, before the bubble's, with ``EventContext/phase``
-    /// set to ``EventPhase/capture``; capture handlers that handle the event and let it go on are
+    /// set to ``EventContext/Phase/capture``; capture handlers that handle the event and let it go on are
     /// listed first in the outcome's handlers.
     static nonisolated(nonsending) func capture(
         _ event: any Event,

@@ -10,7 +10,7 @@ extension Router {
         of event: any Event,
         source: EventSource,
         capture: TraceCapture,
-        deadLetters: DeadLetterSink?
+        deadLetters: DeadLetter.Sink?
     ) async -> Outcome {
         guard outcome.goesToDeadLetters else {
             return endUndelivered(outcome, of: event, source: source, capture: capture)

@@ -79,7 +79,7 @@ enum Router {
         of event: any Event,
         source: EventSource,
         system: EventSystem,
-        deadLetters: DeadLetterSink?,
+        deadLetters: DeadLetter.Sink?,
         trace: (any ActiveTrace)?
     ) async -> Outcome {
         if outcome.goesToDeadLetters {
@@ -305,7 +305,7 @@ enum Router {
         at responder: any Responder,
         after lastRan: (any Responder)?,
         stop: Outcome.Stop.Reason?,
-        phase: EventPhase,
+        phase: EventContext.Phase,
         context: inout EventContext,
         handlers: inout HandlerList
     ) -> Outcome? {
@@ -370,7 +370,7 @@ enum Router {
         whileHandling: Bool,
         after lastReached: (any Responder)? = nil,
         path: Outcome.Path,
-        phase: EventPhase = .bubble
+        phase: EventContext.Phase = .bubble
     ) -> Outcome {
         let stop = Outcome.Stop(
             path: path, responder: ResponderID(responder), hop: hop, whileHandling: whileHandling,

@@ -40,7 +40,7 @@ public struct SendOptions: Sendable {
     /// A tracer for this send only, used instead of the event system's.
     public var tracer: (any Tracer)?
     /// A dead-letter sink for this send only, used instead of the event system's.
-    public var deadLetters: DeadLetterSink?
+    public var deadLetters: DeadLetter.Sink?
     /// A signal the sender keeps to withdraw the event while it is under way (the window
     /// layer's pointer sequences); the event then ends ``Outcome/cancelled(_:)`` with reason
     /// ``Outcome/Stop/Reason/withdrawn`` before its next hop.
@@ -61,7 +61,7 @@ public struct SendOptions: Sendable {
         timeout: Duration? = nil,
         info: EventInfo = EventInfo(),
         tracer: (any Tracer)? = nil,
-        deadLetters: DeadLetterSink? = nil
+        deadLetters: DeadLetter.Sink? = nil
     ) {
         self.start = start
         self.deadlineStorage = deadline.map(Moment.init)

@@ -19,9 +19,9 @@ public struct EventContext: Sendable {
     /// The number of the current hop: 1 at the first responder visited. Capture hops and
     /// bubble hops are numbered in one sequence.
     public internal(set) var hop: Int
-    /// The pass the current hop belongs to: ``EventPhase/capture`` while the ancestors' capture
-    /// handlers run, ``EventPhase/bubble`` from the first responder up.
-    public internal(set) var phase: EventPhase
+    /// The pass the current hop belongs to: ``EventContext/Phase/capture`` while the ancestors' capture
+    /// handlers run, ``EventContext/Phase/bubble`` from the first responder up.
+    public internal(set) var phase: EventContext.Phase
 
     /// How handlers are found for the event: computed once per send.
     @usableFromInline

@@ -74,9 +74,9 @@ public struct EventInfo: Sendable, CustomStringConvertible {
     /// that added nothing: when this information still shares its storage with `earlier` (a copy
     /// taken before the hop, never written to since), nothing can have changed, and no value is
     /// printed.
-    func addedInfo(since earlier: EventInfo) -> [AddedInfo] {
+    func addedInfo(since earlier: EventInfo) -> [Hop.AddedInfo] {
         if sharesStorage(with: earlier) { return [] }
-        return added(since: earlier).map { AddedInfo(name: $0.name, value: $0.value) }
+        return added(since: earlier).map { Hop.AddedInfo(name: $0.name, value: $0.value) }
     }
 
     /// Whether both values hold the very same storage. Copy-on-write makes that a proof of equal

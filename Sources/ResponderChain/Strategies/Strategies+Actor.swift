@@ -5,7 +5,7 @@
 /// the hop calls as a plain function call; a closure that awaits picks the asynchronous one.
 extension Strategies where Owner: Actor {
     /// Handles events of type `type` in `phase` (bubbling, unless you pass
-    /// ``EventPhase/capture``).
+    /// ``EventContext/Phase/capture``).
     ///
     /// ```swift
     /// $0.on(ItemAdded.self) { order, event, context in
@@ -16,7 +16,7 @@ extension Strategies where Owner: Actor {
     @inlinable
     public mutating func on<E: Event>(
         _ type: E.Type,
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler: @escaping @Sendable (isolated Owner, E, inout EventContext) throws -> Disposition
     ) {
         register(
@@ -35,7 +35,7 @@ extension Strategies where Owner: Actor {
     @inlinable
     public mutating func on<E: Event>(
         _ type: E.Type,
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler:
             @escaping @Sendable (isolated Owner, E, inout EventContext) async throws
             -> Disposition
@@ -54,7 +54,7 @@ extension Strategies where Owner: Actor {
     public mutating func on<Payload: Sendable>(
         _ name: EventName,
         payload: Payload.Type,
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler: @escaping @Sendable (isolated Owner, Payload, inout EventContext) throws -> Disposition
     ) {
         register(
@@ -70,7 +70,7 @@ extension Strategies where Owner: Actor {
     public mutating func on<Payload: Sendable>(
         _ name: EventName,
         payload: Payload.Type,
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler:
             @escaping @Sendable (isolated Owner, Payload, inout EventContext) async throws
             -> Disposition
@@ -87,7 +87,7 @@ extension Strategies where Owner: Actor {
     /// sink at the end of a chain, like an app delegate that sees every event.
     @inlinable
     public mutating func onAnyEvent(
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler: @escaping @Sendable (isolated Owner, any Event, inout EventContext) throws -> Disposition
     ) {
         setFallback(in: phase, Self.synchronous(handler, extracting: { $0 }))
@@ -97,7 +97,7 @@ extension Strategies where Owner: Actor {
     /// that awaits.
     @inlinable
     public mutating func onAnyEvent(
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler:
             @escaping @Sendable (isolated Owner, any Event, inout EventContext) async throws
             -> Disposition

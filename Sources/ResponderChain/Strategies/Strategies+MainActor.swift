@@ -7,7 +7,7 @@ extension Strategies where Owner: MainActorResponder {
     @inlinable
     public mutating func on<E: Event>(
         _ type: E.Type,
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler: @escaping @MainActor @Sendable (Owner, E, inout EventContext) throws -> Disposition
     ) {
         register(
@@ -19,7 +19,7 @@ extension Strategies where Owner: MainActorResponder {
     @inlinable
     public mutating func on<E: Event>(
         _ type: E.Type,
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler:
             @escaping @MainActor @Sendable (Owner, E, inout EventContext) async throws
             -> Disposition
@@ -37,7 +37,7 @@ extension Strategies where Owner: MainActorResponder {
     public mutating func on<Payload: Sendable>(
         _ name: EventName,
         payload: Payload.Type,
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler: @escaping @MainActor @Sendable (Owner, Payload, inout EventContext) throws -> Disposition
     ) {
         register(
@@ -52,7 +52,7 @@ extension Strategies where Owner: MainActorResponder {
     public mutating func on<Payload: Sendable>(
         _ name: EventName,
         payload: Payload.Type,
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler:
             @escaping @MainActor @Sendable (Owner, Payload, inout EventContext) async throws
             -> Disposition
@@ -68,7 +68,7 @@ extension Strategies where Owner: MainActorResponder {
     /// Handles every event no other entry of this table (nor the proxy) handles.
     @inlinable
     public mutating func onAnyEvent(
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler: @escaping @MainActor @Sendable (Owner, any Event, inout EventContext) throws -> Disposition
     ) {
         setFallback(in: phase, Self.synchronous(handler, extracting: { $0 }))
@@ -78,7 +78,7 @@ extension Strategies where Owner: MainActorResponder {
     /// that awaits.
     @inlinable
     public mutating func onAnyEvent(
-        phase: EventPhase = .bubble,
+        phase: EventContext.Phase = .bubble,
         _ handler:
             @escaping @MainActor @Sendable (Owner, any Event, inout EventContext)
             async throws -> Disposition

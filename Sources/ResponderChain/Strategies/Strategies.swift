@@ -26,7 +26,7 @@
 /// ``MainActorResponder``'s handler runs on the main actor. Registering a second handler for the
 /// same type or name (in the same phase) replaces the first; `remove(_:)` takes one out.
 ///
-/// **Capture handlers** see events sent from below before the sender does (see ``EventPhase``);
+/// **Capture handlers** see events sent from below before the sender does (see ``EventContext/Phase``);
 /// register them with `phase: .capture`. They form a table of their own, run the same way (a
 /// type's entry, else the catch-all; no proxy), in sends of a system that runs the capture pass:
 ///
@@ -48,7 +48,7 @@ public struct Strategies<Owner: Responder>: Sendable {
     /// up the metadata of its handler type at every hop.
     @usableFromInline
     var table = HandlerTable()
-    /// The capture handlers (``EventPhase/capture``), in a table of their own.
+    /// The capture handlers (``EventContext/Phase/capture``), in a table of their own.
     @usableFromInline
     var captureTable = HandlerTable()
     /// The middleware around this responder's handlers, outermost first.
@@ -104,12 +104,12 @@ public struct Strategies<Owner: Responder>: Sendable {
     public var middlewareCount: Int { middleware.count }
 
     /// Whether a handler is registered for events of type `type` in `phase`.
-    public func handles<E: Event>(_ type: E.Type, phase: EventPhase = .bubble) -> Bool {
+    public func handles<E: Event>(_ type: E.Type, phase: EventContext.Phase = .bubble) -> Bool {
         self[phase].contains(.type(ObjectIdentifier(type)))
     }
 
     /// Whether a handler is registered for named events called `name` in `phase`.
-    public func handles(_ name: EventName, phase: EventPhase = .bubble) -> Bool {
+    public func handles(_ name: EventName, phase: EventContext.Phase = .bubble) -> Bool {
         self[phase].contains(.name(name))
     }
 
@@ -120,7 +120,7 @@ public struct Strategies<Owner: Responder>: Sendable {
     /// ```swift
     /// strategies.remove(ItemAdded.self)
     /// ```
-    public mutating func remove<E: Event>(_ type: E.Type, phase: EventPhase = .bubble) {
+    public mutating func remove<E: Event>(_ type: E.Type, phase: EventContext.Phase = .bubble) {
         self[phase].remove(.type(ObjectIdentifier(type)))
     }
 
@@ -129,7 +129,7 @@ public struct Strategies<Owner: Responder>: Sendable {
     /// ```swift
     /// strategies.remove(.cancelOrder)
     /// ```
-    public mutating func remove(_ name: EventName, phase: EventPhase = .bubble) {
+    public mutating func remove(_ name: EventName, phase: EventContext.Phase = .bubble) {
         self[phase].remove(.name(name))
     }
 
@@ -139,7 +139,7 @@ public struct Strategies<Owner: Responder>: Sendable {
     }
 
     /// Removes the catch-all of `phase` set with `onAnyEvent(phase:_:)`, if any.
-    public mutating func removeAnyEventHandler(phase: EventPhase = .bubble) {
+    public mutating func removeAnyEventHandler(phase: EventContext.Phase = .bubble) {
         self[phase].fallback = nil
     }
 
@@ -150,7 +150,7 @@ public struct Strategies<Owner: Responder>: Sendable {
 
     /// The table of `phase`.
     @usableFromInline
-    subscript(phase: EventPhase) -> HandlerTable {
+    subscript(phase: EventContext.Phase) -> HandlerTable {
         get { phase == .bubble ? table : captureTable }
         set {
             if phase == .bubble { table = newValue } else { captureTable = newValue }
@@ -163,7 +163,7 @@ public struct Strategies<Owner: Responder>: Sendable {
     }
 
     @usableFromInline
-    mutating func register(in phase: EventPhase, _ key: EventKey, _ entry: HandlerTable.Entry) {
+    mutating func register(in phase: EventContext.Phase, _ key: EventKey, _ entry: HandlerTable.Entry) {
         self[phase].register(key, entry)
     }
 
@@ -172,7 +172,7 @@ public struct Strategies<Owner: Responder>: Sendable {
     }
 
     @usableFromInline
-    mutating func setFallback(in phase: EventPhase, _ entry: HandlerTable.Entry) {
+    mutating func setFallback(in phase: EventContext.Phase, _ entry: HandlerTable.Entry) {
         self[phase].fallback = entry
     }
 

@@ -21,7 +21,7 @@ extension EventContext {
             number: self.hop,
             responder: ResponderID(responder),
             eventName: trace.eventName,
-            isolation: HopIsolation(isolation, at: responder),
+            isolation: Hop.Isolation(isolation, at: responder),
             phase: phase
         )
         trace.record(.hopEntered(hop))
@@ -38,7 +38,7 @@ extension EventContext {
         let duration = Moment.now - start
         trace.record(
             .hopLeft(
-                HopRecord(
+                Hop.Record(
                     hop: hop, result: result.asResult, added: info.addedInfo(since: before),
                     duration: duration))
         )
@@ -52,10 +52,10 @@ extension EventContext {
         event: any Event,
         hop: Hop,
         trace: any ActiveTrace
-    ) async -> HopRecord {
+    ) async -> Hop.Record {
         var handled: Result<Disposition, any Error>?
         var calls = 0
-        var added: [AddedInfo] = []
+        var added: [Hop.AddedInfo] = []
         var duration = Duration.zero
         var scopeError: (any Error)?
         do {
@@ -93,7 +93,7 @@ extension EventContext {
                 ResponderChainError.tracerSkippedHandlers(
                     hop: hop, tracer: trace.tracerName, cause: scopeError))
         }
-        return HopRecord(hop: hop, result: result, added: added, duration: duration)
+        return Hop.Record(hop: hop, result: result, added: added, duration: duration)
     }
 }
 
@@ -106,7 +106,7 @@ extension HopResult {
         }
     }
 
-    /// The decision as a `Result`, for a ``HopRecord``; a hop that never began reports a
+    /// The decision as a `Result`, for a ``Hop/Record``; a hop that never began reports a
     /// `CancellationError` (it is never recorded: its hop is not entered).
     var asResult: Result<Disposition, any Error> {
         switch self {

@@ -10,14 +10,14 @@ public struct Hop: Hashable, Sendable, CustomStringConvertible {
     /// The event's ``Event/traceName``.
     public let eventName: String
     /// Where the responder's handlers run.
-    public let isolation: HopIsolation
-    /// The pass the hop belongs to: ``EventPhase/capture`` for a capture handler's hop.
-    public let phase: EventPhase
+    public let isolation: Hop.Isolation
+    /// The pass the hop belongs to: ``EventContext/Phase/capture`` for a capture handler's hop.
+    public let phase: EventContext.Phase
 
     /// A hop (for tests of your own tracers).
     public init(
         eventID: EventID, number: Int, responder: ResponderID, eventName: String,
-        isolation: HopIsolation, phase: EventPhase = .bubble
+        isolation: Hop.Isolation, phase: EventContext.Phase = .bubble
     ) {
         self.eventID = eventID
         self.number = number

@@ -1,4 +1,4 @@
-/// A tracer that renders each event's trace with a ``TracePrinter`` when the event finishes and
+/// A tracer that renders each event's trace with a ``PrintingTracer/Printer`` when the event finishes and
 /// hands the text (one block of lines per event) to a sink of your choice.
 ///
 /// ```swift
@@ -8,12 +8,12 @@
 /// Point events are buffered per event until its ``TraceEvent/finished(_:)``, so that the blocks
 /// of concurrent events never interleave; the sink runs in the task that routed the event.
 public final class PrintingTracer: Tracer {
-    private let printer: TracePrinter
+    private let printer: PrintingTracer.Printer
     private let sink: @Sendable (String) -> Void
     private let pending = Locked<[EventID: [TraceEvent]]>([:])
 
     /// A tracer that prints through `sink`, rendered by `printer`.
-    public init(printer: TracePrinter = TracePrinter(), _ sink: @escaping @Sendable (String) -> Void) {
+    public init(printer: PrintingTracer.Printer = PrintingTracer.Printer(), _ sink: @escaping @Sendable (String) -> Void) {
         self.printer = printer
         self.sink = sink
     }

@@ -4,7 +4,7 @@
 ///
 /// - ``captureContext()`` takes what the scope needs from the sender's task (a `ServiceContext`,
 ///   a request identifier) once per send, when the event is sent or posted; the scope gets it
-///   back in ``HopScope/context``, also when a posted event is delivered later from another task,
+///   back in ``Hop/Scope/context``, also when a posted event is delivered later from another task,
 ///   where task-locals do not follow.
 /// - ``withHop(_:_:)`` wraps one hop. It has **no default**: a `withHop` whose isolation does not
 ///   match the requirement is not mistaken for an unrelated method, it is a compile error
@@ -17,7 +17,7 @@
 ///     func captureContext() -> String? { Self.requestID }
 ///
 ///     nonisolated(nonsending) func withHop(
-///         _ scope: HopScope<String>,
+///         _ scope: Hop.Scope<String>,
 ///         _ body: nonisolated(nonsending) () async throws -> Disposition
 ///     ) async throws -> Disposition {
 ///         try await Self.$requestID.withValue(scope.context) { try await body() }
@@ -33,7 +33,7 @@
 /// `nonisolated(nonsending)` body) compiles and is called, but runs on the global executor
 /// instead of the responder's: extra executor switches at every hop.
 ///
-/// A scope that needs nothing from the sender's task declares `HopScope<Never>` and leaves out
+/// A scope that needs nothing from the sender's task declares `Hop.Scope<Never>` and leaves out
 /// ``captureContext()`` (see the extension where `Context == Never`).
 ///
 /// A tracer observes; it does not route. What a hop did is what its handlers returned or threw,
@@ -41,7 +41,7 @@
 /// ``Outcome/failed(_:)`` with a ``ResponderChainError``; a second call of `body` throws a
 /// ``ResponderChainError`` without running the handlers again.
 public protocol ScopingTracer: Tracer {
-    /// What ``captureContext()`` takes from the sender's task and ``HopScope/context`` gives back;
+    /// What ``captureContext()`` takes from the sender's task and ``Hop/Scope/context`` gives back;
     /// `Never` for a scope that captures nothing.
     associatedtype Context: Sendable
 
@@ -55,13 +55,13 @@ public protocol ScopingTracer: Tracer {
 
     /// Wraps one hop: the responder's handlers run inside `body`, on the responder's isolation.
     ///
-    /// Open a span or bind task-locals here; ``HopScope/context`` holds what
+    /// Open a span or bind task-locals here; ``Hop/Scope/context`` holds what
     /// ``captureContext()`` captured when the event was sent. Call `body` exactly once and
     /// return (or rethrow) what it returns. There is no default.
     ///
     /// ```swift
     /// nonisolated(nonsending) func withHop(
-    ///     _ scope: HopScope<ServiceContext>,
+    ///     _ scope: Hop.Scope<ServiceContext>,
     ///     _ body: nonisolated(nonsending) () async throws -> Disposition
     /// ) async throws -> Disposition {
     ///     try await withSpan(scope.responder.label, context: scope.context ?? .topLevel) { _ in
@@ -70,7 +70,7 @@ public protocol ScopingTracer: Tracer {
     /// }
     /// ```
     nonisolated(nonsending) func withHop(
-        _ scope: HopScope<Context>,
+        _ scope: Hop.Scope<Context>,
         _ body: nonisolated(nonsending) () async throws -> Disposition
     ) async throws -> Disposition
 
@@ -78,7 +78,7 @@ public protocol ScopingTracer: Tracer {
     /// with the scope of `hop` and what ``captureContext()`` captured.
     ///
     /// The default is inlinable, so its witness is specialized where a tracer conforms: the
-    /// system, which holds the tracer without knowing its type, builds no `HopScope<Context>` in
+    /// system, which holds the tracer without knowing its type, builds no `Hop.Scope<Context>` in
     /// generic code, which looked up the scope's type metadata at every hop.
     nonisolated(nonsending) func _withHop(
         _ hop: Hop,
@@ -95,14 +95,14 @@ extension ScopingTracer {
         context: Context?,
         _ body: nonisolated(nonsending) () async throws -> Disposition
     ) async throws -> Disposition {
-        try await withHop(HopScope(hop: hop, context: context), body)
+        try await withHop(Hop.Scope(hop: hop, context: context), body)
     }
 }
 
 /// A scope that captures nothing needs no ``ScopingTracer/captureContext()``.
 ///
 /// This default cannot hide a mistake: it applies only when the tracer's own ``ScopingTracer/withHop(_:_:)``
-/// takes a `HopScope<Never>`, whose context is always `nil`; a tracer whose scope wants a
+/// takes a `Hop.Scope<Never>`, whose context is always `nil`; a tracer whose scope wants a
 /// context must capture it itself.
 ///
 /// ```swift
@@ -110,7 +110,7 @@ extension ScopingTracer {
 ///     @TaskLocal static var hop: Int?
 ///
 ///     nonisolated(nonsending) func withHop(
-///         _ scope: HopScope<Never>,
+///         _ scope: Hop.Scope<Never>,
 ///         _ body: nonisolated(nonsending) () async throws -> Disposition
 ///     ) async throws -> Disposition {
 ///         try await Self.$hop.withValue(scope.number) { try await body() }

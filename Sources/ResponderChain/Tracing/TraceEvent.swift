@@ -22,7 +22,7 @@ public enum TraceEvent: Sendable, CustomStringConvertible {
     case hopEntered(Hop)
     /// A hop ended: its decision or error, the information it added, its duration. Reported
     /// after the tracer's scope closed, before the system reads the responder's `next`.
-    case hopLeft(HopRecord)
+    case hopLeft(Hop.Record)
     /// An unhandled or interrupted event was given to the dead-letter sink (reported after the
     /// sink returned).
     case deadLettered(Outcome)

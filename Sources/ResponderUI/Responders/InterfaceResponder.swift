@@ -62,7 +62,7 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// and dead-letter sink); a responder in no window uses `EventSystem.default`.
     ///
     /// ```swift
-    /// let app = Application(system: EventSystem(deadLetters: DeadLetterSink { print($0) }))
+    /// let app = Application(system: EventSystem(deadLetters: DeadLetter.Sink { print($0) }))
     /// app.addWindow(window)
     /// await cell.send(AddToCart(sku: cell.sku))   // through app's system
     /// ```
@@ -75,7 +75,7 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     }
 
     /// Whether ``EventHandling/handlers`` has capture handlers (registered with
-    /// `handlers.on(_:phase:_:)` and `EventPhase.capture`): the responder is then visited in
+    /// `handlers.on(_:phase:_:)` and `EventContext.Phase.capture`): the responder is then visited in
     /// the capture pass of its application's system, if that system runs one.
     public final nonisolated(nonsending) var capturesEvents: Bool {
         get async { await Self.capturesEvents(of: self) }

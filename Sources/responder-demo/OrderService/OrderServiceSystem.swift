@@ -8,10 +8,10 @@ enum OrderServiceSystem {
     static let deadLetters = DeadLetterBox()
 
     static let system = EventSystem(
-        tracer: PrintingTracer(printer: TracePrinter(showsDurations: false)) { block in
+        tracer: PrintingTracer(printer: PrintingTracer.Printer(showsDurations: false)) { block in
             print(block.split(separator: "\n").map { "     " + $0 }.joined(separator: "\n"))
         },
-        deadLetters: DeadLetterSink { letter in
+        deadLetters: DeadLetter.Sink { letter in
             await deadLetters.keep(letter)
             print(
                 "   ✉︎ dead letter: \(letter.event.traceName) from \(letter.source) — \(letter.outcome.kind)")

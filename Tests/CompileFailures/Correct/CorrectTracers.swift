@@ -13,7 +13,7 @@ struct RequestScope: ScopingTracer {
     func captureContext() -> String? { Self.requestID }
 
     nonisolated(nonsending) func withHop(
-        _ scope: HopScope<String>,
+        _ scope: Hop.Scope<String>,
         _ body: nonisolated(nonsending) () async throws -> Disposition
     ) async throws -> Disposition {
         try await Self.$requestID.withValue(scope.context) { try await body() }
@@ -27,7 +27,7 @@ struct HopNumberScope: ScopingTracer {
     @TaskLocal static var hop: Int?
 
     nonisolated(nonsending) func withHop(
-        _ scope: HopScope<Never>,
+        _ scope: Hop.Scope<Never>,
         _ body: nonisolated(nonsending) () async throws -> Disposition
     ) async throws -> Disposition {
         try await Self.$hop.withValue(scope.number) { try await body() }

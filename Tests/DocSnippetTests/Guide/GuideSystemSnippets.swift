@@ -12,7 +12,7 @@ extension Guide {
         try EventSystem.bootstrap(
             EventSystem(
                 tracer: PrintingTracer { print($0) },
-                deadLetters: DeadLetterSink { letter in
+                deadLetters: DeadLetter.Sink { letter in
                     print("dead letter: \(letter.event.traceName) — \(letter.outcome)")
                 }))
         // end snippet
@@ -22,7 +22,7 @@ extension Guide {
 // snippet: Docs/Guide.md 14
 extension EventSystem {
     static let checkout = EventSystem(
-        deadLetters: DeadLetterSink { letter in print("checkout lost \(letter.event.traceName)") },
+        deadLetters: DeadLetter.Sink { letter in print("checkout lost \(letter.event.traceName)") },
         postingLimit: PostingLimit(maxOutstanding: 256))
 }
 

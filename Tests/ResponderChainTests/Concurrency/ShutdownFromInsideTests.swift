@@ -62,7 +62,7 @@ struct ShutdownFromInsideTests {
         let box = SystemBox()
         let reports = ReportRecorder()
         let system = EventSystem(
-            deadLetters: DeadLetterSink { _ in
+            deadLetters: DeadLetter.Sink { _ in
                 guard let system = box.system else { return }
                 reports.record(await system.shutDown(gracePeriod: .seconds(3_600)))
             })

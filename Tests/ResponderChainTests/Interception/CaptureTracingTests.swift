@@ -18,7 +18,7 @@ struct CaptureTracingTests {
         #expect(records.map(\.hop.phase) == [.capture, .capture, .bubble])
         #expect(records.map(\.disposition) == [.handledAndContinue, .pass, .handled])
         #expect(
-            tracer.lines(for: outcome.eventID, printer: TracePrinter(showsDurations: false)).dropFirst() == [
+            tracer.lines(for: outcome.eventID, printer: PrintingTracer.Printer(showsDurations: false)).dropFirst() == [
                 "  1  ↓ n2  actor  handledAndContinue  +Tag=top",
                 "  2  ↓ n0  actor  pass",
                 "  3  n0    actor  handled",

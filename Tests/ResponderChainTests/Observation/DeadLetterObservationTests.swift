@@ -45,7 +45,7 @@ struct DeadLetterObservationTests {
         let seenBySink = Locked<[Int]>([])
         let holder = Locked<ObservationStream<DeadLetter>?>(nil)
         let system = EventSystem(
-            deadLetters: DeadLetterSink { _ in
+            deadLetters: DeadLetter.Sink { _ in
                 let unread = holder.withLock { $0?._unreadCount ?? -1 }
                 seenBySink.withLock { $0.append(unread) }
             })

@@ -30,7 +30,7 @@ actor Node: Responder {
         self.eventSystem = system
         self.parent = parent
         self.strategies = Strategies { table in
-            for (phase, reaction) in [(EventPhase.capture, capture), (.bubble, bubble)] {
+            for (phase, reaction) in [(EventContext.Phase.capture, capture), (.bubble, bubble)] {
                 guard let reaction else { continue }
                 table.onAnyEvent(phase: phase) { node, event, context in
                     journal.append(Node.entry(node.name, event: event, context: context))

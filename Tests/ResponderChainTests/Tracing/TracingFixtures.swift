@@ -148,7 +148,7 @@ enum TracingFixtures {
         }
 
         nonisolated(nonsending) func withHop(
-            _ scope: HopScope<String>,
+            _ scope: Hop.Scope<String>,
             _ body: nonisolated(nonsending) () async throws -> Disposition
         ) async throws -> Disposition {
             try await TracingFixtures.$requestID.withValue(scope.context) {
@@ -172,7 +172,7 @@ enum TracingFixtures {
         let strayCalls = Locked(0)
 
         nonisolated(nonsending) func withHop(
-            _ scope: HopScope<Never>,
+            _ scope: Hop.Scope<Never>,
             _ body: nonisolated(nonsending) () async throws -> Disposition
         ) async throws -> Disposition {
             strayCalls.withLock { $0 += 1 }
@@ -187,7 +187,7 @@ enum TracingFixtures {
     /// calls it.
     struct ConcurrentScopeTracer: ScopingTracer {
         func withHop(
-            _ scope: HopScope<Never>,
+            _ scope: Hop.Scope<Never>,
             _ body: nonisolated(nonsending) () async throws -> Disposition
         ) async throws -> Disposition {
             try await TracingFixtures.$hopMarker.withValue("concurrent \(scope.number)") {
@@ -262,7 +262,7 @@ enum TracingFixtures {
         let secondCallErrors = Locked<[ResponderChainError]>([])
 
         nonisolated(nonsending) func withHop(
-            _ scope: HopScope<Never>,
+            _ scope: Hop.Scope<Never>,
             _ body: nonisolated(nonsending) () async throws -> Disposition
         ) async throws -> Disposition {
             switch fault {
@@ -363,7 +363,7 @@ enum TracingFixtures {
         }
 
         nonisolated(nonsending) func withHop(
-            _ scope: HopScope<String>,
+            _ scope: Hop.Scope<String>,
             _ body: nonisolated(nonsending) () async throws -> Disposition
         ) async throws -> Disposition {
             try await Self.$scopes.withValue(Self.scopes + ["\(name)(\(scope.context ?? "nil"))"]) {

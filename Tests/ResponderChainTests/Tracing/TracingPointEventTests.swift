@@ -8,7 +8,7 @@ private typealias F = TracingFixtures
 struct TracingPointEventTests {
     /// Sends one `Ping` that ends with `kind`, traced by `tracer`, with a dead-letter sink.
     private func send(endingWith kind: Outcome.Kind, tracer: RecordingTracer) async throws -> Outcome {
-        let sink = DeadLetterSink { _ in }
+        let sink = DeadLetter.Sink { _ in }
         let options = SendOptions(tracer: tracer, deadLetters: sink)
         switch kind {
         case .handled:
@@ -72,7 +72,7 @@ struct TracingPointEventTests {
     func deadLetterOrder() async throws {
         let tracer = RecordingTracer()
         let seenBySink = Locked(0)
-        let sink = DeadLetterSink { _ in
+        let sink = DeadLetter.Sink { _ in
             seenBySink.withLock { $0 = tracer.events.count }
         }
         let outcome = await F.Station("Root", .pass, root: true)

@@ -15,7 +15,7 @@ struct TracingPrinterTests {
 
         let outcome = await screen.send(F.Ping(), options: SendOptions(tracer: tracer))
 
-        let lines = tracer.lines(for: outcome.eventID, printer: TracePrinter(showsDurations: false))
+        let lines = tracer.lines(for: outcome.eventID, printer: PrintingTracer.Printer(showsDurations: false))
         #expect(
             lines == [
                 "\(outcome.eventID) Ping from Screen",
@@ -28,7 +28,7 @@ struct TracingPrinterTests {
 
     @Test("with durations off, the same sends print the same lines on every run, posted events too")
     func stableWithoutDurations() async {
-        let printer = TracePrinter(showsDurations: false)
+        let printer = PrintingTracer.Printer(showsDurations: false)
         func run() async -> [[String]] {
             let tracer = RecordingTracer()
             let top = F.Station("Top", .handle, root: true)
@@ -110,8 +110,8 @@ struct TracingPrinterTests {
         let tracer = RecordingTracer()
         let root = F.Station("Root", .pass, root: true)
         let outcome = await root.send(
-            F.Ping(), options: SendOptions(tracer: tracer, deadLetters: DeadLetterSink { _ in }))
-        let lines = tracer.lines(for: outcome.eventID, printer: TracePrinter(showsDurations: false))
+            F.Ping(), options: SendOptions(tracer: tracer, deadLetters: DeadLetter.Sink { _ in }))
+        let lines = tracer.lines(for: outcome.eventID, printer: PrintingTracer.Printer(showsDurations: false))
         #expect(lines.suffix(2) == ["  = unhandled at root Root after 1 hop", "  = dead-lettered"])
     }
 
@@ -122,13 +122,13 @@ struct TracingPrinterTests {
             (.microseconds(12_050), "12.0ms"), (.milliseconds(2_500), "2.5s"),
         ])
     func formatsDurations(duration: Duration, printed: String) {
-        #expect(TracePrinter.format(duration) == printed)
+        #expect(PrintingTracer.Printer.format(duration) == printed)
     }
 
     @Test("the printing tracer hands each finished event's block to its sink, one block per event")
     func printingTracer() async {
         let blocks = Locked<[String]>([])
-        let tracer = PrintingTracer(printer: TracePrinter(showsDurations: false)) { block in
+        let tracer = PrintingTracer(printer: PrintingTracer.Printer(showsDurations: false)) { block in
             blocks.withLock { $0.append(block) }
         }
         let top = F.Station("Top", .handle, root: true)

@@ -39,7 +39,7 @@ struct TracingRecordingTests {
         #expect(hops.map(\.disposition) == [.pass, .handledAndContinue, .pass, .pass, .handled])
         #expect(
             hops.map(\.added) == [
-                [], [AddedInfo(name: "Stamp", value: "s-1")], [], [AddedInfo(name: "Count", value: "1")], [],
+                [], [Hop.AddedInfo(name: "Stamp", value: "s-1")], [], [Hop.AddedInfo(name: "Count", value: "1")], [],
             ])
         #expect(hops.map(\.hop.isolation) == [.mainActor, .responder, .responder, .responder, .responder])
         #expect(hops.allSatisfy { $0.hop.eventName == "Ping" && $0.hop.eventID == id })
@@ -109,7 +109,7 @@ struct TracingRecordingTests {
         info[F.Count.self] = 2
         #expect(
             info.addedInfo(since: before) == [
-                AddedInfo(name: "Count", value: "2"), AddedInfo(name: "Stamp", value: "b"),
+                Hop.AddedInfo(name: "Count", value: "2"), Hop.AddedInfo(name: "Stamp", value: "b"),
             ])
     }
 }

@@ -35,7 +35,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
     /// Sends one `Ping` that stops this way, traced by `tracer`, with a dead-letter sink that
     /// must not be used.
     func send(tracer: RecordingTracer) async throws -> Outcome {
-        let sink = DeadLetterSink { _ in Issue.record("a stopped send is not a dead letter") }
+        let sink = DeadLetter.Sink { _ in Issue.record("a stopped send is not a dead letter") }
         let options = SendOptions(tracer: tracer, deadLetters: sink)
         let top = F.Station("Top", .handle, root: true)
         switch self {
@@ -122,7 +122,7 @@ struct TracingStopEventTests {
         let outcome = await relay.send(
             F.Ping(),
             options: SendOptions(
-                tracer: tracer, deadLetters: DeadLetterSink { await letters.add($0.outcome) }))
+                tracer: tracer, deadLetters: DeadLetter.Sink { await letters.add($0.outcome) }))
 
         #expect(outcome.kind == .interrupted)
         #expect(tracer.outcomes.map(\.kind) == [.interrupted])

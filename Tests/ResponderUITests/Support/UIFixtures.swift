@@ -141,7 +141,7 @@ enum UIFixtures {
         /// default), and `runsCapturePhase` and `middleware` are its interception settings (none by
         /// default).
         init(
-            withDelegate: Bool = true, deadLetters: DeadLetterSink? = nil,
+            withDelegate: Bool = true, deadLetters: DeadLetter.Sink? = nil,
             runsCapturePhase: Bool = false, middleware: [any HopMiddleware] = []
         ) {
             app = Application(

@@ -56,7 +56,7 @@ public func makeCheckoutService(
             LoggingTracer(logger: logger, tagsHandlerLines: false),
             MetricsTracer(dimensions: chain, factory: metrics),
         ]),
-        deadLetters: DeadLetterSink { letter in
+        deadLetters: DeadLetter.Sink { letter in
             logger.warning("dead letter", metadata: ["outcome": "\(letter.outcome)"])
         },
         postingLimit: PostingLimit(maxOutstanding: 1_024))

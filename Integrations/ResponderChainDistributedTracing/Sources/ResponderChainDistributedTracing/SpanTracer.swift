@@ -70,7 +70,7 @@ public struct SpanTracer: ResponderChain.ScopingTracer {
 
     /// Runs the hop's handlers inside a span named `<event> at <responder>`.
     public nonisolated(nonsending) func withHop(
-        _ scope: HopScope<Captured>,
+        _ scope: Hop.Scope<Captured>,
         _ body: nonisolated(nonsending) () async throws -> Disposition
     ) async throws -> Disposition {
         if let captured = scope.context, captured.isNoOp {

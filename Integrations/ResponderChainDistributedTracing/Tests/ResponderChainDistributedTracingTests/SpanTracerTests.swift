@@ -112,7 +112,7 @@ struct SpanTracerTests {
         let inside = await Task.detached {
             #expect(ServiceContext.current == nil)
             var seen: String?
-            _ = try? await tracer.withHop(HopScope(hop: hop, context: captured)) {
+            _ = try? await tracer.withHop(Hop.Scope(hop: hop, context: captured)) {
                 seen = ServiceContext.current?.inMemorySpanContext?.parentSpanID
                 return .handled
             }

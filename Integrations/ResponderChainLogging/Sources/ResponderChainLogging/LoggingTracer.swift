@@ -9,7 +9,7 @@ public import ResponderChain
 /// every other outcome (unhandled, interrupted, cycle, cancelled, timed out, failed) at
 /// `.notice`. It is a `ScopingTracer`: around each hop it binds ``eventID`` so that a
 /// `Logger.MetadataProvider` (see ``metadataProvider``) tags what the *handlers* log with the
-/// event's id too. Its scope needs nothing from the sender's task (`HopScope<Never>`), so it
+/// event's id too. Its scope needs nothing from the sender's task (`Hop.Scope<Never>`), so it
 /// captures nothing.
 ///
 /// ```swift
@@ -58,7 +58,7 @@ public struct LoggingTracer: ResponderChain.ScopingTracer {
 
     /// Binds ``eventID`` around the hop's handlers (when ``tagsHandlerLines``).
     public nonisolated(nonsending) func withHop(
-        _ scope: HopScope<Never>,
+        _ scope: Hop.Scope<Never>,
         _ body: nonisolated(nonsending) () async throws -> Disposition
     ) async throws -> Disposition {
         guard tagsHandlerLines else { return try await body() }

@@ -43,7 +43,7 @@ struct LoggingTracerTests {
 
         let outcome = await leaf.send(
             Probe(),
-            options: SendOptions(tracer: LoggingTracer(logger: logger), deadLetters: DeadLetterSink { _ in }))
+            options: SendOptions(tracer: LoggingTracer(logger: logger), deadLetters: DeadLetter.Sink { _ in }))
 
         #expect(outcome.kind == .unhandled)
         let entries = handler.entries
@@ -90,7 +90,7 @@ struct LoggingTracerTests {
         // Declining loses nothing: no line of the send could have passed, and nothing is tagged.
         #expect(!tracer.shouldTrace(Probe(), from: .responder(root)))
         let outcome = await root.send(
-            Probe(), options: SendOptions(tracer: tracer, deadLetters: DeadLetterSink { _ in }))
+            Probe(), options: SendOptions(tracer: tracer, deadLetters: DeadLetter.Sink { _ in }))
         #expect(outcome.kind == .unhandled)
         #expect(handler.entries.isEmpty)
 
@@ -117,7 +117,7 @@ struct LoggingTracerTests {
         let leaf = Station("Leaf", parent: top)
 
         let outcome = await leaf.send(
-            Probe(), options: SendOptions(tracer: tracer, deadLetters: DeadLetterSink { _ in }))
+            Probe(), options: SendOptions(tracer: tracer, deadLetters: DeadLetter.Sink { _ in }))
 
         #expect(outcome.kind == .unhandled)
         #expect(handler.entries.map(\.level) == [.warning, .notice])

@@ -26,7 +26,7 @@ public struct MetricNames: Hashable, Sendable {
     /// Timer of the time each posted event waited in its queue before delivery (`Sent.queued`):
     /// `responder_chain_queued_duration_seconds`.
     public var queuedDuration: String
-    /// Timer of each hop's handlers (`HopRecord.duration`), with the responder's label as
+    /// Timer of each hop's handlers (`Hop.Record.duration`), with the responder's label as
     /// ``responderDimension``: `responder_chain_hop_duration_seconds`.
     public var hopDuration: String
     /// Gauge of an event system's `outstandingPosts`: `responder_chain_outstanding_posts`.

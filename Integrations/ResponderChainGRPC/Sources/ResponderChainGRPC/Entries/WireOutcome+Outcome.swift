@@ -12,7 +12,7 @@ extension WireOutcome {
         self.captureHandlerCount = outcome.path.captureHandlers.count
         self.info = written?.values ?? []
         self.infoLeftBehind = written?.unregistered ?? outcome.info.keyNames
-        self.phase = EventPhase.bubble.wireName
+        self.phase = EventContext.Phase.bubble.wireName
         switch outcome {
         case .handled(let handled):
             responder = WireResponder(handled.stoppedAt)

@@ -22,7 +22,7 @@ extension Outcome {
             handlers: wire.handlers.map(responders.id(of:)), captureHandlerCount: wire.captureHandlerCount,
             info: info)
         let responder = responders.id(of: wire.responder)
-        let phase = EventPhase(wireName: wire.phase)
+        let phase = EventContext.Phase(wireName: wire.phase)
         func stop() throws(RemoteLinkError) -> Outcome.Stop {
             guard let hop = wire.hop, let whileHandling = wire.whileHandling,
                 let reason = wire.stopReason.flatMap(Outcome.Stop.Reason.init(wireName:))

@@ -53,7 +53,7 @@ extension Outcome.Rejection.Reason {
     }
 }
 
-extension EventPhase {
+extension EventContext.Phase {
     /// The pass's name on the wire.
     var wireName: String {
         switch self {
@@ -65,6 +65,6 @@ extension EventPhase {
     /// The pass named `wireName` on the wire: the bubble for any name but the capture's, the
     /// pass every outcome without a capture pass belongs to.
     init(wireName: String) {
-        self = wireName == EventPhase.capture.wireName ? .capture : .bubble
+        self = wireName == EventContext.Phase.capture.wireName ? .capture : .bubble
     }
 }

@@ -1,0 +1,18 @@
+extension Hop {
+    /// One piece of information a hop added (or replaced), as traces print it.
+    public struct AddedInfo: Hashable, Sendable, CustomStringConvertible {
+        /// The key's ``InfoKey/name``.
+        public let name: String
+        /// The value, as `String(describing:)` prints it.
+        public let value: String
+
+        /// An entry (for tests and adapters).
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+
+        /// `OrderID=42`.
+        public var description: String { "\(name)=\(value)" }
+    }
+}
