@@ -443,7 +443,7 @@ extension Outcome {
         }
 
         /// The path: no hops ran in the system that refused the event. (When another chain
-        /// refused an event this chain forwarded, see ``Forwarded``, it holds this chain's hops.)
+        /// refused an event this chain forwarded, see ``Disposition/forwarded(_:)``, it holds this chain's hops.)
         public let path: Path
         /// The responder that refused the event: the one it would have started at, or, for
         /// ``Reason/wouldDeadlock``, the one it would have waited for.
