@@ -4,12 +4,13 @@ import PackageDescription
 let package = Package(
     name: "ResponderChain",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The three libraries only: the demo and the benchmark are executable targets of this package,
+    // run with `swift run responder-demo` and `swift run -c release responder-bench`, and are not
+    // offered to packages that depend on this one.
     products: [
         .library(name: "ResponderChain", targets: ["ResponderChain"]),
         .library(name: "ResponderUI", targets: ["ResponderUI"]),
         .library(name: "ResponderChainTesting", targets: ["ResponderChainTesting"]),
-        .executable(name: "responder-demo", targets: ["responder-demo"]),
-        .executable(name: "responder-bench", targets: ["responder-bench"]),
     ],
     targets: [
         .target(name: "ResponderChain"),
