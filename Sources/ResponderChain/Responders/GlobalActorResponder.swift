@@ -2,10 +2,11 @@
 /// a `@RenderActor` scene.
 ///
 /// Swift cannot name "the global actor of `Self`" in a protocol, so the type says which actor its
-/// hops run on, and implements ``Responder/handle(_:context:)`` itself (a handler table's
-/// closures cannot be typed for an arbitrary global actor). Each hop then enters that actor once,
-/// for the handlers and the read of ``Responder/next`` together, like the hops of actors and
-/// ``MainActorResponder``s.
+/// hops run on. Each hop then enters that actor once, for the handlers and the read of
+/// ``Responder/next`` together, like the hops of actors and ``MainActorResponder``s.
+///
+/// Its handlers are a ``Strategies`` table like any responder's; each closure names the actor
+/// (`{ @DatabaseActor store, … in }`), since a closure type cannot be generic over it:
 ///
 /// ```swift
 /// @globalActor actor DatabaseActor { static let shared = DatabaseActor() }
@@ -17,21 +18,18 @@
 ///     var next: (any Responder)? { nil }
 ///     private(set) var saved: [String] = []
 ///
-///     nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
-///         async throws -> Disposition
-///     {
-///         await save(event)             // no switch: the hop already runs on DatabaseActor
-///     }
-///
-///     private func save(_ event: any Event) -> Disposition {
-///         saved.append(event.traceName)
-///         return .handled
+///     nonisolated static let strategies = Strategies<Store> {
+///         $0.onAnyEvent { @DatabaseActor store, event, context in
+///             store.saved.append(event.traceName)
+///             return .handled
+///         }
 ///     }
 /// }
 /// ```
 ///
-/// Declare ``globalActor`` `nonisolated`, like every `nonisolated` requirement of
-/// ``Responder`` (see ``MainActorResponder`` for what the compiler says otherwise).
+/// Declare ``globalActor`` and the table `nonisolated`, like every `nonisolated` requirement of
+/// ``Responder`` (see ``MainActorResponder`` for what the compiler says otherwise). A type that
+/// implements ``Responder/handle(_:context:)`` itself decides without a table.
 public protocol GlobalActorResponder: Responder {
     /// The shared instance of the global actor this type is isolated to.
     nonisolated static var globalActor: any Actor { get }

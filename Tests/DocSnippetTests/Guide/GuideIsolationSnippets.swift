@@ -37,15 +37,11 @@ final class Store: GlobalActorResponder {
     var next: (any Responder)? { nil }
     private(set) var saved: [String] = []
 
-    nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
-        async throws -> Disposition
-    {
-        await save(event)             // no switch: the hop already runs on DatabaseActor
-    }
-
-    private func save(_ event: any Event) -> Disposition {
-        saved.append(event.traceName)
-        return .handled
+    nonisolated static let strategies = Strategies<Store> {
+        $0.onAnyEvent { @DatabaseActor store, event, context in   // runs on DatabaseActor
+            store.saved.append(event.traceName)
+            return .handled
+        }
     }
 }
 // end snippet

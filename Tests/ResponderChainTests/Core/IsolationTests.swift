@@ -55,5 +55,66 @@ extension CoreSuites {
             #expect(await ledger.entries == ["Ping"])
             #expect(await root.sightings.map(\.tag) == ["ledger"])
         }
+
+        @Test(
+            "a global-actor responder's table runs its entries, catch-all and middleware on that actor")
+        func globalActorTable() async throws {
+            let journal = Journal()
+            let root = Station("root", .handle, root: true, journal: journal)
+            let ledger = await TableLedger(parent: root)
+            let leaf = Station("leaf", .pass, parent: ledger, journal: journal)
+
+            let ping = await leaf.send(Ping())
+            let named = await leaf.send(.addToCart, payload: "A-1")
+            let other = await leaf.send(Knock())
+
+            #expect(ping.handledDetails?.stoppedAt == ResponderID(ledger))
+            #expect(ping.info[Tag.self] == "ledger")
+            #expect(named.handledDetails?.stoppedAt == ResponderID(ledger))
+            #expect(other.kind == .unhandled)  // the catch-all passed it on
+            #expect(
+                await ledger.entries == [
+                    "around Ping", "Ping", "around addToCart", "A-1", "around Knock", "any Knock",
+                ])
+        }
+    }
+}
+
+/// A responder isolated to ``LedgerActor`` whose handlers are a table: each closure names the
+/// actor, and runs there (it asserts it).
+@LedgerActor
+final class TableLedger: GlobalActorResponder {
+    nonisolated static var globalActor: any Actor { LedgerActor.shared }
+    private let parent: (any Responder)?
+    private(set) var entries: [String] = []
+
+    init(parent: (any Responder)?) {
+        self.parent = parent
+    }
+
+    var next: (any Responder)? { parent }
+
+    nonisolated static let strategies = Strategies<TableLedger> {
+        $0.on(Ping.self) { @LedgerActor ledger, _, context in
+            LedgerActor.shared.assertIsolated()
+            ledger.entries.append("Ping")
+            context.info[Tag.self] = "ledger"
+            return .handled
+        }
+        $0.on(.addToCart, payload: String.self) { @LedgerActor ledger, sku, _ in
+            LedgerActor.shared.assertIsolated()
+            ledger.entries.append(sku)
+            return .handled
+        }
+        $0.onAnyEvent { @LedgerActor ledger, event, _ in
+            LedgerActor.shared.assertIsolated()
+            ledger.entries.append("any \(event.traceName)")
+            return .pass
+        }
+        $0.use { @LedgerActor ledger, event, context, next in
+            LedgerActor.shared.assertIsolated()
+            ledger.entries.append("around \(event.traceName)")
+            return try await next(&context)
+        }
     }
 }
