@@ -248,7 +248,7 @@ public struct Strategies<Owner: Responder>: Sendable {
 
     /// Whether the handler registered for `type` runs without suspending: the overload for a
     /// closure with no `await` was picked. Clear-box, for tests; `nil` when none is registered.
-    public func _isSynchronous<E: Event>(_ type: E.Type) -> Bool? {
+    package func isSynchronous<E: Event>(_ type: E.Type) -> Bool? {
         table.isSynchronous(.type(ObjectIdentifier(type)))
     }
 

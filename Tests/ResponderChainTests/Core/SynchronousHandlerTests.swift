@@ -7,11 +7,11 @@ extension CoreSuites {
     struct SynchronousHandlerTests {
         @Test("a handler closure with no await registers as synchronous; one that awaits, as asynchronous")
         func overloadFollowsTheClosure() {
-            #expect(Counter.strategies._isSynchronous(Ping.self) == true)
-            #expect(Counter.strategies._isSynchronous(Knock.self) == false)
-            #expect(Counter.strategies._isSynchronous(Tick.self) == nil)
-            #expect(Screen.strategies._isSynchronous(Ping.self) == true)
-            #expect(Screen.strategies._isSynchronous(Knock.self) == false)
+            #expect(Counter.strategies.isSynchronous(Ping.self) == true)
+            #expect(Counter.strategies.isSynchronous(Knock.self) == false)
+            #expect(Counter.strategies.isSynchronous(Tick.self) == nil)
+            #expect(Screen.strategies.isSynchronous(Ping.self) == true)
+            #expect(Screen.strategies.isSynchronous(Knock.self) == false)
         }
 
         @Test("synchronous and asynchronous handlers decide the same way and see the same context")
