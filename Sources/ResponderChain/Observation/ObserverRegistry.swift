@@ -1,8 +1,9 @@
 import Synchronization
 
 /// The observation streams of one kind (outcomes, or dead letters) on one event system: one
-/// ``ObservationStateMachine`` per stream, all under one lock, and the one place elements are
-/// handed to them and consumers wait for them.
+/// ``ObservationStateMachine`` per stream, all under one lock, the one place elements are handed
+/// to them, and where their consumers wait (through ``Locked/wait(in:as:unless:cancelled:)``,
+/// like every waiter in the package).
 ///
 /// Publishing hands an element to every open stream under the lock, so that every stream
 /// receives the elements in one and the same order, whatever threads the sends finish on. It
@@ -65,8 +66,8 @@ final class ObserverRegistry<Element: Sendable>: Sendable {
         let woken = state.withLock { state in
             var woken: [Consumer] = []
             for index in state.streams.indices {
-                if case .resume(let consumer) = state.streams.values[index].receive(element) {
-                    woken.append(consumer)
+                if let consumer = state.streams.values[index].receive(element) {
+                    woken.append(consumer.continuation)
                 }
             }
             return woken
@@ -76,25 +77,17 @@ final class ObserverRegistry<Element: Sendable>: Sendable {
 
     /// The next element of `stream`: at once if one is unread, otherwise once one arrives; `nil`
     /// when the stream has finished and nothing is left, or when the calling task is cancelled.
+    ///
+    /// The stream must still be in the registry (``remove(_:)`` runs only once nothing holds the
+    /// stream, so no consumer of it can be waiting here): the waiting line is reached through it.
     nonisolated(nonsending) func next(from stream: StreamID) async -> Element? {
-        let action = state.withLock { $0.streams[stream]?.next() ?? .return(nil) }
-        let id: Machine.ConsumerID
-        switch action {
-        case .return(let element): return element
-        case .suspend(let consumer): id = consumer
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: Consumer) in
-                let action = state.withLock { state in
-                    state.streams[stream]?.suspend(id, continuation, isCancelled: Task.isCancelled)
-                        ?? .resume(nil)
-                }
-                if case .resume(let element) = action { continuation.resume(returning: element) }
-            }
-        } onCancel: {
-            let action = state.withLock { $0.streams[stream]?.cancel(id) ?? .none }
-            if case .resume(let consumer) = action { consumer.resume(returning: nil) }
-        }
+        await state.wait(
+            in: \State.streams[stream]!.consumers, as: (),
+            unless: { state -> Element?? in
+                // A stream no longer here has ended: it has nothing more to read.
+                guard state.streams[stream] != nil else { return .some(nil) }
+                return state.streams[stream]!.read()
+            }, cancelled: .some(nil))
     }
 
     /// Finishes `stream`: it receives nothing more, and its consumers end once they have read
@@ -106,7 +99,7 @@ final class ObserverRegistry<Element: Sendable>: Sendable {
             return action
         }
         if case .finished(let consumers) = action {
-            for consumer in consumers { consumer.resume(returning: nil) }
+            for consumer in consumers { consumer.continuation.resume(returning: nil) }
         }
     }
 
@@ -126,7 +119,7 @@ final class ObserverRegistry<Element: Sendable>: Sendable {
             var woken: [Consumer] = []
             for index in state.streams.indices {
                 if case .finished(let consumers) = state.streams.values[index].finish() {
-                    woken.append(contentsOf: consumers)
+                    woken.append(contentsOf: consumers.map(\.continuation))
                 }
             }
             return woken

@@ -8,119 +8,94 @@ import Testing
 struct ObservationStateMachineTests {
     typealias Machine = ObservationStateMachine<Int, String>
 
-    @Test("with no consumer waiting, elements are kept and read oldest first")
+    /// Puts a consumer named `name` in the machine's line, as a consumer that found nothing to
+    /// read does.
+    func wait(_ name: String, in machine: inout Machine) {
+        let id = machine.consumers.makeID()
+        guard case .suspended = machine.consumers.suspend(id, element: (), continuation: name) else {
+            Issue.record("\(name) could not wait")
+            return
+        }
+    }
+
+    @Test("with no consumer waiting, elements are kept and read oldest first; with none left, a reader waits")
     func keepsAndReadsInOrder() {
         var machine = Machine(buffering: .keepingOldest(10))
-        for element in 1...3 { #expect(machine.receive(element).resumed == nil) }
+        for element in 1...3 { #expect(machine.receive(element) == nil) }
         #expect(machine.unreadCount == 3)
-        #expect(machine.next().returned == .some(1))
-        #expect(machine.next().returned == .some(2))
-        #expect(machine.next().returned == .some(3))
-        #expect(machine.next().suspendedAs != nil)
+        #expect(machine.read() == .some(1))
+        #expect(machine.read() == .some(2))
+        #expect(machine.read() == .some(3))
+        #expect(machine.read() == nil)
         #expect(machine.droppedCount == 0)
     }
 
     @Test(
-        "a full buffer drops by its policy and counts each drop",
+        "a full buffer drops by its policy and counts each drop; once read, it has room again",
         arguments: [
             (ObservationStream<Int>.Buffering.keepingNewest(2), [2, 3]),
             (ObservationStream<Int>.Buffering.keepingOldest(2), [1, 2]),
         ])
     func fullBufferDrops(buffering: ObservationStream<Int>.Buffering, kept: [Int]) {
         var machine = Machine(buffering: buffering)
-        for element in 1...3 { #expect(machine.receive(element).resumed == nil) }
+        for element in 1...3 { #expect(machine.receive(element) == nil) }
         #expect(machine.droppedCount == 1)
         #expect(machine.unreadCount == 2)
-        #expect([machine.next().returned, machine.next().returned] == kept.map { Int??.some($0) })
-        // Once read, the buffer has room again.
+        #expect([machine.read(), machine.read()] == kept.map { Int??.some($0) })
         _ = machine.receive(4)
-        #expect(machine.next().returned == .some(4))
+        #expect(machine.read() == .some(4))
         #expect(machine.droppedCount == 1)
     }
 
-    @Test("a consumer with nothing to read waits, and the next element goes to it, not to the buffer")
-    func waitingConsumerTakesTheNextElement() throws {
+    @Test("the next element goes to a waiting consumer, not to the buffer, and the consumer leaves the line")
+    func waitingConsumerTakesTheNextElement() {
         var machine = Machine(buffering: .default)
-        let id = try #require(machine.next().suspendedAs)
-        #expect(machine.suspend(id, "reader", isCancelled: false).isSuspended)
-        #expect(machine.waitingCount == 1)
-
-        #expect(machine.receive(7).resumed == "reader")
-        #expect(machine.waitingCount == 0)
+        wait("reader", in: &machine)
+        #expect(machine.receive(7)?.continuation == "reader")
+        #expect(machine.consumers.isEmpty)
         #expect(machine.unreadCount == 0)
+        #expect(machine.droppedCount == 0)
         // With nobody waiting any more, the next element is kept.
-        #expect(machine.receive(8).resumed == nil)
+        #expect(machine.receive(8) == nil)
         #expect(machine.unreadCount == 1)
     }
 
     @Test("waiting consumers are served first come, first served, one element each")
-    func consumersInArrivalOrder() throws {
+    func consumersInArrivalOrder() {
         var machine = Machine(buffering: .default)
-        let first = try #require(machine.next().suspendedAs)
-        let second = try #require(machine.next().suspendedAs)
-        #expect(first != second)
-        #expect(machine.suspend(first, "first", isCancelled: false).isSuspended)
-        #expect(machine.suspend(second, "second", isCancelled: false).isSuspended)
-        // A consumer asking while others wait waits behind them.
-        let third = try #require(machine.next().suspendedAs)
-        #expect(machine.suspend(third, "third", isCancelled: false).isSuspended)
-
-        #expect(machine.receive(1).resumed == "first")
-        #expect(machine.receive(2).resumed == "second")
-        #expect(machine.receive(3).resumed == "third")
-        #expect(machine.waitingCount == 0)
-    }
-
-    @Test("an element that arrives between asking and suspending is handed over at once")
-    func elementBeforeSuspending() throws {
-        var machine = Machine(buffering: .default)
-        let id = try #require(machine.next().suspendedAs)
-        #expect(machine.receive(5).resumed == nil)
-        #expect(machine.suspend(id, "reader", isCancelled: false).resumedWith == .some(5))
-        #expect(machine.waitingCount == 0)
+        for name in ["first", "second", "third"] { wait(name, in: &machine) }
+        #expect(machine.receive(1)?.continuation == "first")
+        #expect(machine.receive(2)?.continuation == "second")
+        #expect(machine.receive(3)?.continuation == "third")
+        #expect(machine.consumers.isEmpty)
         #expect(machine.unreadCount == 0)
     }
 
-    @Test("a waiting consumer that is cancelled leaves the line and is resumed; later elements are kept")
-    func cancelWhileWaiting() throws {
+    @Test("a cancelled consumer leaves the line: the next element goes to the one behind it")
+    func cancelledConsumerLeaves() throws {
         var machine = Machine(buffering: .default)
-        let first = try #require(machine.next().suspendedAs)
-        let second = try #require(machine.next().suspendedAs)
-        _ = machine.suspend(first, "first", isCancelled: false)
-        _ = machine.suspend(second, "second", isCancelled: false)
-
-        #expect(machine.cancel(first).resumed == "first")
-        #expect(machine.cancel(first).resumed == nil)
-        #expect(machine.receive(1).resumed == "second")
-        #expect(machine.cancel(second).resumed == nil)
-        #expect(machine.receive(2).resumed == nil)
-        #expect(machine.unreadCount == 1)
-    }
-
-    @Test("a consumer cancelled before it suspends is resumed with nil at once and never waits")
-    func cancelBeforeSuspending() throws {
-        var machine = Machine(buffering: .default)
-        let id = try #require(machine.next().suspendedAs)
-        #expect(machine.cancel(id).resumed == nil)
-        #expect(machine.suspend(id, "reader", isCancelled: true).resumedWith == .some(nil))
-        #expect(machine.waitingCount == 0)
-        #expect(machine.receive(1).resumed == nil)
-        #expect(machine.unreadCount == 1)
-    }
-
-    @Test("finishing resumes every waiting consumer with nil and ignores later elements")
-    func finishResumesWaiters() throws {
-        var machine = Machine(buffering: .default)
-        for name in ["first", "second"] {
-            let id = try #require(machine.next().suspendedAs)
-            _ = machine.suspend(id, name, isCancelled: false)
+        let id = machine.consumers.makeID()
+        _ = machine.consumers.suspend(id, element: (), continuation: "cancelled")
+        wait("behind", in: &machine)
+        guard case .resume(let cancelled) = machine.consumers.cancel(id) else {
+            Issue.record("the cancelled consumer was not in the line")
+            return
         }
+        #expect(cancelled.continuation == "cancelled")
+        #expect(machine.receive(1)?.continuation == "behind")
+    }
+
+    @Test("finishing hands back every waiting consumer, to resume with nil, and ignores later elements")
+    func finishResumesWaiters() {
+        var machine = Machine(buffering: .default)
+        wait("first", in: &machine)
+        wait("second", in: &machine)
         #expect(machine.finish().resuming == ["first", "second"])
         #expect(machine.isFinished)
-        #expect(machine.waitingCount == 0)
-        #expect(machine.receive(1).resumed == nil)
+        #expect(machine.consumers.isEmpty)
+        #expect(machine.receive(1) == nil)
         #expect(machine.unreadCount == 0)
-        #expect(machine.next().returned == .some(nil))
+        #expect(machine.read() == .some(nil))
     }
 
     @Test("a finished stream's unread elements are still read, then nil; finishing twice does nothing more")
@@ -130,63 +105,16 @@ struct ObservationStateMachineTests {
         _ = machine.receive(2)
         #expect(machine.finish().resuming == [])
         #expect(machine.finish().resuming == nil)
-        #expect(machine.next().returned == .some(1))
-        #expect(machine.next().returned == .some(2))
-        #expect(machine.next().returned == .some(nil))
-        #expect(machine.next().returned == .some(nil))
-    }
-
-    @Test("a consumer that finds the stream finished by the time it suspends is resumed at once")
-    func finishBeforeSuspending() throws {
-        var machine = Machine(buffering: .default)
-        let id = try #require(machine.next().suspendedAs)
-        #expect(machine.finish().resuming == [])
-        #expect(machine.suspend(id, "reader", isCancelled: false).resumedWith == .some(nil))
-        #expect(machine.waitingCount == 0)
-    }
-}
-
-extension ObservationStateMachine.ReceiveAction {
-    /// The consumer to resume with the element, if any.
-    fileprivate var resumed: Consumer? {
-        if case .resume(let consumer) = self { consumer } else { nil }
-    }
-}
-
-extension ObservationStateMachine.NextAction {
-    /// What to return at once (`.some(nil)`: the end), or `nil` to suspend.
-    fileprivate var returned: Element?? {
-        if case .return(let element) = self { .some(element) } else { nil }
-    }
-
-    /// The identity to suspend under, if the consumer must wait.
-    fileprivate var suspendedAs: ObservationStateMachine<Element, Consumer>.ConsumerID? {
-        if case .suspend(let id) = self { id } else { nil }
-    }
-}
-
-extension ObservationStateMachine.SuspendAction {
-    /// Whether the consumer is waiting.
-    fileprivate var isSuspended: Bool {
-        if case .suspended = self { true } else { false }
-    }
-
-    /// What to resume the consumer with at once (`.some(nil)`: the end), or `nil` if it waits.
-    fileprivate var resumedWith: Element?? {
-        if case .resume(let element) = self { .some(element) } else { nil }
-    }
-}
-
-extension ObservationStateMachine.CancelAction {
-    /// The consumer to resume with `nil`, if it was waiting.
-    fileprivate var resumed: Consumer? {
-        if case .resume(let consumer) = self { consumer } else { nil }
+        #expect(machine.read() == .some(1))
+        #expect(machine.read() == .some(2))
+        #expect(machine.read() == .some(nil))
+        #expect(machine.read() == .some(nil))
     }
 }
 
 extension ObservationStateMachine.FinishAction {
     /// The consumers to resume with `nil`, or `nil` when the stream had finished already.
     fileprivate var resuming: [Consumer]? {
-        if case .finished(let consumers) = self { consumers } else { nil }
+        if case .finished(let consumers) = self { consumers.map(\.continuation) } else { nil }
     }
 }
