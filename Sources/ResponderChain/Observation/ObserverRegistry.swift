@@ -29,6 +29,17 @@ final class ObserverRegistry<Element: Sendable>: Sendable {
         var lastID: UInt64 = 0
         /// Set when the system's shutdown has finished: new streams start finished.
         var isClosed = false
+
+        /// Runs `body` on every stream's machine, in place. (Looping over `streams.indices`
+        /// would hold a second reference to the dictionary, so that the first change copied it
+        /// and every buffer in it.)
+        mutating func forEachStream(_ body: (inout Machine) -> Void) {
+            var index = streams.values.startIndex
+            while index != streams.values.endIndex {
+                body(&streams.values[index])
+                streams.values.formIndex(after: &index)
+            }
+        }
     }
 
     private let state = Locked(State())
@@ -65,10 +76,8 @@ final class ObserverRegistry<Element: Sendable>: Sendable {
     func publish(_ element: Element) {
         let woken = state.withLock { state in
             var woken: [Consumer] = []
-            for index in state.streams.indices {
-                if let consumer = state.streams.values[index].receive(element) {
-                    woken.append(consumer.continuation)
-                }
+            state.forEachStream { stream in
+                if let consumer = stream.receive(element) { woken.append(consumer.continuation) }
             }
             return woken
         }
@@ -117,8 +126,8 @@ final class ObserverRegistry<Element: Sendable>: Sendable {
             state.isClosed = true
             openCount.store(0, ordering: .relaxed)
             var woken: [Consumer] = []
-            for index in state.streams.indices {
-                if case .finished(let consumers) = state.streams.values[index].finish() {
+            state.forEachStream { stream in
+                if case .finished(let consumers) = stream.finish() {
                     woken.append(contentsOf: consumers.map(\.continuation))
                 }
             }
