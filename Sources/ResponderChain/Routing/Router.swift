@@ -107,7 +107,8 @@ enum Router {
         trace: (any ActiveTrace)?
     ) -> Outcome {
         if system.observers.outcomes.isObserved {
-            system.observers.outcomes.publish(FinishedSend(event: event, source: source, outcome: outcome))
+            system.observers.outcomes.publish(
+                EventSystem.FinishedSend(event: event, source: source, outcome: outcome))
         }
         trace?.record(.finished(outcome))
         return outcome

@@ -8,7 +8,7 @@ private typealias O = ObservationFixtures
 @Suite("Observation buffering", .timeLimit(.minutes(1)))
 struct ObservationBufferingTests {
     struct Case: Sendable, CustomTestStringConvertible {
-        let buffering: ObservationBuffering
+        let buffering: ObservationStream<EventSystem.FinishedSend>.Buffering
         let kept: [Int]
         var testDescription: String { buffering.description }
     }
@@ -65,7 +65,7 @@ struct ObservationBufferingTests {
     @Test("a buffer with room for fewer than one element is refused with a clear message")
     func capacityBelowOneIsRefused() async {
         await #expect(processExitsWith: .failure) {
-            _ = ObservationBuffering.keepingOldest(0)
+            _ = ObservationStream<DeadLetter>.Buffering.keepingOldest(0)
         }
     }
 }

@@ -22,7 +22,7 @@ enum ObservationFixtures {
     }
 }
 
-extension FinishedSend {
+extension EventSystem.FinishedSend {
     /// The number of a ``ConcurrencyFixtures/Numbered`` event.
     var number: Int? { (event as? ConcurrencyFixtures.Numbered)?.number }
 }
