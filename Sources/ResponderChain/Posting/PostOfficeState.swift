@@ -19,10 +19,13 @@
 ///                                                                     closed
 /// ```
 ///
-/// A task that must wait takes an identity from the transition that decided it (``PostAction/
-/// mustWait(_:)``, ``ShutdownWait/mustWait(_:)``, ``DrainWait/mustWait(_:)``), then hands its
-/// continuation to the matching `suspend…` transition, which either keeps it or answers at once
-/// (room appeared, the shutdown began, the drain completed, or it was cancelled meanwhile).
+/// A task that must wait takes an identity from the transition that decided it
+/// (``PostAction/mustWait(_:)``, ``ShutdownWait/mustWait(_:)``, ``DrainWait/mustWait(_:)``), then
+/// hands its continuation to the matching `suspend…` transition, which either keeps it or answers
+/// at once (room appeared, the shutdown began, the drain completed, or it was cancelled
+/// meanwhile). Whoever cancels a waiter takes its continuation back through the matching
+/// `cancel…` transition. The lines live in the phase they mean something in; the storage never
+/// reaches into them.
 struct PostOfficeState {
     /// The queue of one sender: its pending posts in post order, the one being delivered, and
     /// the task delivering them.
