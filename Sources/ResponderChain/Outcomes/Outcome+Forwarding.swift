@@ -1,5 +1,5 @@
 extension Outcome {
-    /// This outcome — another chain's, for an event a hop handed over (see ``Forwarded``) — as
+    /// This outcome — another chain's, for an event a hop handed over (see ``Disposition/forwarded(_:)``) — as
     /// the end of the send whose path so far is `prefix`: one outcome for the whole path.
     ///
     /// The kind and the responder it names are this outcome's; hops and the hop numbers of a

@@ -12,8 +12,10 @@ import Synchronization
 /// values (tracing is captured per post, at post time), so nothing a poster's task carries, such
 /// as a one-at-a-time responder's hold, leaks into the delivery of later, unrelated posts.
 ///
-/// The rules live in ``PostOfficeState``; this class holds it in a `Locked`, starts the delivery
-/// tasks and resumes continuations outside the lock.
+/// The rules live in ``PostOfficeState``; this class holds it in a `Locked` and carries out the
+/// actions its transitions return: it starts the delivery tasks, hands the machine the
+/// continuations of the tasks that must wait and resumes the ones it gives back, outside the
+/// lock, and ends the posts the machine takes out of their queues (see PostOffice+Undelivered).
 final class PostOffice: Sendable {
     private let state: Locked<PostOfficeState>
     /// The system's observation streams, finished when the office closes.
@@ -40,11 +42,11 @@ final class PostOffice: Sendable {
     }
 
     var statistics: (outstanding: Int, peak: Int, suspended: Int) {
-        state.withLock { ($0.outstanding, $0.peak, $0.suspendedCount) }
+        state.withLock { $0.statistics }
     }
 
     /// Whether the office is shutting down or has shut down.
-    var isShuttingDown: Bool { state.withLock { $0.phase != .open } }
+    var isShuttingDown: Bool { state.withLock { $0.isShuttingDown } }
 
     // MARK: Posting
 
@@ -54,35 +56,48 @@ final class PostOffice: Sendable {
         async
     {
         let overLimit = Self.delivery?.isRunning(in: self) == true
-        let decision = state.withLock { state in
-            let decision = state.post(post, lane: lane, overLimit: overLimit)
-            if case .accepted(startDelivery: true) = decision {
+        let action = state.withLock { state in
+            let action = state.post(post, lane: lane, overLimit: overLimit)
+            if case .accepted(startDelivery: true) = action {
                 startDelivery(of: lane, isolation: post.isolation, in: &state)
             }
-            return decision
+            return action
         }
-        switch decision {
+        switch action {
         case .accepted:
             return
         case .rejected(let reason):
-            await Router.reject(post, reason: reason, system: system)
-        case .mustWait:
-            let admission = await state.wait(
-                in: \PostOfficeState.roomLine,
-                as: PostOfficeState.WaitingPost(lane: lane, post: post),
-                unless: { state in
-                    guard let (admission, start) = state.admitBeforeWaiting(post, lane: lane) else {
-                        return nil
-                    }
-                    if start { startDelivery(of: lane, isolation: post.isolation, in: &state) }
-                    return admission
-                },
-                cancelled: .cancelled)
-            switch admission {
+            await Self.reject(post, reason: reason, system: system)
+        case .mustWait(let id):
+            switch await waitForRoom(id, PostOfficeState.WaitingPost(lane: lane, post: post)) {
             case .accepted: return
-            case .cancelled: await Router.reject(post, reason: .posterCancelled, system: system)
-            case .shuttingDown: await Router.reject(post, reason: .shuttingDown, system: system)
+            case .cancelled: await Self.reject(post, reason: .posterCancelled, system: system)
+            case .shuttingDown: await Self.reject(post, reason: .shuttingDown, system: system)
             }
+        }
+    }
+
+    /// Suspends the poster `id` until its post is queued, it is cancelled, or the shutdown
+    /// refuses it.
+    private nonisolated(nonsending) func waitForRoom(_ id: WaiterID, _ waiting: PostOfficeState.WaitingPost)
+        async -> PostOfficeState.Admission
+    {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<PostOfficeState.Admission, Never>) in
+                let suspension = state.withLock { state in
+                    let suspension = state.suspendPoster(id, waiting, continuation: continuation)
+                    if case .resume(.accepted, startDelivery: true) = suspension {
+                        startDelivery(of: waiting.lane, isolation: waiting.post.isolation, in: &state)
+                    }
+                    return suspension
+                }
+                if case .resume(let admission, _) = suspension {
+                    continuation.resume(returning: admission)
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.cancelPoster(id) }?.resume(returning: .cancelled)
         }
     }
 
@@ -132,8 +147,7 @@ final class PostOffice: Sendable {
     }
 
     private func startLanes(_ released: PostOfficeState.Released, in state: inout PostOfficeState) {
-        for lane in released.lanesToStart {
-            let isolation = released.admitted.first { $0.element.lane == lane }?.element.post.isolation
+        for (lane, isolation) in released.lanesToStart {
             startDelivery(of: lane, isolation: isolation, in: &state)
         }
     }
@@ -141,11 +155,11 @@ final class PostOffice: Sendable {
     /// Resumes what a transition released, outside the lock, and finishes the observation
     /// streams once the office has closed: every post it held has ended and been observed.
     private func resume(_ released: PostOfficeState.Released) {
-        for waiter in released.admitted {
-            waiter.continuation.resume(returning: .accepted)
+        for poster in released.admitted {
+            poster.resume(returning: .accepted)
         }
         for waiter in released.drainWaiters {
-            waiter.continuation.resume()
+            waiter.resume()
         }
         if released.closed { observers.close() }
     }
@@ -160,8 +174,7 @@ final class PostOffice: Sendable {
             // Outside the lock: cancellation handlers run synchronously and may post.
             task?.cancel()
         case .removedFromQueue(let post):
-            let settlement = Router.endQueuedByTicket(post)
-            endedWhileQueued(settlement)
+            endedWhileQueued(Self.endQueuedByTicket(post))
         case .none:
             break
         }
@@ -180,7 +193,7 @@ final class PostOffice: Sendable {
     /// whose handler waits for it.
     nonisolated(nonsending) func refuseQueued(_ ticket: TicketState, lane: ObjectIdentifier) async {
         guard let post = state.withLock({ $0.removeQueued(ticket, lane: lane) }) else { return }
-        endedWhileQueued(await Router.endQueued(post, rejectedFor: .wouldDeadlock))
+        endedWhileQueued(await Self.endQueued(post, rejectedFor: .wouldDeadlock))
     }
 
     // MARK: Shutdown
@@ -188,9 +201,16 @@ final class PostOffice: Sendable {
     /// Whether the shutdown has begun; waits until it has.
     /// - Throws: `CancellationError` if the waiting task is cancelled first.
     nonisolated(nonsending) func waitUntilShuttingDown() async throws(CancellationError) {
-        let began = await state.wait(
-            in: \PostOfficeState.shutdownLine, as: (), unless: { $0.phase != .open ? true : nil },
-            cancelled: false)
+        guard case .mustWait(let id) = state.withLock({ $0.waitForShutdown() }) else { return }
+        let began = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                if let now = state.withLock({ $0.suspendShutdownWaiter(id, continuation: continuation) }) {
+                    continuation.resume(returning: now)
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.cancelShutdownWaiter(id) }?.resume(returning: false)
+        }
         if !began { throw CancellationError() }
     }
 
@@ -210,8 +230,8 @@ final class PostOffice: Sendable {
         }
         let caller = Self.delivery.flatMap { $0.isRunning ? $0.lane.lane(in: self) : nil }
         let start = state.withLock { $0.shutdown(from: caller) }
-        for waiter in start.refused { waiter.continuation.resume(returning: .shuttingDown) }
-        for waiter in start.began { waiter.continuation.resume(returning: true) }
+        for poster in start.refused { poster.resume(returning: .shuttingDown) }
+        for waiter in start.began { waiter.resume(returning: true) }
         resume(start.released)
         return await Self.$shuttingDown.withValue(ObjectIdentifier(self)) {
             await drain(until: deadline, system: system)
@@ -242,16 +262,21 @@ final class PostOffice: Sendable {
         }
         // The posts queued behind the callers' own posts cannot run before those end.
         for post in state.withLock({ $0.takeQueuedBehindCallers() }) {
-            endedWhileQueued(await Router.endQueuedByShutdown(post, system: system))
+            endedWhileQueued(await Self.endQueuedByShutdown(post, system: system))
         }
         let (report, closed) = state.withLock { $0.makeReport() }
         if closed { observers.close() }
         return report
     }
 
+    /// Waits until everything the drain waits for has ended; ignores cancellation.
     private nonisolated(nonsending) func waitUntilDrained() async {
-        await state.wait(
-            in: \PostOfficeState.drainLine, as: (), unless: { $0.isDrained ? () : nil }, cancelled: nil)
+        guard case .mustWait(let id) = state.withLock({ $0.waitForDrain() }) else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            if state.withLock({ $0.suspendDrainWaiter(id, continuation: continuation) }) {
+                continuation.resume()
+            }
+        }
     }
 
     /// Ends what is still outstanding when the grace period is over: the queued posts at once,
@@ -263,7 +288,7 @@ final class PostOffice: Sendable {
             delivery?.cancel()
         }
         for post in remaining.queued {
-            endedWhileQueued(await Router.endQueuedByShutdown(post, system: system))
+            endedWhileQueued(await Self.endQueuedByShutdown(post, system: system))
         }
     }
 

@@ -1,20 +1,31 @@
 /// The state machine behind ``PostOffice``: the per-sender queues ("lanes"), the count of
-/// outstanding posts against the ``PostingLimit``, the posters waiting for room, and the
-/// shutdown.
+/// outstanding posts against the ``PostingLimit``, the tasks waiting (for room, for the shutdown
+/// to begin, for the drain), and the shutdown.
 ///
-/// A pure value: it never runs user code, starts tasks or resumes continuations. Each transition
-/// returns what its caller (``PostOffice``, which holds it in a `Locked`) must do once outside
-/// the lock: deliver a post, start a lane's delivery task, resume waiting posters, end the posts
-/// a shutdown cut short, wake the tasks waiting for the drain.
+/// A pure value: it never runs user code, starts tasks or resumes continuations. Its data lives
+/// in the case of ``State`` it means something in, and each transition returns an action: what
+/// its caller (``PostOffice``, which holds it in a `Locked`) must do once outside the lock:
+/// deliver a post, start a lane's delivery task, resume the continuations it hands back, end the
+/// posts a shutdown or a ticket took out of their queues, cancel deliveries.
 ///
 /// ```
 ///  post ──room?──▶ lane.pending ──(lane idle: start delivery)──▶ in flight ──▶ finished
 ///    │ no room: reject, or wait ─────(room freed, first come first served)──▲
 ///    │ shutting down: refused
 ///
-///  open ──shutdown()──▶ draining ──(nothing outstanding)──▶ closed
-///                          │ grace period over: endRemaining()
+///  open ──shutdown()──▶ shuttingDown(draining) ──makeReport()──▶ shuttingDown(reported)
+///                          │ grace period over: endRemaining()          │ nothing outstanding
+///                                                                       ▼
+///                                                                     closed
 /// ```
+///
+/// A task that must wait takes an identity from the transition that decided it
+/// (``PostAction/mustWait(_:)``, ``ShutdownWait/mustWait(_:)``, ``DrainWait/mustWait(_:)``), then
+/// hands its continuation to the matching `suspend…` transition, which either keeps it or answers
+/// at once (room appeared, the shutdown began, the drain completed, or it was cancelled
+/// meanwhile). Whoever cancels a waiter takes its continuation back through the matching
+/// `cancel…` transition. The lines live in the phase they mean something in; the storage never
+/// reaches into them.
 struct PostOfficeState {
     /// The queue of one sender: its pending posts in post order, the one being delivered, and
     /// the task delivering them.
@@ -46,14 +57,102 @@ struct PostOfficeState {
     /// Tasks waiting for the shutdown to begin: `true` when it has, `false` when cancelled.
     typealias ShutdownLine = WaitingLine<Void, CheckedContinuation<Bool, Never>>
 
+    /// The posts the office holds, in every phase but the closed one: its lanes, the number of
+    /// posts outstanding (queued or in flight, until their tickets hold their outcomes) and the
+    /// most there ever were.
+    struct Mail {
+        var lanes: [ObjectIdentifier: Lane] = [:]
+        var outstanding = 0
+        var peak = 0
+    }
+
+    /// Accepting posts.
+    struct Open {
+        var mail = Mail()
+        /// Posters waiting for room.
+        var roomLine = RoomLine()
+        /// Tasks waiting for the shutdown to begin.
+        var shutdownLine = ShutdownLine()
+    }
+
+    /// The waiters that took an identity while the office was open and had not suspended when
+    /// the shutdown began. Nobody is suspended in these lines: each arrival is answered at once
+    /// (cancelled, if it was cancelled first; refused, or told that the shutdown began,
+    /// otherwise).
+    struct LateArrivals {
+        var posters: RoomLine
+        var shutdownWaiters: ShutdownLine
+    }
+
+    /// How far the shutdown has come.
+    enum Progress {
+        /// Finishing the outstanding posts; the report's counts so far.
+        case draining(counts: ShutdownReport)
+        /// The report is made; what is still outstanding (the posts whose own deliveries called
+        /// for the shutdown) ends uncounted.
+        case reported(ShutdownReport)
+    }
+
+    /// Refusing new posts, finishing the outstanding ones.
+    struct ShuttingDown {
+        var mail: Mail
+        var progress: Progress
+        /// The lanes whose post in flight called for the shutdown from its own delivery: the
+        /// drain does not wait for that post (it waits for the drain), and the posts queued
+        /// behind it cannot be delivered before it ends.
+        var callerLanes: Set<ObjectIdentifier> = []
+        /// Tasks waiting for the drain to complete.
+        var drainLine = DrainLine()
+        var late: LateArrivals
+    }
+
+    /// Refusing new posts, nothing outstanding.
+    struct Closed {
+        let report: ShutdownReport
+        let peak: Int
+        var late: LateArrivals
+    }
+
+    /// Where the office is in its life, with the data of that phase.
+    private enum State {
+        case open(Open)
+        case shuttingDown(ShuttingDown)
+        case closed(Closed)
+        /// Held only inside a transition, while the payload of the real case is changed in place
+        /// (without it, the payload would be shared with the enum and its lanes copied).
+        case modifying
+    }
+
+    /// Where the office is in its life (for tests and diagnostics).
+    enum Phase: Equatable {
+        /// Accepting posts.
+        case open
+        /// Refusing new posts, finishing the outstanding ones.
+        case draining
+        /// Refusing new posts; the report is made, the callers' own posts still run.
+        case reported
+        /// Refusing new posts, nothing outstanding.
+        case closed
+    }
+
     /// What ``post(_:lane:overLimit:)`` decided.
-    enum PostDecision: Equatable {
+    enum PostAction: Equatable {
         /// Queued; when `startDelivery`, the lane was idle and the caller must start its task.
         case accepted(startDelivery: Bool)
-        /// Not accepted, for this reason.
+        /// Not accepted, for this reason: end the post rejected.
         case rejected(Outcome.Rejection.Reason)
-        /// Full, and the policy suspends: wait in ``roomLine``.
-        case mustWait
+        /// Full, and the policy suspends: suspend with this identity
+        /// (``suspendPoster(_:_:continuation:)``).
+        case mustWait(WaiterID)
+    }
+
+    /// What ``suspendPoster(_:_:continuation:)`` did.
+    enum PosterSuspension: Equatable {
+        /// The poster waits in the room line.
+        case suspended
+        /// Resume the poster at once with this admission; when `startDelivery`, its post was
+        /// queued on an idle lane, whose task the caller must start.
+        case resume(Admission, startDelivery: Bool)
     }
 
     /// What the delivery task of a lane does next.
@@ -67,32 +166,49 @@ struct PostOfficeState {
     }
 
     /// What a transition freed: posters admitted (resume them: their posts are queued), lanes
-    /// whose delivery must start, the tasks waiting for the drain, if it is complete, and whether
-    /// the office has just closed (nothing is outstanding any more: finish the observation
-    /// streams).
+    /// whose delivery must start (on the isolation of the admitted poster that queued there),
+    /// the tasks waiting for the drain, if it is complete, and whether the office has just
+    /// closed (nothing is outstanding any more: finish the observation streams).
     struct Released {
-        var admitted: [RoomLine.Waiter] = []
-        var lanesToStart: [ObjectIdentifier] = []
-        var drainWaiters: [DrainLine.Waiter] = []
+        var admitted: [CheckedContinuation<Admission, Never>] = []
+        var lanesToStart: [(lane: ObjectIdentifier, isolation: (any Actor)?)] = []
+        var drainWaiters: [CheckedContinuation<Void, Never>] = []
         var closed = false
     }
 
-    /// Where the post office is in its life.
-    enum Phase: Equatable {
-        /// Accepting posts.
-        case open
-        /// Refusing new posts, finishing the outstanding ones.
-        case draining
-        /// Refusing new posts, nothing outstanding.
-        case closed
+    /// What cancelling a ticket requires.
+    enum TicketCancellation {
+        /// The post is being delivered: cancel this task (outside the lock) to wake its handler.
+        case interruptDelivery(Task<Void, Never>?)
+        /// The post was still queued and has been removed: settle its ticket as cancelled, then
+        /// call ``endedWhileQueued(_:)`` (it counts as outstanding until then).
+        case removedFromQueue(PendingPost)
+        /// The post has finished already (or was never queued).
+        case none
+    }
+
+    /// What ``waitForShutdown()`` decided.
+    enum ShutdownWait: Equatable {
+        /// The shutdown has begun.
+        case began
+        /// Suspend with this identity (``suspendShutdownWaiter(_:continuation:)``).
+        case mustWait(WaiterID)
+    }
+
+    /// What ``waitForDrain()`` decided.
+    enum DrainWait: Equatable {
+        /// Everything the drain waits for has ended.
+        case drained
+        /// Suspend with this identity (``suspendDrainWaiter(_:continuation:)``).
+        case mustWait(WaiterID)
     }
 
     /// What ``shutdown(from:)`` found.
     struct ShutdownStart {
         /// Posters that were waiting for room: resume them as refused.
-        var refused: [RoomLine.Waiter] = []
+        var refused: [CheckedContinuation<Admission, Never>] = []
         /// Tasks waiting for the shutdown to begin: resume them with `true`.
-        var began: [ShutdownLine.Waiter] = []
+        var began: [CheckedContinuation<Bool, Never>] = []
         /// What the start freed: the drain's waiters, if nothing the drain waits for is
         /// outstanding, and whether the office closed.
         var released = Released()
@@ -108,87 +224,164 @@ struct PostOfficeState {
     }
 
     let limit: PostingLimit
-    private var lanes: [ObjectIdentifier: Lane] = [:]
-    /// Posters waiting for room (the storage suspends into it).
-    var roomLine = RoomLine()
-    /// Tasks waiting for the drain to complete (the storage suspends into it).
-    var drainLine = DrainLine()
-    /// Tasks waiting for the shutdown to begin (the storage suspends into it).
-    var shutdownLine = ShutdownLine()
-    private(set) var outstanding = 0
-    private(set) var peak = 0
-    private(set) var phase = Phase.open
-    /// The shutdown's counts so far.
-    private(set) var counts = ShutdownReport(finished: 0, endedEarly: 0, refused: 0)
-    /// The report, once made: every later call to shut down returns it unchanged.
-    private(set) var report: ShutdownReport?
-    /// The lanes whose post in flight called for the shutdown from its own delivery: the drain
-    /// does not wait for that post (it waits for the drain), and the posts queued behind it
-    /// cannot be delivered before it ends.
-    private var callerLanes: Set<ObjectIdentifier> = []
+    private var state = State.open(Open())
 
     init(limit: PostingLimit) {
         self.limit = limit
     }
 
-    var suspendedCount: Int { roomLine.count }
+    // MARK: Reading
 
-    /// Whether everything the drain waits for has ended: the office is shutting down and the only
-    /// posts outstanding are those of lanes whose post in flight called for the shutdown.
-    var isDrained: Bool { phase != .open && outstanding == postsOnCallerLanes }
-
-    /// The posts on the callers' lanes: each one's post in flight and those queued behind it.
-    private var postsOnCallerLanes: Int {
-        callerLanes.reduce(0) { count, key in
-            count + (lanes[key].map { ($0.inFlight == nil ? 0 : 1) + $0.pending.count } ?? 0)
+    /// Where the office is in its life.
+    var phase: Phase {
+        switch state {
+        case .open: .open
+        case .shuttingDown(let shuttingDown):
+            if case .draining = shuttingDown.progress { .draining } else { .reported }
+        case .closed: .closed
+        case .modifying: preconditionFailure("read during a transition")
         }
     }
 
-    private var hasRoom: Bool { outstanding < limit.maxOutstanding && roomLine.isEmpty }
+    /// Whether the office is shutting down or has shut down.
+    var isShuttingDown: Bool { phase != .open }
+
+    /// The posts queued or in flight, the most there ever were, and the posters waiting for room.
+    var statistics: (outstanding: Int, peak: Int, suspended: Int) {
+        switch state {
+        case .open(let open): (open.mail.outstanding, open.mail.peak, open.roomLine.count)
+        case .shuttingDown(let shuttingDown): (shuttingDown.mail.outstanding, shuttingDown.mail.peak, 0)
+        case .closed(let closed): (0, closed.peak, 0)
+        case .modifying: preconditionFailure("read during a transition")
+        }
+    }
+
+    var outstanding: Int { statistics.outstanding }
+    var peak: Int { statistics.peak }
+
+    /// Whether everything the drain waits for has ended: the office is shutting down and the only
+    /// posts outstanding are those of lanes whose post in flight called for the shutdown.
+    var isDrained: Bool {
+        switch state {
+        case .open: false
+        case .shuttingDown(let shuttingDown): shuttingDown.isDrained
+        case .closed: true
+        case .modifying: preconditionFailure("read during a transition")
+        }
+    }
+
+    /// The counts so far, before the report is made (for a call made from inside the shutdown's
+    /// own endings), or the report.
+    var countsSoFar: ShutdownReport {
+        switch state {
+        case .open, .modifying: ShutdownReport(finished: 0, endedEarly: 0, refused: 0)
+        case .shuttingDown(let shuttingDown):
+            switch shuttingDown.progress {
+            case .draining(let counts): counts
+            case .reported(let report): report
+            }
+        case .closed(let closed): closed.report
+        }
+    }
 
     // MARK: Posting
 
     /// Accepts `post` into `lane` if there is room (or `overLimit`: a post made by a running
     /// delivery's handlers), refuses it while shutting down.
-    mutating func post(_ post: PendingPost, lane: ObjectIdentifier, overLimit: Bool) -> PostDecision {
-        guard phase == .open else {
-            counts.refused += 1
+    mutating func post(_ post: PendingPost, lane: ObjectIdentifier, overLimit: Bool) -> PostAction {
+        switch state {
+        case .open(var open):
+            state = .modifying
+            defer { state = .open(open) }
+            if overLimit || open.hasRoom(under: limit) {
+                return .accepted(startDelivery: open.mail.enqueue(post, lane: lane))
+            }
+            switch limit.policy {
+            case .reject: return .rejected(.limitReached(maxOutstanding: limit.maxOutstanding))
+            case .suspend: return .mustWait(open.roomLine.makeID())
+            }
+        case .shuttingDown(var shuttingDown):
+            state = .modifying
+            shuttingDown.countRefused()
+            state = .shuttingDown(shuttingDown)
             return .rejected(.shuttingDown)
-        }
-        if overLimit || hasRoom {
-            return .accepted(startDelivery: enqueue(post, lane: lane))
-        }
-        switch limit.policy {
-        case .reject: return .rejected(.limitReached(maxOutstanding: limit.maxOutstanding))
-        case .suspend: return .mustWait
+        case .closed:
+            return .rejected(.shuttingDown)
+        case .modifying:
+            preconditionFailure("post during a transition")
         }
     }
 
-    /// Admits a poster that is about to wait, if room appeared (or the office closed) meanwhile;
-    /// `nil` to wait. When accepted, `startDelivery` says whether its lane must be started.
-    mutating func admitBeforeWaiting(_ post: PendingPost, lane: ObjectIdentifier)
-        -> (admission: Admission, startDelivery: Bool)?
-    {
-        guard phase == .open else {
-            counts.refused += 1
-            return (.shuttingDown, false)
+    /// Suspends the poster `id` (made by ``post(_:lane:overLimit:)``) with `continuation`, unless
+    /// it was cancelled meanwhile, room appeared (its post is queued then), or the shutdown began
+    /// (it is refused).
+    mutating func suspendPoster(
+        _ id: WaiterID,
+        _ waiting: WaitingPost,
+        continuation: CheckedContinuation<Admission, Never>
+    ) -> PosterSuspension {
+        switch state {
+        case .open(var open):
+            state = .modifying
+            defer { state = .open(open) }
+            if open.roomLine.isCancelledBeforeSuspending(id) {
+                open.roomLine.withdraw(id)
+                return .resume(.cancelled, startDelivery: false)
+            }
+            if open.hasRoom(under: limit) {
+                open.roomLine.withdraw(id)
+                return .resume(.accepted, startDelivery: open.mail.enqueue(waiting.post, lane: waiting.lane))
+            }
+            switch open.roomLine.suspend(id, element: waiting, continuation: continuation) {
+            case .suspended: return .suspended
+            case .cancelledBeforeSuspending: return .resume(.cancelled, startDelivery: false)
+            }
+        case .shuttingDown(var shuttingDown):
+            state = .modifying
+            defer { state = .shuttingDown(shuttingDown) }
+            if shuttingDown.late.posters.isCancelledBeforeSuspending(id) {
+                shuttingDown.late.posters.withdraw(id)
+                return .resume(.cancelled, startDelivery: false)
+            }
+            shuttingDown.late.posters.withdraw(id)
+            shuttingDown.countRefused()
+            return .resume(.shuttingDown, startDelivery: false)
+        case .closed(var closed):
+            let cancelled = closed.late.posters.isCancelledBeforeSuspending(id)
+            closed.late.posters.withdraw(id)
+            state = .closed(closed)
+            return .resume(cancelled ? .cancelled : .shuttingDown, startDelivery: false)
+        case .modifying:
+            preconditionFailure("suspend during a transition")
         }
-        guard hasRoom else { return nil }
-        return (.accepted, enqueue(post, lane: lane))
     }
 
-    /// Returns whether the lane was idle (its delivery must start).
-    private mutating func enqueue(_ post: PendingPost, lane key: ObjectIdentifier) -> Bool {
-        outstanding += 1
-        peak = max(peak, outstanding)
-        let wasIdle = lanes[key] == nil
-        lanes[key, default: Lane()].pending.append(post)
-        return wasIdle
+    /// Cancels the poster `id`: the continuation to resume as cancelled, if it was suspended;
+    /// otherwise it is remembered as cancelled for when it arrives.
+    mutating func cancelPoster(_ id: WaiterID) -> CheckedContinuation<Admission, Never>? {
+        let action: RoomLine.CancelAction
+        switch state {
+        case .open(var open):
+            state = .modifying
+            action = open.roomLine.cancel(id)
+            state = .open(open)
+        case .shuttingDown(var shuttingDown):
+            state = .modifying
+            action = shuttingDown.late.posters.cancel(id)
+            state = .shuttingDown(shuttingDown)
+        case .closed(var closed):
+            action = closed.late.posters.cancel(id)
+            state = .closed(closed)
+        case .modifying:
+            preconditionFailure("cancel during a transition")
+        }
+        if case .resume(let waiter) = action { return waiter.continuation }
+        return nil
     }
 
     /// Records the task delivering `lane`.
     mutating func attach(_ task: Task<Void, Never>, to lane: ObjectIdentifier) {
-        lanes[lane]?.delivery = task
+        changeMail { $0.lanes[lane]?.delivery = task }
     }
 
     // MARK: Delivery
@@ -200,81 +393,361 @@ struct PostOfficeState {
         lane key: ObjectIdentifier,
         after delivered: TicketState.Settlement?
     ) -> (step: DeliveryStep, released: Released) {
-        var released = Released()
-        if let delivered {
-            lanes[key]?.inFlight = nil
-            // A caller's post has ended: its lane is drained like any other from now on.
-            callerLanes.remove(key)
-            released = postEnded(delivered)
+        switch state {
+        case .open(var open):
+            state = .modifying
+            var released = Released()
+            if let delivered {
+                open.mail.lanes[key]?.inFlight = nil
+                released = open.postEnded(delivered, limit: limit)
+            }
+            let step = open.mail.step(lane: key)
+            state = .open(open)
+            return (step, released)
+        case .shuttingDown(var shuttingDown):
+            state = .modifying
+            if let delivered {
+                shuttingDown.mail.lanes[key]?.inFlight = nil
+                // A caller's post has ended: its lane is drained like any other from now on.
+                shuttingDown.callerLanes.remove(key)
+                shuttingDown.postEnded(delivered)
+            }
+            let step = shuttingDown.mail.step(lane: key)
+            return (step, settle(shuttingDown))
+        case .closed:
+            // Nothing is outstanding: the lane, if its task finds it, is empty.
+            return (.finished, Released())
+        case .modifying:
+            preconditionFailure("step during a transition")
         }
+    }
+
+    /// A post removed from its queue (by its ticket, by ``endRemaining()``, by
+    /// ``takeQueuedBehindCallers()`` or by ``removeQueued(_:lane:)``) has been settled: it stops
+    /// counting as outstanding.
+    mutating func endedWhileQueued(_ settlement: TicketState.Settlement) -> Released {
+        switch state {
+        case .open(var open):
+            state = .modifying
+            let released = open.postEnded(settlement, limit: limit)
+            state = .open(open)
+            return released
+        case .shuttingDown(var shuttingDown):
+            state = .modifying
+            shuttingDown.postEnded(settlement)
+            return settle(shuttingDown)
+        case .closed:
+            preconditionFailure("a post ended after the office closed")
+        case .modifying:
+            preconditionFailure("a post ended during a transition")
+        }
+    }
+
+    // MARK: Cancellation through a ticket
+
+    mutating func cancel(_ ticket: TicketState, lane key: ObjectIdentifier) -> TicketCancellation {
+        changeMail { $0.cancel(ticket, lane: key) } ?? .none
+    }
+
+    // MARK: Waiting on yourself
+
+    /// The post in flight on `lane` while `ticket`'s post is queued behind it; `nil` if it is not
+    /// queued there (in flight, ended, not yet accepted) or nothing is in flight.
+    func postAhead(of ticket: TicketState, lane key: ObjectIdentifier) -> TicketState? {
+        let mail: Mail
+        switch state {
+        case .open(let open): mail = open.mail
+        case .shuttingDown(let shuttingDown): mail = shuttingDown.mail
+        case .closed, .modifying: return nil
+        }
+        guard let lane = mail.lanes[key], let inFlight = lane.inFlight, inFlight !== ticket,
+            lane.pending.count(where: { $0.ticket === ticket }) > 0
+        else { return nil }
+        return inFlight
+    }
+
+    /// Removes `ticket`'s post from `lane`'s queue, if it is queued there: settle its ticket,
+    /// then call ``endedWhileQueued(_:)`` (it counts as outstanding until then).
+    mutating func removeQueued(_ ticket: TicketState, lane key: ObjectIdentifier) -> PendingPost? {
+        changeMail { mail in
+            guard let index = mail.lanes.index(forKey: key) else { return nil }
+            return mail.lanes.values[index].pending.remove(where: { $0.ticket === ticket })
+        } ?? nil
+    }
+
+    // MARK: Shutdown
+
+    /// Whether the shutdown has begun; if not, the identity to wait for it under.
+    mutating func waitForShutdown() -> ShutdownWait {
+        guard case .open(var open) = state else { return .began }
+        state = .modifying
+        let id = open.shutdownLine.makeID()
+        state = .open(open)
+        return .mustWait(id)
+    }
+
+    /// Suspends the task `id` (made by ``waitForShutdown()``) until the shutdown begins; the value
+    /// to resume it with at once instead: `true` if the shutdown has begun, `false` if the task was
+    /// cancelled meanwhile.
+    mutating func suspendShutdownWaiter(_ id: WaiterID, continuation: CheckedContinuation<Bool, Never>)
+        -> Bool?
+    {
+        switch state {
+        case .open(var open):
+            state = .modifying
+            defer { state = .open(open) }
+            if open.shutdownLine.isCancelledBeforeSuspending(id) {
+                open.shutdownLine.withdraw(id)
+                return false
+            }
+            switch open.shutdownLine.suspend(id, element: (), continuation: continuation) {
+            case .suspended: return nil
+            case .cancelledBeforeSuspending: return false
+            }
+        case .shuttingDown(var shuttingDown):
+            state = .modifying
+            let began = shuttingDown.late.answerShutdownWaiter(id)
+            state = .shuttingDown(shuttingDown)
+            return began
+        case .closed(var closed):
+            let began = closed.late.answerShutdownWaiter(id)
+            state = .closed(closed)
+            return began
+        case .modifying:
+            preconditionFailure("suspend during a transition")
+        }
+    }
+
+    /// Cancels the task `id` waiting for the shutdown: the continuation to resume with `false`,
+    /// if it was suspended; otherwise it is remembered as cancelled for when it arrives.
+    mutating func cancelShutdownWaiter(_ id: WaiterID) -> CheckedContinuation<Bool, Never>? {
+        let action: ShutdownLine.CancelAction
+        switch state {
+        case .open(var open):
+            state = .modifying
+            action = open.shutdownLine.cancel(id)
+            state = .open(open)
+        case .shuttingDown(var shuttingDown):
+            state = .modifying
+            action = shuttingDown.late.shutdownWaiters.cancel(id)
+            state = .shuttingDown(shuttingDown)
+        case .closed(var closed):
+            action = closed.late.shutdownWaiters.cancel(id)
+            state = .closed(closed)
+        case .modifying:
+            preconditionFailure("cancel during a transition")
+        }
+        if case .resume(let waiter) = action { return waiter.continuation }
+        return nil
+    }
+
+    /// Whether the drain is complete; if not, the identity to wait for it under. Only once the
+    /// shutdown has begun.
+    mutating func waitForDrain() -> DrainWait {
+        switch state {
+        case .open, .modifying:
+            preconditionFailure("the drain is awaited only once the shutdown has begun")
+        case .shuttingDown(var shuttingDown):
+            if shuttingDown.isDrained { return .drained }
+            state = .modifying
+            let id = shuttingDown.drainLine.makeID()
+            state = .shuttingDown(shuttingDown)
+            return .mustWait(id)
+        case .closed:
+            return .drained
+        }
+    }
+
+    /// Suspends the task `id` (made by ``waitForDrain()``) until the drain completes; `true` to
+    /// resume it at once instead (it completed meanwhile). The wait ignores cancellation.
+    mutating func suspendDrainWaiter(_ id: WaiterID, continuation: CheckedContinuation<Void, Never>)
+        -> Bool
+    {
+        switch state {
+        case .open, .modifying:
+            preconditionFailure("the drain is awaited only once the shutdown has begun")
+        case .shuttingDown(var shuttingDown):
+            state = .modifying
+            defer { state = .shuttingDown(shuttingDown) }
+            if shuttingDown.isDrained {
+                shuttingDown.drainLine.withdraw(id)
+                return true
+            }
+            switch shuttingDown.drainLine.suspend(id, element: (), continuation: continuation) {
+            case .suspended: return false
+            case .cancelledBeforeSuspending: return true
+            }
+        case .closed:
+            return true
+        }
+    }
+
+    /// Starts the shutdown: from now on every post is refused; posters waiting for room are
+    /// refused too. Calling it again changes nothing, but for `caller`: the lane of a post whose
+    /// own delivery calls for the shutdown (its handler, its dead-letter sink), which the drain
+    /// then does not wait for (until the report is made).
+    mutating func shutdown(from caller: ObjectIdentifier? = nil) -> ShutdownStart {
+        var start = ShutdownStart()
+        var shuttingDown: ShuttingDown
+        switch state {
+        case .open(var open):
+            state = .modifying
+            let refused = open.roomLine.removeAll()
+            start.refused = refused.map(\.continuation)
+            start.began = open.shutdownLine.removeAll().map(\.continuation)
+            shuttingDown = ShuttingDown(
+                mail: open.mail,
+                progress: .draining(
+                    counts: ShutdownReport(finished: 0, endedEarly: 0, refused: refused.count)),
+                late: LateArrivals(posters: open.roomLine, shutdownWaiters: open.shutdownLine))
+        case .shuttingDown(let current):
+            state = .modifying
+            shuttingDown = current
+        case .closed:
+            return start
+        case .modifying:
+            preconditionFailure("shutdown during a transition")
+        }
+        if let caller, case .draining = shuttingDown.progress,
+            shuttingDown.mail.lanes[caller]?.inFlight != nil
+        {
+            shuttingDown.callerLanes.insert(caller)
+        }
+        start.released = settle(shuttingDown)
+        return start
+    }
+
+    /// Ends the grace period: removes every queued post (each still counts as outstanding until
+    /// ``endedWhileQueued(_:)``) and names the posts in flight, whose deliveries must be
+    /// stopped; not the callers' own posts, which wait for the shutdown.
+    mutating func endRemaining() -> Remaining {
+        guard case .shuttingDown(var shuttingDown) = state else { return Remaining() }
+        state = .modifying
+        defer { state = .shuttingDown(shuttingDown) }
+        var remaining = Remaining()
+        for index in shuttingDown.mail.lanes.indices {
+            while let post = shuttingDown.mail.lanes.values[index].pending.popFirst() {
+                remaining.queued.append(post)
+            }
+            if let ticket = shuttingDown.mail.lanes.values[index].inFlight,
+                !shuttingDown.callerLanes.contains(shuttingDown.mail.lanes.keys[index])
+            {
+                remaining.inFlight.append((ticket, shuttingDown.mail.lanes.values[index].delivery))
+            }
+        }
+        return remaining
+    }
+
+    /// Once drained: removes the posts queued behind the callers' own posts, which cannot be
+    /// delivered before those end (each still counts as outstanding until
+    /// ``endedWhileQueued(_:)``, and ends early).
+    mutating func takeQueuedBehindCallers() -> [PendingPost] {
+        guard case .shuttingDown(var shuttingDown) = state else { return [] }
+        state = .modifying
+        var queued: [PendingPost] = []
+        for key in shuttingDown.callerLanes {
+            guard let index = shuttingDown.mail.lanes.index(forKey: key) else { continue }
+            while let post = shuttingDown.mail.lanes.values[index].pending.popFirst() { queued.append(post) }
+        }
+        state = .shuttingDown(shuttingDown)
+        return queued
+    }
+
+    /// Makes the report, the first time the drain is complete: the counts so far, with the
+    /// posts still outstanding (the callers' own) as ``ShutdownReport/inProgress``. Later calls
+    /// return it unchanged. `closed` when the office closed with it (nothing is outstanding:
+    /// finish the observation streams). Only once the shutdown has begun.
+    mutating func makeReport() -> (report: ShutdownReport, closed: Bool) {
+        switch state {
+        case .open, .modifying:
+            preconditionFailure("the report is made only once the shutdown has begun")
+        case .shuttingDown(var shuttingDown):
+            switch shuttingDown.progress {
+            case .reported(let report):
+                return (report, false)
+            case .draining(var counts):
+                state = .modifying
+                counts.inProgress = shuttingDown.mail.outstanding
+                shuttingDown.progress = .reported(counts)
+                return (counts, settle(shuttingDown).closed)
+            }
+        case .closed(let closed):
+            return (closed.report, false)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Changes the mail in place, in the phases that hold one; `nil` once closed.
+    private mutating func changeMail<Result>(_ change: (inout Mail) -> Result) -> Result? {
+        switch state {
+        case .open(var open):
+            state = .modifying
+            defer { state = .open(open) }
+            return change(&open.mail)
+        case .shuttingDown(var shuttingDown):
+            state = .modifying
+            defer { state = .shuttingDown(shuttingDown) }
+            return change(&shuttingDown.mail)
+        case .closed:
+            return nil
+        case .modifying:
+            preconditionFailure("changed during a transition")
+        }
+    }
+
+    /// Stores `shuttingDown` back, or closes the office if its report is made and nothing is
+    /// outstanding; returns the drain's waiters, once drained, and whether it closed now.
+    private mutating func settle(_ shuttingDown: consuming ShuttingDown) -> Released {
+        var released = Released()
+        if shuttingDown.isDrained {
+            released.drainWaiters = shuttingDown.drainLine.removeAll().map(\.continuation)
+        }
+        if case .reported(let report) = shuttingDown.progress, shuttingDown.mail.outstanding == 0 {
+            state = .closed(Closed(report: report, peak: shuttingDown.mail.peak, late: shuttingDown.late))
+            released.closed = true
+        } else {
+            state = .shuttingDown(shuttingDown)
+        }
+        return released
+    }
+}
+
+extension PostOfficeState.Mail {
+    /// Queues `post` on `lane`; returns whether the lane was idle (its delivery must start).
+    mutating func enqueue(_ post: PendingPost, lane key: ObjectIdentifier) -> Bool {
+        outstanding += 1
+        peak = max(peak, outstanding)
+        let wasIdle = lanes[key] == nil
+        lanes[key, default: PostOfficeState.Lane()].pending.append(post)
+        return wasIdle
+    }
+
+    /// What `lane`'s task does next, its post in flight (if any) having ended.
+    mutating func step(lane key: ObjectIdentifier) -> PostOfficeState.DeliveryStep {
         // The lane is changed in place (through its index), never copied out and back: a copy
         // would share the queue's storage, and popping from it would copy the whole queue.
-        guard let index = lanes.index(forKey: key) else { return (.finished, released) }
+        guard let index = lanes.index(forKey: key) else { return .finished }
         if lanes.values[index].retiring {
             lanes.values[index].retiring = false
             lanes.values[index].delivery = nil
             if lanes.values[index].pending.isEmpty {
                 lanes.remove(at: index)
-                return (.retire(successor: false), released)
+                return .retire(successor: false)
             }
-            return (.retire(successor: true), released)
+            return .retire(successor: true)
         }
         guard let post = lanes.values[index].pending.popFirst() else {
             lanes.remove(at: index)
-            return (.finished, released)
+            return .finished
         }
         lanes.values[index].inFlight = post.ticket
-        return (.deliver(post), released)
+        return .deliver(post)
     }
 
-    /// One outstanding post's ticket holds its outcome: frees its room, counts it by that
-    /// outcome if draining, and admits waiting posters or completes the drain.
-    ///
-    /// Taking the settlement (not a bare outcome) is what keeps the order: a post can stop
-    /// counting only after its ticket was settled, so when the drain completes, every ticket it
-    /// waited for already has the outcome the report counted.
-    private mutating func postEnded(_ settlement: TicketState.Settlement) -> Released {
-        outstanding -= 1
-        if phase == .draining, report == nil {
-            if settlement.outcome.wasEndedByShutdown { counts.endedEarly += 1 } else { counts.finished += 1 }
-        }
-        var released = admitWaiters()
-        released.drainWaiters = drainWaitersIfDrained()
-        released.closed = closeIfDone()
-        return released
-    }
-
-    /// Hands the room freed by finished posts to waiting posters, first come first served, once
-    /// there is room for a batch (``PostingLimit/resumeBatch``): a poster resumed for a single
-    /// slot would suspend again at its next post, paying a wake-up per event.
-    private mutating func admitWaiters() -> Released {
-        var released = Released()
-        guard phase == .open, outstanding <= limit.maxOutstanding - limit.resumeBatch else {
-            return released
-        }
-        while outstanding < limit.maxOutstanding, let waiter = roomLine.popFirst() {
-            if enqueue(waiter.element.post, lane: waiter.element.lane) {
-                released.lanesToStart.append(waiter.element.lane)
-            }
-            released.admitted.append(waiter)
-        }
-        return released
-    }
-
-    // MARK: Cancellation through a ticket
-
-    /// What cancelling a ticket requires.
-    enum TicketCancellation {
-        /// The post is being delivered: cancel this task (outside the lock) to wake its handler.
-        case interruptDelivery(Task<Void, Never>?)
-        /// The post was still queued and has been removed: settle its ticket as cancelled, then
-        /// call ``endedWhileQueued(_:)`` (it counts as outstanding until then).
-        case removedFromQueue(PendingPost)
-        /// The post has finished already (or was never queued).
-        case none
-    }
-
-    mutating func cancel(_ ticket: TicketState, lane key: ObjectIdentifier) -> TicketCancellation {
+    mutating func cancel(_ ticket: TicketState, lane key: ObjectIdentifier)
+        -> PostOfficeState.TicketCancellation
+    {
         guard let index = lanes.index(forKey: key) else { return .none }
         if lanes.values[index].inFlight === ticket {
             lanes.values[index].retiring = true
@@ -285,107 +758,74 @@ struct PostOfficeState {
         }
         return .removedFromQueue(post)
     }
+}
 
-    // MARK: Waiting on yourself
-
-    /// The post in flight on `lane` while `ticket`'s post is queued behind it; `nil` if it is not
-    /// queued there (in flight, ended, not yet accepted) or nothing is in flight.
-    func postAhead(of ticket: TicketState, lane key: ObjectIdentifier) -> TicketState? {
-        guard let lane = lanes[key], let inFlight = lane.inFlight, inFlight !== ticket,
-            lane.pending.count(where: { $0.ticket === ticket }) > 0
-        else { return nil }
-        return inFlight
+extension PostOfficeState.Open {
+    func hasRoom(under limit: PostingLimit) -> Bool {
+        mail.outstanding < limit.maxOutstanding && roomLine.isEmpty
     }
 
-    /// Removes `ticket`'s post from `lane`'s queue, if it is queued there: settle its ticket,
-    /// then call ``endedWhileQueued(_:)`` (it counts as outstanding until then).
-    mutating func removeQueued(_ ticket: TicketState, lane key: ObjectIdentifier) -> PendingPost? {
-        guard let index = lanes.index(forKey: key) else { return nil }
-        return lanes.values[index].pending.remove(where: { $0.ticket === ticket })
-    }
-
-    // MARK: Shutdown
-
-    /// Starts the shutdown: from now on every post is refused; posters waiting for room are
-    /// refused too. Calling it again changes nothing, but for `caller`: the lane of a post whose
-    /// own delivery calls for the shutdown (its handler, its dead-letter sink), which the drain
-    /// then does not wait for.
-    mutating func shutdown(from caller: ObjectIdentifier? = nil) -> ShutdownStart {
-        var start = ShutdownStart()
-        if phase == .open {
-            phase = .draining
-            start.refused = roomLine.removeAll()
-            counts.refused += start.refused.count
-            start.began = shutdownLine.removeAll()
-        }
-        if let caller, report == nil, lanes[caller]?.inFlight != nil {
-            callerLanes.insert(caller)
-        }
-        start.released.drainWaiters = drainWaitersIfDrained()
-        start.released.closed = closeIfDone()
-        return start
-    }
-
-    /// Ends the grace period: removes every queued post (each still counts as outstanding until
-    /// ``endedWhileQueued(_:)``) and names the posts in flight, whose deliveries must be
-    /// stopped; not the callers' own posts, which wait for the shutdown.
-    mutating func endRemaining() -> Remaining {
-        guard phase == .draining else { return Remaining() }
-        var remaining = Remaining()
-        for index in lanes.indices {
-            while let post = lanes.values[index].pending.popFirst() { remaining.queued.append(post) }
-            if let ticket = lanes.values[index].inFlight, !callerLanes.contains(lanes.keys[index]) {
-                remaining.inFlight.append((ticket, lanes.values[index].delivery))
+    /// One outstanding post's ticket holds its outcome: its room is freed, and handed to waiting
+    /// posters, first come first served, once there is room for a batch
+    /// (``PostingLimit/resumeBatch``): a poster resumed for a single slot would suspend again at
+    /// its next post, paying a wake-up per event.
+    mutating func postEnded(_ settlement: TicketState.Settlement, limit: PostingLimit)
+        -> PostOfficeState.Released
+    {
+        mail.outstanding -= 1
+        var released = PostOfficeState.Released()
+        guard mail.outstanding <= limit.maxOutstanding - limit.resumeBatch else { return released }
+        while mail.outstanding < limit.maxOutstanding, let waiter = roomLine.popFirst() {
+            let waiting = waiter.element
+            if mail.enqueue(waiting.post, lane: waiting.lane) {
+                released.lanesToStart.append((waiting.lane, waiting.post.isolation))
             }
+            released.admitted.append(waiter.continuation)
         }
-        return remaining
+        return released
     }
+}
 
-    /// Once drained: removes the posts queued behind the callers' own posts, which cannot be
-    /// delivered before those end (each still counts as outstanding until
-    /// ``endedWhileQueued(_:)``, and ends early).
-    mutating func takeQueuedBehindCallers() -> [PendingPost] {
-        var queued: [PendingPost] = []
-        for key in callerLanes {
-            guard let index = lanes.index(forKey: key) else { continue }
-            while let post = lanes.values[index].pending.popFirst() { queued.append(post) }
+extension PostOfficeState.ShuttingDown {
+    /// Whether everything the drain waits for has ended: the only posts outstanding are those of
+    /// lanes whose post in flight called for the shutdown.
+    var isDrained: Bool { mail.outstanding == postsOnCallerLanes }
+
+    /// The posts on the callers' lanes: each one's post in flight and those queued behind it.
+    private var postsOnCallerLanes: Int {
+        callerLanes.reduce(0) { count, key in
+            count + (mail.lanes[key].map { ($0.inFlight == nil ? 0 : 1) + $0.pending.count } ?? 0)
         }
-        return queued
     }
 
-    /// Makes the report, the first time the drain is complete: the counts so far, with the
-    /// callers' posts still running as ``ShutdownReport/inProgress``. Later calls return it
-    /// unchanged. `closed` when the office closed with it (nothing is outstanding: finish the
-    /// observation streams).
-    mutating func makeReport() -> (report: ShutdownReport, closed: Bool) {
-        if let report { return (report, false) }
-        var made = counts
-        made.inProgress = outstanding
-        report = made
-        return (made, closeIfDone())
+    /// Counts a post refused, until the report is made.
+    mutating func countRefused() {
+        guard case .draining(var counts) = progress else { return }
+        counts.refused += 1
+        progress = .draining(counts: counts)
     }
 
-    /// The counts so far, before the report is made (for a call made from inside the shutdown's
-    /// own endings), or the report.
-    var countsSoFar: ShutdownReport { report ?? counts }
-
-    /// A post removed from its queue (by its ticket, or by ``endRemaining()``) has been settled.
-    mutating func endedWhileQueued(_ settlement: TicketState.Settlement) -> Released {
-        postEnded(settlement)
+    /// One outstanding post's ticket holds its outcome: it stops counting as outstanding, and is
+    /// counted by that outcome until the report is made.
+    ///
+    /// Taking the settlement (not a bare outcome) is what keeps the order: a post can stop
+    /// counting only after its ticket was settled, so when the drain completes, every ticket it
+    /// waited for already has the outcome the report counted.
+    mutating func postEnded(_ settlement: TicketState.Settlement) {
+        mail.outstanding -= 1
+        guard case .draining(var counts) = progress else { return }
+        if settlement.outcome.wasEndedByShutdown { counts.endedEarly += 1 } else { counts.finished += 1 }
+        progress = .draining(counts: counts)
     }
+}
 
-    /// The drain's waiters, once everything the drain waits for has ended.
-    private mutating func drainWaitersIfDrained() -> [DrainLine.Waiter] {
-        guard phase == .draining, isDrained else { return [] }
-        return drainLine.removeAll()
-    }
-
-    /// Closes the office once its report is made and nothing is outstanding; returns whether it
-    /// closed now.
-    private mutating func closeIfDone() -> Bool {
-        guard phase == .draining, report != nil, outstanding == 0 else { return false }
-        phase = .closed
-        return true
+extension PostOfficeState.LateArrivals {
+    /// Answers the late task `id` waiting for the shutdown: `false` if it was cancelled first,
+    /// `true` (the shutdown has begun) otherwise.
+    mutating func answerShutdownWaiter(_ id: WaiterID) -> Bool {
+        let cancelled = shutdownWaiters.isCancelledBeforeSuspending(id)
+        shutdownWaiters.withdraw(id)
+        return !cancelled
     }
 }
 

@@ -1,5 +1,10 @@
 /// The shared state behind a ``Ticket``: the cancellation flag the system reads before every hop,
 /// the outcome once known, and the tasks waiting for it.
+///
+/// It names its post's lane and office without keeping the office alive: the office holds the
+/// post, and so its ticket, while the post is outstanding, and never the other way round. An
+/// office outlives every post it holds (each lane's task holds it while it delivers), so once the
+/// office is gone the post has ended and there is nothing left to cancel or to wait behind.
 final class TicketState: Sendable {
     private struct State {
         var outcome: Outcome?
@@ -9,8 +14,10 @@ final class TicketState: Sendable {
     let eventID: EventID
     /// Read by the system before every hop of this event.
     let signal = CancellationSignal()
-    /// Told when the ticket is cancelled, so that an event being delivered is stopped at once.
-    private let office: PostOffice
+    /// Told when the ticket is cancelled, so that an event being delivered is stopped at once and
+    /// a queued one leaves its queue; asked where the post waits (``postAhead()``).
+    private weak let office: PostOffice?
+    /// The post's lane in its office.
     private let lane: ObjectIdentifier
     private let state = Locked(State())
 
@@ -26,7 +33,7 @@ final class TicketState: Sendable {
 
     func cancel() {
         guard finishedOutcome == nil, signal.cancel(.ticket) else { return }
-        office.cancel(self, lane: lane)
+        office?.cancel(self, lane: lane)
     }
 
     /// The outcome a ticket holds, and the tasks that were waiting for it: the proof that the
@@ -83,12 +90,12 @@ final class TicketState: Sendable {
 
     /// The post in flight on this post's lane, while this one is queued behind it.
     func postAhead() -> TicketState? {
-        office.postAhead(of: self, lane: lane)
+        office?.postAhead(of: self, lane: lane)
     }
 
     /// Takes this post out of its lane's queue, if it is still queued, and ends it rejected
     /// (``Outcome/Rejection/Reason/wouldDeadlock``): the post ahead of it waits for it.
     nonisolated(nonsending) func refuseWhileQueued() async {
-        await office.refuseQueued(self, lane: lane)
+        await office?.refuseQueued(self, lane: lane)
     }
 }

@@ -1,39 +1,10 @@
-/// Outcomes of sends that never reach a responder: posts rejected when posted or ended while still
-/// queued (their ticket cancelled, or their system shut down), and sends through a relay whose
-/// entry is gone. They are reported like any other send: to the tracer (`sent`, then
-/// `finished`), to the dead-letter sink where the outcome goes there, and to the ticket of a post.
-extension Router {
-    /// The ending of a send that reached no responder: its `sent`, then the one ending
-    /// (``end(_:of:source:system:deadLetters:trace:)``), through the capture's system.
-    static nonisolated(nonsending) func endUndelivered(
-        _ outcome: Outcome,
-        of event: any Event,
-        source: EventSource,
-        capture: TraceCapture,
-        deadLetters: DeadLetter.Sink?
-    ) async -> Outcome {
-        guard outcome.goesToDeadLetters else {
-            return endUndelivered(outcome, of: event, source: source, capture: capture)
-        }
-        capture.recordSent(from: source)
-        return await end(
-            outcome, of: event, source: source, system: capture.system, deadLetters: deadLetters,
-            trace: capture.trace)
-    }
-
-    /// ``endUndelivered(_:of:source:capture:deadLetters:)`` for an outcome that does not go to
-    /// the dead-letter sink: nothing to wait for.
-    static func endUndelivered(
-        _ outcome: Outcome,
-        of event: any Event,
-        source: EventSource,
-        capture: TraceCapture
-    ) -> Outcome {
-        capture.recordSent(from: source)
-        return publish(outcome, of: event, source: source, system: capture.system, trace: capture.trace)
-    }
-
-    /// Ends `post` as ``Outcome/rejected(_:)``.
+/// The undelivered endings of posts: rejected when posted, or taken out of their queue before
+/// delivery (cancelled by their ticket, ended by their system's shutdown, refused because they
+/// would wait for themselves). They are reported like any other send, through the one ending of
+/// a send (``Router/end(_:of:source:system:deadLetters:trace:)``): to the tracer (`sent`, then
+/// `finished`), to the dead-letter sink where the outcome goes there, and to the post's ticket.
+extension PostOffice {
+    /// Ends `post` as ``Outcome/rejected(_:)`` and wakes its ticket's waiters.
     static nonisolated(nonsending) func reject(
         _ post: PendingPost,
         reason: Outcome.Rejection.Reason,
@@ -50,7 +21,7 @@ extension Router {
     static func endQueuedByTicket(_ post: PendingPost) -> TicketState.Settlement {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .ticketCancelled))
         return post.ticket.settle(
-            endUndelivered(outcome, of: post.event, source: post.source, capture: post.capture))
+            Router.endUndelivered(outcome, of: post.event, source: post.source, capture: post.capture))
     }
 
     /// Ends `post`, removed from its queue by its system's shutdown, as ``Outcome/cancelled(_:)``
@@ -80,12 +51,13 @@ extension Router {
             reason: reason)
     }
 
+    /// Ends `post` with `outcome` and settles its ticket (the caller wakes its waiters).
     private static nonisolated(nonsending) func endUndelivered(
         _ post: PendingPost,
         with outcome: Outcome,
         system: EventSystem
     ) async -> TicketState.Settlement {
-        let outcome = await endUndelivered(
+        let outcome = await Router.endUndelivered(
             outcome, of: post.event, source: post.source, capture: post.capture,
             deadLetters: post.options.deadLetters ?? system.deadLetters)
         return post.ticket.settle(outcome)
@@ -93,5 +65,39 @@ extension Router {
 
     private static func emptyPath(of post: PendingPost) -> Outcome.Path {
         Outcome.Path(eventID: post.capture.eventID, hops: 0, info: EventInfo())
+    }
+}
+
+/// The ending of a send that reached no responder: a post ended before its delivery, or a
+/// relay's send after its entry is gone.
+extension Router {
+    /// The ending of a send that reached no responder: its `sent`, then the one ending
+    /// (``end(_:of:source:system:deadLetters:trace:)``), through the capture's system.
+    static nonisolated(nonsending) func endUndelivered(
+        _ outcome: Outcome,
+        of event: any Event,
+        source: EventSource,
+        capture: TraceCapture,
+        deadLetters: DeadLetter.Sink?
+    ) async -> Outcome {
+        guard outcome.goesToDeadLetters else {
+            return endUndelivered(outcome, of: event, source: source, capture: capture)
+        }
+        capture.recordSent(from: source)
+        return await end(
+            outcome, of: event, source: source, system: capture.system, deadLetters: deadLetters,
+            trace: capture.trace)
+    }
+
+    /// ``endUndelivered(_:of:source:capture:deadLetters:)`` for an outcome that does not go to
+    /// the dead-letter sink: nothing to wait for.
+    static func endUndelivered(
+        _ outcome: Outcome,
+        of event: any Event,
+        source: EventSource,
+        capture: TraceCapture
+    ) -> Outcome {
+        capture.recordSent(from: source)
+        return publish(outcome, of: event, source: source, system: capture.system, trace: capture.trace)
     }
 }
