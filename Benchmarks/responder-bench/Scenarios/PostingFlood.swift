@@ -6,7 +6,7 @@ import ResponderChain
 /// posts pile up. The figure is the growth of the process's peak resident memory during the flood
 /// (Linux: the peak is reset through `/proc/self/clear_refs` before, and read as `VmHWM` after).
 ///
-/// Library: the system's default ``PostingLimit`` (4,096 outstanding, posters suspended when
+/// Library: the system's default ``EventSystem/EventSystem.PostingLimit`` (4,096 outstanding, posters suspended when
 /// full). Baseline: the same flood with the limit lifted to N, which is what an unbounded queue
 /// does: everything posted but not yet delivered stays in memory.
 struct PostingFlood: Scenario {
@@ -15,7 +15,7 @@ struct PostingFlood: Scenario {
 
     func run(_ measurer: Measurer) async -> [Row] {
         let posts = measurer.options.quick ? 20_000 : 1_000_000
-        guard let bounded = await Self.flood(posts: posts, limit: PostingLimit.default.maxOutstanding),
+        guard let bounded = await Self.flood(posts: posts, limit: EventSystem.PostingLimit.default.maxOutstanding),
             let unbounded = await Self.flood(posts: posts, limit: posts)
         else {
             return [
@@ -44,7 +44,7 @@ struct PostingFlood: Scenario {
     /// returns the peak RSS growth; `nil` where it cannot be read.
     @concurrent
     private static func flood(posts: Int, limit: Int) async -> Result? {
-        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: limit))
+        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: limit))
         let top = SlowTop(system: system)
         let sender = FloodSender(top: top, system: system)
         guard resetPeakRSS(), let before = peakRSSKiB() else { return nil }

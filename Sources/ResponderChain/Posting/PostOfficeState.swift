@@ -1,5 +1,5 @@
 /// The state machine behind ``PostOffice``: the per-sender queues ("lanes"), the count of
-/// outstanding posts against the ``PostingLimit``, the tasks waiting (for room, for the shutdown
+/// outstanding posts against the ``EventSystem/EventSystem.PostingLimit``, the tasks waiting (for room, for the shutdown
 /// to begin, for the drain), and the shutdown.
 ///
 /// A pure value: it never runs user code, starts tasks or resumes continuations. Its data lives
@@ -87,10 +87,10 @@ struct PostOfficeState {
     /// How far the shutdown has come.
     enum Progress {
         /// Finishing the outstanding posts; the report's counts so far.
-        case draining(counts: ShutdownReport)
+        case draining(counts: EventSystem.ShutdownReport)
         /// The report is made; what is still outstanding (the posts whose own deliveries called
         /// for the shutdown) ends uncounted.
-        case reported(ShutdownReport)
+        case reported(EventSystem.ShutdownReport)
     }
 
     /// Refusing new posts, finishing the outstanding ones.
@@ -108,7 +108,7 @@ struct PostOfficeState {
 
     /// Refusing new posts, nothing outstanding.
     struct Closed {
-        let report: ShutdownReport
+        let report: EventSystem.ShutdownReport
         let peak: Int
         var late: LateArrivals
     }
@@ -223,10 +223,10 @@ struct PostOfficeState {
         var inFlight: [(ticket: TicketState, delivery: Task<Void, Never>?)] = []
     }
 
-    let limit: PostingLimit
+    let limit: EventSystem.PostingLimit
     private var state = State.open(Open())
 
-    init(limit: PostingLimit) {
+    init(limit: EventSystem.PostingLimit) {
         self.limit = limit
     }
 
@@ -272,9 +272,9 @@ struct PostOfficeState {
 
     /// The counts so far, before the report is made (for a call made from inside the shutdown's
     /// own endings), or the report.
-    var countsSoFar: ShutdownReport {
+    var countsSoFar: EventSystem.ShutdownReport {
         switch state {
-        case .open, .modifying: ShutdownReport(finished: 0, endedEarly: 0, refused: 0)
+        case .open, .modifying: EventSystem.ShutdownReport(finished: 0, endedEarly: 0, refused: 0)
         case .shuttingDown(let shuttingDown):
             switch shuttingDown.progress {
             case .draining(let counts): counts
@@ -598,7 +598,7 @@ struct PostOfficeState {
             shuttingDown = ShuttingDown(
                 mail: open.mail,
                 progress: .draining(
-                    counts: ShutdownReport(finished: 0, endedEarly: 0, refused: refused.count)),
+                    counts: EventSystem.ShutdownReport(finished: 0, endedEarly: 0, refused: refused.count)),
                 late: LateArrivals(posters: open.roomLine, shutdownWaiters: open.shutdownLine))
         case .shuttingDown(let current):
             state = .modifying
@@ -654,10 +654,10 @@ struct PostOfficeState {
     }
 
     /// Makes the report, the first time the drain is complete: the counts so far, with the
-    /// posts still outstanding (the callers' own) as ``ShutdownReport/inProgress``. Later calls
+    /// posts still outstanding (the callers' own) as ``EventSystem/EventSystem.ShutdownReport/inProgress``. Later calls
     /// return it unchanged. `closed` when the office closed with it (nothing is outstanding:
     /// finish the observation streams). Only once the shutdown has begun.
-    mutating func makeReport() -> (report: ShutdownReport, closed: Bool) {
+    mutating func makeReport() -> (report: EventSystem.ShutdownReport, closed: Bool) {
         switch state {
         case .open, .modifying:
             preconditionFailure("the report is made only once the shutdown has begun")
@@ -761,15 +761,15 @@ extension PostOfficeState.Mail {
 }
 
 extension PostOfficeState.Open {
-    func hasRoom(under limit: PostingLimit) -> Bool {
+    func hasRoom(under limit: EventSystem.PostingLimit) -> Bool {
         mail.outstanding < limit.maxOutstanding && roomLine.isEmpty
     }
 
     /// One outstanding post's ticket holds its outcome: its room is freed, and handed to waiting
     /// posters, first come first served, once there is room for a batch
-    /// (``PostingLimit/resumeBatch``): a poster resumed for a single slot would suspend again at
+    /// (``EventSystem/EventSystem.PostingLimit/resumeBatch``): a poster resumed for a single slot would suspend again at
     /// its next post, paying a wake-up per event.
-    mutating func postEnded(_ settlement: TicketState.Settlement, limit: PostingLimit)
+    mutating func postEnded(_ settlement: TicketState.Settlement, limit: EventSystem.PostingLimit)
         -> PostOfficeState.Released
     {
         mail.outstanding -= 1

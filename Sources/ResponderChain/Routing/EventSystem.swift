@@ -18,7 +18,7 @@
 ///
 /// ```swift
 /// extension EventSystem {
-///     static let checkout = EventSystem(postingLimit: PostingLimit(maxOutstanding: 256))
+///     static let checkout = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 256))
 /// }
 /// protocol CheckoutResponder: Responder {}
 /// extension CheckoutResponder {
@@ -34,7 +34,7 @@ public final class EventSystem: Sendable {
     /// Where unhandled, interrupted and rejected events go, unless the send names its own sink.
     public let deadLetters: DeadLetter.Sink?
     /// How many posted events this system holds at once, and what `post` does when it is full.
-    public let postingLimit: PostingLimit
+    public let postingLimit: EventSystem.PostingLimit
     /// Whether sends through this system run a capture pass before they bubble (see
     /// ``EventContext/Phase``).
     ///
@@ -84,7 +84,7 @@ public final class EventSystem: Sendable {
     public init(
         tracer: (any Tracer)? = nil,
         deadLetters: DeadLetter.Sink? = nil,
-        postingLimit: PostingLimit = .default,
+        postingLimit: EventSystem.PostingLimit = .default,
         runsCapturePhase: Bool = false,
         middleware: [any HopMiddleware] = [],
         forwardingLimit: Int = EventSystem.defaultForwardingLimit
@@ -106,10 +106,10 @@ public final class EventSystem: Sendable {
     public var outstandingPosts: Int { postOffice.statistics.outstanding }
 
     /// The largest ``outstandingPosts`` seen since the system was created: never more than
-    /// ``PostingLimit/maxOutstanding``, plus the posts made by handlers during delivery.
+    /// ``EventSystem/EventSystem.PostingLimit/maxOutstanding``, plus the posts made by handlers during delivery.
     public var peakOutstandingPosts: Int { postOffice.statistics.peak }
 
-    /// The number of posters waiting for room right now (policy ``PostingLimit/Policy/suspend``).
+    /// The number of posters waiting for room right now (policy ``EventSystem/EventSystem.PostingLimit/Policy/suspend``).
     public var suspendedPosters: Int { postOffice.statistics.suspended }
 
     /// Whether ``shutDown(gracePeriod:)`` has been called: the system accepts no more posts.
@@ -139,7 +139,7 @@ public final class EventSystem: Sendable {
     /// dead-letter sink) may call it, a `Quit` event that stops its service: the drain does not
     /// wait for that post, which waits for the drain, and the posts its sender queued behind it,
     /// which cannot run before it ends, end early. The call returns the report with that post
-    /// counted ``ShutdownReport/inProgress``; the post ends when its handler returns, and the
+    /// counted ``EventSystem/EventSystem.ShutdownReport/inProgress``; the post ends when its handler returns, and the
     /// observation streams finish after it.
     ///
     /// Calling it again (or concurrently) waits for the same drain and returns the same report:
@@ -150,7 +150,7 @@ public final class EventSystem: Sendable {
     /// print(report)   // 12 finished, 0 ended early, 3 refused
     /// ```
     @discardableResult
-    public nonisolated(nonsending) func shutDown(gracePeriod: Duration) async -> ShutdownReport {
+    public nonisolated(nonsending) func shutDown(gracePeriod: Duration) async -> EventSystem.ShutdownReport {
         await postOffice.shutDown(until: .now + gracePeriod, system: self)
     }
 

@@ -23,7 +23,7 @@ extension Guide {
 extension EventSystem {
     static let checkout = EventSystem(
         deadLetters: DeadLetter.Sink { letter in print("checkout lost \(letter.event.traceName)") },
-        postingLimit: PostingLimit(maxOutstanding: 256))
+        postingLimit: EventSystem.PostingLimit(maxOutstanding: 256))
 }
 
 protocol CheckoutResponder: Responder {}

@@ -14,7 +14,7 @@ struct BackpressureTests {
         let letters = DeadLetterRecorder()
         let system = EventSystem(
             tracer: tracer, deadLetters: letters.sink,
-            postingLimit: PostingLimit(maxOutstanding: 2, whenFull: .reject))
+            postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .reject))
         let node = F.Node("node", .park(gate), root: true, system: system)
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
@@ -40,7 +40,7 @@ struct BackpressureTests {
     @Test("a full system with the suspend policy makes the poster wait until there is room")
     func suspendWhenFull() async throws {
         let gate = Gate()
-        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 2, whenFull: .suspend))
+        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .suspend))
         let node = F.Node("node", .park(gate), root: true, system: system)
 
         _ = await node.post(F.Numbered(sender: 0, number: 0))
@@ -60,7 +60,7 @@ struct BackpressureTests {
     @Test("posters waiting for room are admitted first come, first served")
     func waitingPostersInOrder() async throws {
         let gate = Gate()
-        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 1))
+        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1))
         let node = F.Node("node", .park(gate), root: true, system: system)
 
         _ = await node.post(F.Numbered(sender: 0, number: 0))
@@ -77,7 +77,7 @@ struct BackpressureTests {
     @Test("a poster cancelled while it waits for room gets a rejected ticket; the event is never delivered")
     func cancelWaitingPoster() async throws {
         let gate = Gate()
-        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 1))
+        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1))
         let node = F.Node("node", .park(gate), root: true, system: system)
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
@@ -95,7 +95,7 @@ struct BackpressureTests {
 
     @Test("a handler that posts while the system is full is not suspended: no deadlock")
     func handlerPostsOverTheLimit() async throws {
-        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 1))
+        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1))
         let node = F.Node("node", .repost, root: true, system: system)
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
@@ -108,13 +108,13 @@ struct BackpressureTests {
 
     @Test(
         "a task started by a posted event's handler posts within the limit once that handler has returned",
-        arguments: [PostingLimit.Policy.suspend, .reject])
-    func spawnedTaskPostsWithinTheLimit(policy: PostingLimit.Policy) async throws {
+        arguments: [EventSystem.PostingLimit.Policy.suspend, .reject])
+    func spawnedTaskPostsWithinTheLimit(policy: EventSystem.PostingLimit.Policy) async throws {
         let limit = 16
         let flood = 100
         let hold = Gate()
         let after = Gate()  // opened once the handler that started the task has returned
-        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: limit, whenFull: policy))
+        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: limit, whenFull: policy))
         let consumer = F.Node("consumer", .park(hold), root: true, system: system)
         let tickets = F.Collector<Ticket>()
         let starter = F.Scripted(
@@ -172,7 +172,7 @@ struct BackpressureTests {
         let posts = Self.floodSize
         let counter = F.OutcomeCounter()
         let limit = 1_024
-        let system = EventSystem(tracer: counter, postingLimit: PostingLimit(maxOutstanding: limit))
+        let system = EventSystem(tracer: counter, postingLimit: EventSystem.PostingLimit(maxOutstanding: limit))
         let top = F.Node("top", .suspendRandomly(seed: 11), root: true, system: system)
         let leaf = F.Node("leaf", .pass, parent: top, system: system)
 

@@ -19,7 +19,7 @@ private actor Service: Responder {
     nonisolated var isRoot: Bool { true }
     var next: (any Responder)? { nil }
     let gate = Gate()
-    private(set) var report: ShutdownReport?
+    private(set) var report: EventSystem.ShutdownReport?
     private(set) var worked: [Int] = []
     /// How long the shutdown called from `Quit` may wait: long, so that a wait for itself would
     /// show as a test running out of time rather than as a grace period ending.
@@ -91,7 +91,7 @@ struct ShutdownFromInsideTests {
 
         #expect(await quit.outcome.kind == .handled)
         let report = try #require(await service.report)
-        #expect(report == ShutdownReport(finished: 1, endedEarly: 1, refused: 0, inProgress: 1))
+        #expect(report == EventSystem.ShutdownReport(finished: 1, endedEarly: 1, refused: 0, inProgress: 1))
         #expect(await parked.outcome.kind == .handled)
         let early = try #require(await behindQuit.outcome.cancelledDetails)
         #expect(early.reason == .shutdown)
@@ -113,7 +113,7 @@ struct ShutdownFromInsideTests {
         let ticket = await orphan.post(Work(number: 1))
 
         #expect(await ticket.outcome.kind == .interrupted)
-        #expect(reports.all == [ShutdownReport(finished: 0, endedEarly: 0, refused: 0, inProgress: 1)])
+        #expect(reports.all == [EventSystem.ShutdownReport(finished: 0, endedEarly: 0, refused: 0, inProgress: 1)])
         #expect(system.outstandingPosts == 0)
     }
 
@@ -133,10 +133,10 @@ struct ShutdownFromInsideTests {
         // reaches the sink from inside its own delivery.
         let report = await system.shutDown(gracePeriod: .zero)
 
-        #expect(report == ShutdownReport(finished: 0, endedEarly: 1, refused: 0, inProgress: 1))
+        #expect(report == EventSystem.ShutdownReport(finished: 0, endedEarly: 1, refused: 0, inProgress: 1))
         #expect(queued.finishedOutcome?.cancelledDetails?.reason == .shutdown)
         #expect(await parked.outcome.cancelledDetails?.reason == .shutdown)  // after its sink
-        #expect(Set(reports.all) == [ShutdownReport(finished: 0, endedEarly: 0, refused: 0), report])
+        #expect(Set(reports.all) == [EventSystem.ShutdownReport(finished: 0, endedEarly: 0, refused: 0), report])
     }
 
     @Test("waiting for the shutdown to begin returns once it has, and at once after")
@@ -176,7 +176,7 @@ private final class SystemBox: Sendable {
 
 /// The reports the sinks got.
 private final class ReportRecorder: Sendable {
-    private let reports = Locked<[ShutdownReport]>([])
-    func record(_ report: ShutdownReport) { reports.withLock { $0.append(report) } }
-    var all: [ShutdownReport] { reports.withLock { $0 } }
+    private let reports = Locked<[EventSystem.ShutdownReport]>([])
+    func record(_ report: EventSystem.ShutdownReport) { reports.withLock { $0.append(report) } }
+    var all: [EventSystem.ShutdownReport] { reports.withLock { $0 } }
 }

@@ -12,7 +12,7 @@ struct ShutdownTests {
         let letters = DeadLetterRecorder()
         let system: EventSystem
 
-        init(limit: PostingLimit = .default) {
+        init(limit: EventSystem.PostingLimit = .default) {
             system = EventSystem(tracer: tracer, deadLetters: letters.sink, postingLimit: limit)
         }
     }
@@ -39,7 +39,7 @@ struct ShutdownTests {
         let node = F.Node("node", .handle, root: true, system: rig.system)
 
         let report = await rig.system.shutDown(gracePeriod: .seconds(60))
-        #expect(report == ShutdownReport(finished: 0, endedEarly: 0, refused: 0))
+        #expect(report == EventSystem.ShutdownReport(finished: 0, endedEarly: 0, refused: 0))
         #expect(rig.system.isShuttingDown)
 
         let late = await node.post(F.Numbered(sender: 0, number: 0))
@@ -64,7 +64,7 @@ struct ShutdownTests {
 
         gate.open()
         let report = await shutdown.value
-        #expect(report == ShutdownReport(finished: 3, endedEarly: 0, refused: 1))
+        #expect(report == EventSystem.ShutdownReport(finished: 3, endedEarly: 0, refused: 1))
         for ticket in tickets {
             #expect(ticket.finishedOutcome?.kind == .handled)
         }
@@ -79,7 +79,7 @@ struct ShutdownTests {
         let (rig, _, node, tickets) = try await Self.threePostsOneParked()  // the gate never opens
 
         let report = await rig.system.shutDown(gracePeriod: .zero)
-        #expect(report == ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
+        #expect(report == EventSystem.ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
 
         let inFlight = try #require(tickets[0].finishedOutcome?.cancelledDetails)
         #expect(inFlight.reason == .shutdown)
@@ -103,7 +103,7 @@ struct ShutdownTests {
     @Test("posters waiting for room are refused as soon as the shutdown begins")
     func waitingPostersRefused() async throws {
         let gate = Gate()
-        let rig = Rig(limit: PostingLimit(maxOutstanding: 1, whenFull: .suspend))
+        let rig = Rig(limit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .suspend))
         let node = F.Node("node", .park(gate), root: true, system: rig.system)
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let waiting = Task { await node.post(F.Numbered(sender: 1, number: 1)) }
@@ -115,7 +115,7 @@ struct ShutdownTests {
         #expect(rig.system.suspendedPosters == 0)
 
         gate.open()
-        #expect(await shutdown.value == ShutdownReport(finished: 1, endedEarly: 0, refused: 1))
+        #expect(await shutdown.value == EventSystem.ShutdownReport(finished: 1, endedEarly: 0, refused: 1))
         #expect(first.finishedOutcome?.kind == .handled)
         #expect(await node.seen.map(\.number) == [0])
     }
@@ -160,7 +160,7 @@ struct ShutdownTests {
         #expect(ticket.finishedOutcome == nil)
         stubborn.finish.open()
 
-        #expect(await shutdown.value == ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
+        #expect(await shutdown.value == EventSystem.ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
         let stop = try #require(ticket.finishedOutcome?.cancelledDetails)
         #expect(stop.reason == .shutdown)
         #expect(stop.whileHandling)
@@ -180,7 +180,7 @@ struct ShutdownTests {
         let second = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
         try await waitUntil("the shutdown has begun") { rig.system.isShuttingDown }
         gate.open()
-        let expected = ShutdownReport(finished: 1, endedEarly: 0, refused: 0)
+        let expected = EventSystem.ShutdownReport(finished: 1, endedEarly: 0, refused: 0)
         #expect(await first.value == expected)
         #expect(await second.value == expected)
         #expect(await rig.system.shutDown(gracePeriod: .zero) == expected)
@@ -197,7 +197,7 @@ struct ShutdownTests {
         let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(3_600)) }
         try await waitUntil("the shutdown has begun") { rig.system.isShuttingDown }
         shutdown.cancel()
-        #expect(await shutdown.value == ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
+        #expect(await shutdown.value == EventSystem.ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
         #expect(ticket.finishedOutcome?.cancelledDetails?.reason == .shutdown)
     }
 
@@ -205,7 +205,7 @@ struct ShutdownTests {
     /// grace period: every post ends in exactly one outcome, and the report adds up.
     @Test("every post accepted before the shutdown gets exactly one outcome, with posters still posting")
     func everyPostAccountedFor() async throws {
-        let rig = Rig(limit: PostingLimit(maxOutstanding: 64))
+        let rig = Rig(limit: EventSystem.PostingLimit(maxOutstanding: 64))
         let top = F.Node("top", .suspendRandomly(seed: 7), root: true, system: rig.system)
         let leaves = (0..<8).map { index in
             F.Node("leaf\(index)", .suspendRandomly(seed: UInt64(index)), parent: top, system: rig.system)

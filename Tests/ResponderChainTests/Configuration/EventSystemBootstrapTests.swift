@@ -8,7 +8,7 @@ struct EventSystemBootstrapTests {
     @Test("a system bootstrapped before any use becomes the default, and stays it")
     func bootstrapBeforeUse() throws {
         let slot = DefaultEventSystem()
-        let configured = EventSystem(postingLimit: PostingLimit(maxOutstanding: 7))
+        let configured = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 7))
 
         try slot.bootstrap(configured)
 

@@ -28,7 +28,7 @@ struct ObservationShutdownTests {
         let refused = await node.post(F.Numbered(sender: 1, number: 0))
         gate.open()
         let report = await shutdown.value
-        #expect(report == ShutdownReport(finished: 3, endedEarly: 0, refused: 1))
+        #expect(report == EventSystem.ShutdownReport(finished: 3, endedEarly: 0, refused: 1))
 
         let observed = await outcomes
         #expect(observed.map(\.outcome.eventID) == [refused.eventID] + tickets.map(\.eventID))
@@ -85,7 +85,7 @@ struct ObservationShutdownTests {
         // 4 and 5 are refused at once, while 0 to 3 are still under way.
         for number in 4..<6 { tickets.append(await sender.post(F.Numbered(sender: 0, number: number))) }
         shutdown.cancel()  // the grace period ends: 1 to 3 end while queued, 0 is cut short
-        #expect(await shutdown.value == ShutdownReport(finished: 0, endedEarly: 4, refused: 2))
+        #expect(await shutdown.value == EventSystem.ShutdownReport(finished: 0, endedEarly: 4, refused: 2))
 
         let numbers = Dictionary(uniqueKeysWithValues: tickets.enumerated().map { ($1.eventID, $0) })
         let order = await observed.compactMap { numbers[$0.outcome.eventID] }

@@ -66,7 +66,7 @@ struct OutcomeObservationTests {
     @Test("sends that reach no responder are observed too: a rejected post and a relay whose entry is gone")
     func undeliveredSendsAppear() async throws {
         let gate = Gate()
-        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 1, whenFull: .reject))
+        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .reject))
         let outcomes = system.observeOutcomes()
         let node = F.Node("node", .park(gate), root: true, system: system)
 

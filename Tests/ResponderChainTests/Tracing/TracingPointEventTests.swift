@@ -37,7 +37,7 @@ struct TracingPointEventTests {
             return await F.Station("A", .fail).send(F.Ping(), options: options)
         case .rejected:
             let gate = Gate()
-            let full = EventSystem(postingLimit: PostingLimit(maxOutstanding: 1, whenFull: .reject))
+            let full = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .reject))
             let parked = F.Station("Parked", .park(gate), system: full)
             let first = await parked.post(F.Ping())  // untraced: fills the system
             let rejected = await parked.post(F.Ping(), options: options).outcome

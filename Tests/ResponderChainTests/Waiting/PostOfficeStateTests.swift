@@ -94,9 +94,9 @@ struct PostOfficeStateTests {
 
     @Test(
         "at the limit a post must wait or is rejected, as the policy says; a running delivery's own post goes over it",
-        arguments: [PostingLimit.Policy.suspend, .reject])
-    func limit(policy: PostingLimit.Policy) async {
-        var state = PostOfficeState(limit: PostingLimit(maxOutstanding: 2, whenFull: policy))
+        arguments: [EventSystem.PostingLimit.Policy.suspend, .reject])
+    func limit(policy: EventSystem.PostingLimit.Policy) async {
+        var state = PostOfficeState(limit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: policy))
         _ = state.post(post(0), lane: lane, overLimit: false)
         _ = state.post(post(1), lane: lane, overLimit: false)
         switch (policy, state.post(post(2), lane: lane, overLimit: false)) {
@@ -121,7 +121,7 @@ struct PostOfficeStateTests {
         "a suspended poster is admitted, first come first served, once room is free: its post is queued before it resumes"
     )
     func waitingPosterAdmitted() async {
-        var state = PostOfficeState(limit: PostingLimit(maxOutstanding: 1))
+        var state = PostOfficeState(limit: EventSystem.PostingLimit(maxOutstanding: 1))
         let first = post(0)
         _ = state.post(first, lane: lane, overLimit: false)
         guard case .mustWait(let id) = state.post(post(1), lane: lane, overLimit: false) else {
@@ -145,7 +145,7 @@ struct PostOfficeStateTests {
         "a poster that chose to wait before the shutdown began is refused when it arrives, or ends cancelled if it was cancelled first",
         arguments: [false, true])
     func lateArrival(cancelledFirst: Bool) async {
-        var state = PostOfficeState(limit: PostingLimit(maxOutstanding: 1))
+        var state = PostOfficeState(limit: EventSystem.PostingLimit(maxOutstanding: 1))
         _ = state.post(post(0), lane: lane, overLimit: false)
         guard case .mustWait(let id) = state.post(post(1), lane: lane, overLimit: false) else {
             Issue.record("the poster at the limit was not told to wait")
@@ -199,7 +199,7 @@ struct PostOfficeStateTests {
         #expect(state.isDrained)
         #expect(state.post(post(0), lane: lane, overLimit: true) == .rejected(.shuttingDown))
         #expect(state.post(post(1), lane: lane, overLimit: false) == .rejected(.shuttingDown))
-        #expect(state.countsSoFar == ShutdownReport(finished: 0, endedEarly: 0, refused: 2))
+        #expect(state.countsSoFar == EventSystem.ShutdownReport(finished: 0, endedEarly: 0, refused: 2))
         #expect(state.outstanding == 0)
     }
 
@@ -216,7 +216,7 @@ struct PostOfficeStateTests {
         #expect(!state.isDrained)
         _ = state.nextStep(lane: lane, after: handled(posts[1]))
         #expect(state.isDrained)
-        #expect(state.countsSoFar == ShutdownReport(finished: 2, endedEarly: 0, refused: 0))
+        #expect(state.countsSoFar == EventSystem.ShutdownReport(finished: 2, endedEarly: 0, refused: 0))
     }
 
     @Test(
@@ -242,7 +242,7 @@ struct PostOfficeStateTests {
             return
         }
         #expect(state.isDrained)
-        #expect(state.countsSoFar == ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
+        #expect(state.countsSoFar == EventSystem.ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
     }
 
     /// The report and the tickets cannot disagree: a post is counted by the outcome its ticket
@@ -261,12 +261,12 @@ struct PostOfficeStateTests {
         #expect(late.outcome.wasEndedByShutdown)
         #expect(try #require(posts[0].ticket.finishedOutcome).wasEndedByShutdown)
         _ = state.nextStep(lane: lane, after: late)
-        #expect(state.countsSoFar == ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
+        #expect(state.countsSoFar == EventSystem.ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
         #expect(!state.isDrained)
 
         _ = state.nextStep(lane: lane, after: handled(posts[1]))
         #expect(state.isDrained)
-        #expect(state.countsSoFar == ShutdownReport(finished: 1, endedEarly: 1, refused: 0))
+        #expect(state.countsSoFar == EventSystem.ShutdownReport(finished: 1, endedEarly: 1, refused: 0))
     }
 
     @Test(
@@ -294,7 +294,7 @@ struct PostOfficeStateTests {
         for post in queued { _ = state.endedWhileQueued(endedByShutdown(post)) }
 
         let (report, closed) = state.makeReport()
-        #expect(report == ShutdownReport(finished: 1, endedEarly: 2, refused: 0, inProgress: 1))
+        #expect(report == EventSystem.ShutdownReport(finished: 1, endedEarly: 2, refused: 0, inProgress: 1))
         #expect(!closed)
         #expect(state.phase == .reported)
 

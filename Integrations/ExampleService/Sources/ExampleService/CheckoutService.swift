@@ -59,7 +59,7 @@ public func makeCheckoutService(
         deadLetters: DeadLetter.Sink { letter in
             logger.warning("dead letter", metadata: ["outcome": "\(letter.outcome)"])
         },
-        postingLimit: PostingLimit(maxOutstanding: 1_024))
+        postingLimit: EventSystem.PostingLimit(maxOutstanding: 1_024))
     try EventSystem.bootstrap(system)
 
     // 2. Gauges of the posts it holds, sampled every second until the shutdown.

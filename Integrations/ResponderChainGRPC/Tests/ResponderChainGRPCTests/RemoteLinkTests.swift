@@ -268,7 +268,7 @@ struct RemoteLinkStopTests {
         let gate = Gate()
         let chain = SplitChain(
             back: [.park(gate), .handle, .pass],
-            postingLimit: PostingLimit(maxOutstanding: 1, whenFull: .reject))
+            postingLimit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .reject))
         let first = Task { await chain.f0.send(PlaceOrder(sku: "A")) }
         try await gate.waitForArrivals(1)
 
@@ -286,7 +286,7 @@ struct RemoteLinkStopTests {
     func limitSuspends() async throws {
         let gate = Gate()
         let chain = SplitChain(
-            back: [.park(gate), .handle, .pass], postingLimit: PostingLimit(maxOutstanding: 1))
+            back: [.park(gate), .handle, .pass], postingLimit: EventSystem.PostingLimit(maxOutstanding: 1))
         let first = Task { await chain.f0.send(PlaceOrder(sku: "A")) }
         try await gate.waitForArrivals(1)
         let second = Task { await chain.f0.send(PlaceOrder(sku: "B")) }

@@ -15,7 +15,7 @@ struct MetricsTracerTests {
         let tracer = MetricsTracer(factory: metrics)
         let gate = Gate()
         let system = EventSystem(
-            tracer: tracer, postingLimit: PostingLimit(maxOutstanding: 1, whenFull: .reject))
+            tracer: tracer, postingLimit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .reject))
 
         let top = Station("Top", .handle, root: true, system: system)
         let leaf = Station("Leaf", parent: top, system: system)
@@ -250,7 +250,7 @@ struct PostingGaugesTests {
     func gaugesFollowPosts() async throws {
         let metrics = TestMetrics()
         let gate = Gate()
-        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 2, whenFull: .suspend))
+        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .suspend))
         let gauges = PostingGauges(system: system, dimensions: [("chain", "checkout")], factory: metrics)
         let parked = Station("Parked", .park(gate), root: true, system: system)
         func gauge(_ label: String) throws -> Double? {

@@ -13,7 +13,7 @@ public import ServiceLifecycle
 /// 3. Then the rest end `.cancelled` with reason `.shutdown`, and are dead-lettered.
 ///
 /// `run()` returns once every post has its outcome, after logging the system's
-/// ``ResponderChain/ShutdownReport`` and handing it to `onShutdown`. The system's observation
+/// ``ResponderChain/EventSystem.ShutdownReport`` and handing it to `onShutdown`. The system's observation
 /// streams end then too.
 ///
 /// If the service's task is cancelled instead (the group was cancelled, or another service
@@ -42,7 +42,7 @@ public struct EventSystemService: Service {
     public let gracePeriod: Duration
 
     private let logger: Logger?
-    private let onShutdown: (@Sendable (ShutdownReport) async -> Void)?
+    private let onShutdown: (@Sendable (EventSystem.ShutdownReport) async -> Void)?
 
     /// A service that drains `system` with `gracePeriod` when its group shuts down gracefully.
     ///
@@ -58,7 +58,7 @@ public struct EventSystemService: Service {
         _ system: EventSystem = .default,
         gracePeriod: Duration,
         logger: Logger? = nil,
-        onShutdown: (@Sendable (ShutdownReport) async -> Void)? = nil
+        onShutdown: (@Sendable (EventSystem.ShutdownReport) async -> Void)? = nil
     ) {
         precondition(gracePeriod >= .zero, "the grace period cannot be negative (\(gracePeriod))")
         self.system = system

@@ -35,7 +35,7 @@ struct EventSystemServiceTests {
             }
         }
         #expect(await worker.handled.map(\.number) == [0, 1, 2])
-        #expect(await reports.reports == [ShutdownReport(finished: 3, endedEarly: 0, refused: 1)])
+        #expect(await reports.reports == [EventSystem.ShutdownReport(finished: 3, endedEarly: 0, refused: 1)])
     }
 
     @Test("posts still held when the grace period ends are ended, dead-lettered and reported")
@@ -57,7 +57,7 @@ struct EventSystemServiceTests {
                 #expect(ticket.finishedOutcome?.cancelledDetails?.reason == .shutdown)
             }
         }
-        #expect(await reports.reports == [ShutdownReport(finished: 0, endedEarly: 3, refused: 0)])
+        #expect(await reports.reports == [EventSystem.ShutdownReport(finished: 0, endedEarly: 3, refused: 0)])
         #expect(letters.outcomes.count == 3)
     }
 
@@ -77,14 +77,14 @@ struct EventSystemServiceTests {
             try await running.value
         }
         #expect(ticket.finishedOutcome?.cancelledDetails?.reason == .shutdown)
-        #expect(await reports.reports == [ShutdownReport(finished: 0, endedEarly: 1, refused: 0)])
+        #expect(await reports.reports == [EventSystem.ShutdownReport(finished: 0, endedEarly: 1, refused: 0)])
     }
 
     @Test(
         "in a ServiceGroup, every post accepted before the shutdown gets exactly one outcome, with posters still posting"
     )
     func endToEndInAServiceGroup() async throws {
-        let system = EventSystem(postingLimit: PostingLimit(maxOutstanding: 64))
+        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 64))
         let outcomes = system.observeOutcomes(buffering: .keepingOldest(1_000_000))
         let worker = Worker(system: system)
         let reports = ReportBox()

@@ -32,6 +32,6 @@ actor Worker: Responder {
 
 /// Collects what `onShutdown` was given.
 actor ReportBox {
-    private(set) var reports: [ShutdownReport] = []
-    func append(_ report: ShutdownReport) { reports.append(report) }
+    private(set) var reports: [EventSystem.ShutdownReport] = []
+    func append(_ report: EventSystem.ShutdownReport) { reports.append(report) }
 }

@@ -25,7 +25,7 @@ public import ResponderChain
 /// context (what the instrument writes for the hop's `ServiceContext`: with a `SpanTracer` on
 /// both systems, the other side's spans are children of the link's hop span), and waits for the
 /// other process's outcome. The send then ends with that outcome,
-/// continued from the link's hop (see `Forwarded`): the other chain's kind and the responder
+/// continued from the link's hop (see `Disposition.forwarded`): the other chain's kind and the responder
 /// there, this chain's hops and handlers followed by the other chain's, the information of both.
 ///
 /// | what happens | the send ends |

@@ -105,7 +105,7 @@ struct SplitChain {
 
     init(
         back moves: [Move] = [.pass, .handle, .pass], frontMove: Move = .pass,
-        postingLimit: PostingLimit = .default,
+        postingLimit: EventSystem.PostingLimit = .default,
         registry: RemoteRegistry = sharedRegistry(), backRegistry: RemoteRegistry = sharedRegistry(),
         entry: String = "orders", transport: ((RemoteEntries) -> any RemoteTransport)? = nil
     ) {
