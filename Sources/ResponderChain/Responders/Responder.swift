@@ -68,7 +68,7 @@ public protocol Responder: AnyObject, Sendable {
     /// are reported as interrupted. Defaults to `false`.
     nonisolated var isRoot: Bool { get }
 
-    /// The handler table of this type, built once: the fast default.
+    /// The handler table of this type, built once and shared by all its instances.
     ///
     /// Defaults to an empty table: a responder with no handlers passes every event on.
     static var strategies: Strategies<StrategyOwner> { get }
@@ -120,10 +120,9 @@ public protocol Responder: AnyObject, Sendable {
     /// running handler has finished; waiting events are handled in the order they arrived. A
     /// nested send made by the running handler itself (or a task it started, while the handler
     /// still runs) passes straight through; once the handler has returned, any send waits. Posts
-    /// always wait: they are delivered by a task of their own. (A handler that awaits the
-    /// *ticket* of a post through its own responder would wait for itself: that post ends
-    /// ``Outcome/rejected(_:)`` with ``Outcome/Rejection/Reason/wouldDeadlock`` instead. Post
-    /// and move on.)
+    /// always wait: they are delivered by a task of their own. A post whose ticket the running
+    /// handler awaits would wait for itself: it ends ``Outcome/rejected(_:)`` with
+    /// ``Outcome/Rejection/Reason/wouldDeadlock`` instead.
     ///
     /// The lock belongs to this responder: events held up here never delay another responder.
     /// Store it, so that every read returns the same lock, and do not share it:
@@ -183,8 +182,7 @@ extension Responder {
 
     /// The type's name (without its module).
     public nonisolated var label: String {
-        // `_typeName` reads the runtime's cache of type names; `String(describing:)` would also
-        // look for conformances first, which is many times slower on this per-outcome path.
+        // Not `String(describing:)`, which searches conformances first: this runs per outcome.
         _typeName(Self.self, qualified: false)
     }
 
