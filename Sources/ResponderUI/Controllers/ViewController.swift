@@ -19,7 +19,7 @@
 /// ```
 @MainActor
 open class ViewController: InterfaceResponder {
-    /// The root view.
+    /// The root view, set at creation; its ``View/viewController`` is this controller.
     public let view: View
     /// The controller this one is a child of.
     public private(set) weak var parent: ViewController?
