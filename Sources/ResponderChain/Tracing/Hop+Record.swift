@@ -2,7 +2,7 @@ extension Hop {
     /// What one hop did, reported by ``TraceEvent/hopLeft(_:)``: the handlers' decision or error, the
     /// information they added, and the time they took.
     public struct Record: Sendable, CustomStringConvertible {
-        /// The hop.
+        /// Which hop: its event, number, responder and isolation.
         public let hop: Hop
         /// What the responder's handlers returned, or the error one threw. A scope that never ran
         /// the handlers shows here as a ``ResponderChainError``.
