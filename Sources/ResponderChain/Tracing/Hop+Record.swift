@@ -10,7 +10,7 @@ extension Hop {
         /// The information this hop added or replaced, sorted by key name.
         public let added: [Hop.AddedInfo]
         /// The time the handlers took, measured with `ContinuousClock` around them (inside the
-        /// tracer's scope, so the scope's own cost is not counted). Zero when they never ran.
+        /// tracer's scope, which is not included). Zero when they never ran.
         public let duration: Duration
 
         /// A record (for tests of your own tracers).

@@ -7,7 +7,6 @@
 package struct TraceEventLog: ~Copyable, Sendable {
     private let storage = Locked<[TraceEvent]>([])
 
-    /// An empty log.
     package init() {}
 
     /// Appends `event`.
