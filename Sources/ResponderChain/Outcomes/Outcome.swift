@@ -309,7 +309,7 @@ extension Outcome {
         /// Where it stopped: the responder whose hop was running (``whileHandling``) or was about
         /// to run.
         public let responder: ResponderID
-        /// The number of that hop.
+        /// The number of that hop, counted from 1 across both passes (see ``EventContext/hop``).
         public let hop: Int
         /// Whether the stop came while that responder's hop ran (`true`: its handler, or the
         /// read of its `next`, was under way when the stop was seen), or before the hop began
@@ -389,7 +389,7 @@ extension Outcome {
         public let error: any Error
         /// The responder whose handler threw.
         public let responder: ResponderID
-        /// The number of that hop.
+        /// The number of that hop, counted from 1 across both passes (see ``EventContext/hop``).
         public let hop: Int
         /// The pass of that hop: ``EventContext/Phase/capture`` when a capture handler threw.
         public let phase: EventContext.Phase

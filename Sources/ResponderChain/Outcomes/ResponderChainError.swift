@@ -33,7 +33,7 @@ public struct ResponderChainError: Error, Sendable, CustomStringConvertible {
         case tracerRanHandlersAgain
     }
 
-    /// Which mistake.
+    /// Which mistake: what code should match on (``message`` is for people).
     public let code: Code
     /// What happened and what to change, naming the types, events and tracers involved.
     public let message: String

@@ -171,7 +171,7 @@ extension Responder {
     /// The process-wide system, ``EventSystem/default``.
     public nonisolated var eventSystem: EventSystem { .default }
 
-    /// The type's table.
+    /// The type's table, shared by all its instances.
     public nonisolated var strategies: Strategies<StrategyOwner> { Self.strategies }
 
     /// No lock: reentrant, events are not made to wait for each other.
