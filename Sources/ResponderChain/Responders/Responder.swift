@@ -95,21 +95,8 @@ public protocol Responder: AnyObject, Sendable {
     ///
     /// Defaults to the process-wide ``EventSystem/default`` (see
     /// ``EventSystem/bootstrap(_:)``). A chain that needs its own names it once, in a protocol
-    /// its responder types share, instead of in every type:
-    ///
-    /// ```swift
-    /// extension EventSystem {
-    ///     static let checkout = EventSystem(deadLetters: DeadLetter.Sink { print($0) })
-    /// }
-    /// protocol CheckoutResponder: Responder {}
-    /// extension CheckoutResponder {
-    ///     nonisolated var eventSystem: EventSystem { .checkout }
-    /// }
-    ///
-    /// actor Basket: CheckoutResponder { … }   // sends through .checkout
-    /// ```
-    ///
-    /// Views, controllers and windows follow their application's system.
+    /// its responder types share (see ``EventSystem`` for the pattern). Views, controllers and
+    /// windows follow their application's system.
     nonisolated(nonsending) var eventSystem: EventSystem { get async }
 
     /// The lock that makes this responder handle one event at a time, or `nil` (the default) for
@@ -125,14 +112,8 @@ public protocol Responder: AnyObject, Sendable {
     /// ``Outcome/Rejection/Reason/wouldDeadlock`` instead.
     ///
     /// The lock belongs to this responder: events held up here never delay another responder.
-    /// Store it, so that every read returns the same lock, and do not share it:
-    ///
-    /// ```swift
-    /// actor Ledger: Responder {
-    ///     nonisolated let handlingLock: HandlingLock? = HandlingLock()
-    ///     …
-    /// }
-    /// ```
+    /// Store it in a `let`, so that every read returns the same lock, and do not share it (see
+    /// ``HandlingLock``).
     nonisolated var handlingLock: HandlingLock? { get }
 
     /// A short name for traces and printed outcomes. Defaults to the type's name.

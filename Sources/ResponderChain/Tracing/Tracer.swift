@@ -53,7 +53,8 @@ public protocol Tracer: Sendable {
     /// It runs on every send: decide from what is at hand (a flag, a counter, the event's type)
     /// rather than building `event.traceName`.
     ///
-    /// Sampling one send in `n`, and a tracer switched off by a flag:
+    /// Sampling one send in `n` (a tracer switched off by a flag answers
+    /// `isEnabled.load(ordering: .relaxed)` the same way):
     ///
     /// ```swift
     /// import Synchronization
@@ -70,16 +71,6 @@ public protocol Tracer: Sendable {
     ///     }
     ///
     ///     func record(_ event: TraceEvent) { inner.record(event) }
-    /// }
-    ///
-    /// final class SwitchableTracer: Tracer {
-    ///     let isEnabled = Atomic<Bool>(false)
-    ///
-    ///     func shouldTrace(_ event: any Event, from source: EventSource) -> Bool {
-    ///         isEnabled.load(ordering: .relaxed)
-    ///     }
-    ///
-    ///     func record(_ event: TraceEvent) { … }
     /// }
     /// ```
     ///
