@@ -23,8 +23,9 @@ public final class HandlingLock: Sendable {
     // carries in a task-local while its handlers run. A send that reaches the lock from a task
     // carrying a participant still inside joins the acquisition and passes through instead of
     // waiting for itself; the lock is handed on only when every participant has left. A task that
-    // outlives its handler carries a token no longer inside and waits like any other event;
-    // posted events' delivery tasks carry no tokens.
+    // outlives its handler carries a token no longer inside and waits like any other event (one
+    // that joined before the handler left keeps the lock until it finishes); posted events'
+    // delivery tasks carry no tokens.
 
     /// A lock that no event holds or waits for.
     public init() {}

@@ -107,9 +107,9 @@ public protocol Responder: AnyObject, Sendable {
     /// running handler has finished; waiting events are handled in the order they arrived. A
     /// nested send made by the running handler itself (or a task it started, while the handler
     /// still runs) passes straight through; once the handler has returned, any send waits. Posts
-    /// always wait: they are delivered by a task of their own. A post whose ticket the running
-    /// handler awaits would wait for itself: it ends ``Outcome/rejected(_:)`` with
-    /// ``Outcome/Rejection/Reason/wouldDeadlock`` instead.
+    /// always wait: they are delivered by a task of their own. A post through this responder
+    /// whose ticket the running handler awaits would wait for itself: it ends
+    /// ``Outcome/rejected(_:)`` with ``Outcome/Rejection/Reason/wouldDeadlock`` instead.
     ///
     /// The lock belongs to this responder: events held up here never delay another responder.
     /// Store it in a `let`, so that every read returns the same lock, and do not share it (see
