@@ -11,7 +11,7 @@ public import ResponderChain
 /// #expect(handled.handlers == [ResponderID(order)])
 ///
 /// let failed = try #require(outcome.failedError(as: ResponderChainError.self))
-/// #expect(failed.expected == "String")
+/// #expect(failed.code == .payloadTypeMismatch)
 /// ```
 extension Outcome {
     /// The details of `Outcome.handled(_:)`, or `nil`.

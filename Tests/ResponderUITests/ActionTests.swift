@@ -98,7 +98,7 @@ struct ActionTests {
         #expect(ui.editor.becomeFirstResponder())
         #expect(await ui.scene.app.target(forAction: Share.self) == nil)
 
-        ui.editor.handlers.delegate { _ in shareProxy }
+        ui.editor.handlers.proxy { _ in shareProxy }
 
         #expect(await ui.editor.canPerform(Share.self))
         #expect(await ui.scene.app.target(forAction: Share.self) === ui.editor)
@@ -116,16 +116,16 @@ struct ActionTests {
         let shareProxy = UIFixtures.ShareProxy()
         let first = View(label: "first proxy")
         let second = View(label: "second proxy")
-        first.handlers.delegate { _ in second }
-        second.handlers.delegate { _ in shareProxy }
-        ui.menu.handlers.delegate { _ in first }
+        first.handlers.proxy { _ in second }
+        second.handlers.proxy { _ in shareProxy }
+        ui.menu.handlers.proxy { _ in first }
 
         #expect(await ui.scene.app.target(forAction: Share.self, from: ui.menu) === ui.menu)
         let outcome = await ui.scene.app.sendAction(Share(), from: ui.menu)
         #expect(outcome.handlers == [ResponderID(ui.menu)])
         #expect(await shareProxy.shared == 1)
 
-        second.handlers.delegate { _ in first }  // first → second → first
+        second.handlers.proxy { _ in first }  // first → second → first
         #expect(await !ui.menu.canPerform(Share.self))
         #expect(await ui.scene.app.target(forAction: Share.self, from: ui.menu) == nil)
         #expect(await ui.scene.app.target(forAction: Copy.self, from: ui.menu) === ui.scene.controller)
@@ -189,5 +189,5 @@ private actor ForwardingDelegate: Responder {
         self.proxy = proxy
     }
 
-    static let strategies = Strategies<ForwardingDelegate> { $0.delegate { $0.proxy } }
+    static let strategies = Strategies<ForwardingDelegate> { $0.proxy { $0.proxy } }
 }

@@ -176,7 +176,7 @@ struct HandlerRegistrarTests {
             view.log.append("entry Ping")
             return .handled
         }
-        view.handlers.delegate { _ in proxy }
+        view.handlers.proxy { _ in proxy }
         view.handlers.onAnyEvent { view, event, _ in
             view.log.append("catch-all \(event.traceName)")
             return .pass
@@ -193,13 +193,13 @@ struct HandlerRegistrarTests {
         #expect(proxy.seen == ["Share", "passed Copy"])
         #expect(scene.recorder.labels.filter { $0 == "outside" || $0 == "proxy" }.isEmpty)
 
-        view.handlers.removeDelegate()
+        view.handlers.removeProxy()
         let unproxied = await view.send(Share(), options: scene.options)
         #expect(unproxied.kind == .unhandled)
         #expect(proxy.seen == ["Share", "passed Copy"])
     }
 
-    @Test("a controller's event proxy is its table's proxy: nil removes it, delegate(to:) replaces it")
+    @Test("a controller's event proxy is its table's proxy: nil removes it, proxy(_:) replaces it")
     func eventProxyIsTheTableProxy() async throws {
         let scene = UIFixtures.Scene()
         let shareProxy = UIFixtures.ShareProxy()
@@ -223,7 +223,7 @@ struct HandlerRegistrarTests {
             other.seen.append("Share")
             return .handled
         }
-        scene.controller.handlers.delegate { _ in other }
+        scene.controller.handlers.proxy { _ in other }
         await scene.controller.send(Share(), options: scene.options)
         #expect(other.seen == ["Share"])
         #expect(await shareProxy.shared == 1)

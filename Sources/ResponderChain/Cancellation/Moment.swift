@@ -2,11 +2,9 @@
 /// moment an event was posted, the start of a traced hop): an offset from the first reading in
 /// the process.
 ///
-/// A `Duration` has a fixed layout, known where it is used. A `ContinuousClock.Instant` does not
-/// (the standard library may change it): every copy and `nil` check of an `Instant?` held in the
-/// per-send state goes through its value witnesses, and an async function that keeps one across
-/// an `await` looks up its type's metadata and makes extra task allocations at every call. Only
-/// the public API speaks in instants.
+/// A `Duration` has a fixed layout; a `ContinuousClock.Instant` is resilient, so an `Instant?` in
+/// per-send state would go through value witnesses and metadata lookups at every use. Only the
+/// public API speaks in instants.
 struct Moment: Comparable, Sendable {
     /// The time from ``origin`` to this moment.
     private let offset: Duration
@@ -18,10 +16,8 @@ struct Moment: Comparable, Sendable {
         offset = Self.origin.duration(to: instant)
     }
 
-    /// Now.
-    ///
-    /// Never inlined: inlined into an async function, its `Instant` temporaries would be
-    /// allocated in the async frame again.
+    /// The current moment. Never inlined, so that its resilient `Instant` temporaries stay out
+    /// of the async frames of its callers.
     @inline(never)
     static var now: Moment { Moment(.now) }
 

@@ -19,9 +19,8 @@ public protocol Event: Sendable {
 extension Event {
     /// The type's name (without its module), for example `ItemAdded`.
     public var traceName: String {
-        // What `String(describing: Self.self)` prints, read from the runtime's cache of type
-        // names without first looking for conformances, which is many times slower. Traced
-        // sends compute it once per send, not per hop.
+        // What `String(describing:)` prints, without its search for conformances. Traced sends
+        // compute it once per send, not per hop.
         _typeName(Self.self, qualified: false)
     }
 }

@@ -20,10 +20,9 @@
 /// ```
 ///
 /// The actors stay separate actors (their own state, their own `isolated` handlers) but share one
-/// serial queue of work: two of them never run at the same time, which is the price of cheap
-/// hops (see Docs/Benchmarks.md). A send that starts outside the executor pays one switch to
-/// enter it at the first hop inside the group, and one to leave it; events posted from inside
-/// ``run(_:)`` are delivered on the executor too.
+/// serial queue of work: two of them never run at the same time. A send that starts outside the
+/// executor switches onto it at the first hop inside the group, and off it when it leaves;
+/// events posted from inside ``run(_:)`` are delivered on the executor too.
 public actor SharedExecutor {
     /// A name for debugging.
     public nonisolated let label: String

@@ -2,9 +2,9 @@
 /// handled it, its chain broke, it was refused, or a shutdown ended it (see
 /// ``Outcome/goesToDeadLetters``).
 public struct DeadLetter: Sendable {
-    /// The event.
+    /// The event as its sender sent it.
     public let event: any Event
-    /// Who sent it.
+    /// Who sent it: a responder's send or post, or a ``Relay``.
     public let source: EventSource
     /// The outcome: ``Outcome/unhandled(_:)``, ``Outcome/interrupted(_:)``,
     /// ``Outcome/rejected(_:)`` (a full posting limit with the reject policy, a poster cancelled

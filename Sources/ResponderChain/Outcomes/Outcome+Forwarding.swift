@@ -1,11 +1,7 @@
 extension Outcome {
-    /// This outcome — another chain's, for an event a hop handed over (see ``Disposition/forwarded(_:)``) — as
-    /// the end of the send whose path so far is `prefix`: one outcome for the whole path.
-    ///
-    /// The kind and the responder it names are this outcome's; hops and the hop numbers of a
-    /// stop or a failure count `prefix`'s hops first; the handlers are `prefix`'s, then this
-    /// outcome's; the information is `prefix`'s overlaid with this outcome's. The correlation
-    /// identifier and the capture counts are `prefix`'s.
+    /// This outcome, another chain's for an event a hop forwarded, as the end of the send whose
+    /// path so far is `prefix`: one outcome for the whole path, merged as
+    /// ``Disposition/forwarded(_:)`` documents.
     func continuing(from prefix: Path) -> Outcome {
         var handlers = prefix.handlerList
         for handler in path.handlers { handlers.append(handler) }

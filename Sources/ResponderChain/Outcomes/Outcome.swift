@@ -161,7 +161,6 @@ extension Outcome {
         public var captureHandlers: [ResponderID] { Array(handlers.prefix(handlerList.captureCount)) }
         /// The information added by the hops that ran.
         public let info: EventInfo
-        /// The handlers as the route collected them.
         let handlerList: HandlerList
 
         init(
@@ -208,7 +207,7 @@ extension Outcome {
 
     /// The details of ``Outcome/handled(_:)``.
     public struct Handled: Sendable {
-        /// The path.
+        /// The hops that ran, up to and including the one at ``stoppedAt``.
         public let path: Path
         /// The responder where the event stopped: the one that returned ``Disposition/handled``,
         /// or the root, when every handler let it continue.
@@ -236,7 +235,7 @@ extension Outcome {
 
     /// The details of ``Outcome/unhandled(_:)``.
     public struct Unhandled: Sendable {
-        /// The path.
+        /// The hops that ran, up to and including the one at ``root``.
         public let path: Path
         /// The root the event reached.
         public let root: ResponderID
@@ -252,7 +251,7 @@ extension Outcome {
 
     /// The details of ``Outcome/interrupted(_:)``.
     public struct Interruption: Sendable {
-        /// The path.
+        /// The hops that ran, up to and including the one at ``lastReached``.
         public let path: Path
         /// The last responder the event reached: it has no `next` and is not a root, or it
         /// could not hand the event on (``cause``).
@@ -267,7 +266,7 @@ extension Outcome {
         /// The details of an interrupted send.
         ///
         /// - Parameters:
-        ///   - path: The path.
+        ///   - path: The hops that ran, up to and including the one at `lastReached`.
         ///   - lastReached: The last responder the event reached.
         ///   - cause: Why the chain broke there; `nil` for a missing `next`.
         public init(path: Path, lastReached: ResponderID, cause: (any Error)? = nil) {
@@ -279,7 +278,7 @@ extension Outcome {
 
     /// The details of ``Outcome/cycleDetected(_:)``.
     public struct Cycle: Sendable {
-        /// The path.
+        /// The hops that ran before the event came back to ``repeated``.
         public let path: Path
         /// The responder reached a second time; its handlers did not run again.
         public let repeated: ResponderID
@@ -304,12 +303,13 @@ extension Outcome {
 
     /// The details of ``Outcome/cancelled(_:)`` and ``Outcome/timedOut(_:)``.
     public struct Stop: Sendable {
-        /// The path.
+        /// The hops that ran before the stop; ``responder``'s hop counts only when
+        /// ``whileHandling``.
         public let path: Path
         /// Where it stopped: the responder whose hop was running (``whileHandling``) or was about
         /// to run.
         public let responder: ResponderID
-        /// The number of that hop.
+        /// The number of that hop, counted from 1 across both passes (see ``EventContext/hop``).
         public let hop: Int
         /// Whether the stop came while that responder's hop ran (`true`: its handler, or the
         /// read of its `next`, was under way when the stop was seen), or before the hop began
@@ -330,7 +330,7 @@ extension Outcome {
         /// The details of a cancelled or timed-out send.
         ///
         /// - Parameters:
-        ///   - path: The path.
+        ///   - path: The hops that ran before the stop.
         ///   - responder: The responder whose hop ran, or was about to run, when the stop came.
         ///   - hop: The number of that hop.
         ///   - whileHandling: Whether that hop was running.
@@ -389,14 +389,15 @@ extension Outcome {
         public let error: any Error
         /// The responder whose handler threw.
         public let responder: ResponderID
-        /// The number of that hop.
+        /// The number of that hop, counted from 1 across both passes (see ``EventContext/hop``).
         public let hop: Int
         /// The pass of that hop: ``EventContext/Phase/capture`` when a capture handler threw.
         public let phase: EventContext.Phase
 
         /// The details of a failed send.
         public init(
-            path: Path, error: any Error, responder: ResponderID, hop: Int, phase: EventContext.Phase = .bubble
+            path: Path, error: any Error, responder: ResponderID, hop: Int,
+            phase: EventContext.Phase = .bubble
         ) {
             self.path = path
             self.error = error

@@ -17,7 +17,7 @@ public struct ResponderChainError: Error, Sendable, CustomStringConvertible {
         /// A ``NamedEvent`` carried a payload of another type than the handler registered for
         /// its name expects.
         case payloadTypeMismatch
-        /// A table's proxy (`delegate(to:)`) led back, through proxies, to a responder whose
+        /// A table's proxy (`proxy(_:)`) led back, through proxies, to a responder whose
         /// table is already being run at this hop; ``ResponderChainError/responder`` is the proxy
         /// reached again.
         case proxyCycle
@@ -33,7 +33,7 @@ public struct ResponderChainError: Error, Sendable, CustomStringConvertible {
         case tracerRanHandlersAgain
     }
 
-    /// Which mistake.
+    /// Which mistake: what code should match on (``message`` is for people).
     public let code: Code
     /// What happened and what to change, naming the types, events and tracers involved.
     public let message: String

@@ -19,20 +19,13 @@
 ///
 /// The lock's machinery is internal to the package; a responder only stores it.
 public final class HandlingLock: Sendable {
-    // **Participants.** The hop that acquires the lock is its first *participant*. Each
-    // participant is a token its task carries in a task-local while its handlers run. A nested
-    // send that reaches the same lock from a task carrying a participant *that is still inside*
-    // joins the acquisition as a participant of its own and passes through, instead of waiting
-    // for itself (its own nested sends may join in turn). The lock is handed to the next waiting
-    // event only when every participant has left. So:
-    //
-    // - a nested send from a running handler, or from a task it started (structured or not),
-    //   passes through while that handler is still inside;
-    // - a task that outlives the handler carries a token that is no longer inside: it waits like
-    //   any other event, even if it raced the handler's return (it then joined before the handler
-    //   left, and the responder is not handed on until it has finished);
-    // - delivery tasks of posted events are detached and carry no tokens at all (see
-    //   `PostOffice`).
+    // **Participants.** The hop that acquires the lock is its first participant, a token its task
+    // carries in a task-local while its handlers run. A send that reaches the lock from a task
+    // carrying a participant still inside joins the acquisition and passes through instead of
+    // waiting for itself; the lock is handed on only when every participant has left. A task that
+    // outlives its handler carries a token no longer inside and waits like any other event (one
+    // that joined before the handler left keeps the lock until it finishes); posted events'
+    // delivery tasks carry no tokens.
 
     /// A lock that no event holds or waits for.
     public init() {}

@@ -1,12 +1,6 @@
-// The default hop for responders that are actors.
-//
-// A method in a protocol extension is not isolated to `self`, even when `Self: Actor`. So the
-// default `_visit` is a `nonisolated(nonsending)` shim (it runs where the system runs, with no
-// executor switch) that calls a static function with an `isolated Self` parameter: one switch onto
-// the responder's executor per hop, for the handlers and the read of `next` together. The default
-// `handle` needs no switch of its own: it tells the table where it runs (`#isolation`), and the
-// table calls a synchronous handler directly only on its actor; called from anywhere else (a
-// proxy asked from another responder's hop), the handler enters its actor first.
+// The default hop for actors. A protocol-extension method is not isolated to `self` even when
+// `Self: Actor`, so `_visit` is a `nonisolated(nonsending)` shim that calls a static function with
+// an `isolated Self` parameter: one executor switch per hop, for the handlers and `next` together.
 
 extension Responder where Self: Actor, StrategyOwner == Self {
     /// Runs the instance's ``Responder/strategies-swift.property`` table on the actor.

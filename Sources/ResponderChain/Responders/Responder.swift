@@ -68,7 +68,7 @@ public protocol Responder: AnyObject, Sendable {
     /// are reported as interrupted. Defaults to `false`.
     nonisolated var isRoot: Bool { get }
 
-    /// The handler table of this type, built once: the fast default.
+    /// The handler table of this type, built once and shared by all its instances.
     ///
     /// Defaults to an empty table: a responder with no handlers passes every event on.
     static var strategies: Strategies<StrategyOwner> { get }
@@ -95,21 +95,8 @@ public protocol Responder: AnyObject, Sendable {
     ///
     /// Defaults to the process-wide ``EventSystem/default`` (see
     /// ``EventSystem/bootstrap(_:)``). A chain that needs its own names it once, in a protocol
-    /// its responder types share, instead of in every type:
-    ///
-    /// ```swift
-    /// extension EventSystem {
-    ///     static let checkout = EventSystem(deadLetters: DeadLetter.Sink { print($0) })
-    /// }
-    /// protocol CheckoutResponder: Responder {}
-    /// extension CheckoutResponder {
-    ///     nonisolated var eventSystem: EventSystem { .checkout }
-    /// }
-    ///
-    /// actor Basket: CheckoutResponder { … }   // sends through .checkout
-    /// ```
-    ///
-    /// Views, controllers and windows follow their application's system.
+    /// its responder types share (see ``EventSystem`` for the pattern). Views, controllers and
+    /// windows follow their application's system.
     nonisolated(nonsending) var eventSystem: EventSystem { get async }
 
     /// The lock that makes this responder handle one event at a time, or `nil` (the default) for
@@ -120,20 +107,13 @@ public protocol Responder: AnyObject, Sendable {
     /// running handler has finished; waiting events are handled in the order they arrived. A
     /// nested send made by the running handler itself (or a task it started, while the handler
     /// still runs) passes straight through; once the handler has returned, any send waits. Posts
-    /// always wait: they are delivered by a task of their own. (A handler that awaits the
-    /// *ticket* of a post through its own responder would wait for itself: that post ends
-    /// ``Outcome/rejected(_:)`` with ``Outcome/Rejection/Reason/wouldDeadlock`` instead. Post
-    /// and move on.)
+    /// always wait: they are delivered by a task of their own. A post through this responder
+    /// whose ticket the running handler awaits would wait for itself: it ends
+    /// ``Outcome/rejected(_:)`` with ``Outcome/Rejection/Reason/wouldDeadlock`` instead.
     ///
     /// The lock belongs to this responder: events held up here never delay another responder.
-    /// Store it, so that every read returns the same lock, and do not share it:
-    ///
-    /// ```swift
-    /// actor Ledger: Responder {
-    ///     nonisolated let handlingLock: HandlingLock? = HandlingLock()
-    ///     …
-    /// }
-    /// ```
+    /// Store it in a `let`, so that every read returns the same lock, and do not share it (see
+    /// ``HandlingLock``).
     nonisolated var handlingLock: HandlingLock? { get }
 
     /// A short name for traces and printed outcomes. Defaults to the type's name.
@@ -172,7 +152,7 @@ extension Responder {
     /// The process-wide system, ``EventSystem/default``.
     public nonisolated var eventSystem: EventSystem { .default }
 
-    /// The type's table.
+    /// The type's table, shared by all its instances.
     public nonisolated var strategies: Strategies<StrategyOwner> { Self.strategies }
 
     /// No lock: reentrant, events are not made to wait for each other.
@@ -183,8 +163,7 @@ extension Responder {
 
     /// The type's name (without its module).
     public nonisolated var label: String {
-        // `_typeName` reads the runtime's cache of type names; `String(describing:)` would also
-        // look for conformances first, which is many times slower on this per-outcome path.
+        // Not `String(describing:)`, which searches conformances first: this runs per outcome.
         _typeName(Self.self, qualified: false)
     }
 

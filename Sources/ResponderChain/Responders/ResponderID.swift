@@ -9,7 +9,7 @@
 /// }
 /// ```
 public struct ResponderID: Hashable, Sendable, CustomStringConvertible {
-    /// The object's identity.
+    /// The identity of the responder object (or its stand-in); equality and hashing use only this.
     public let objectID: ObjectIdentifier
     /// The responder's ``Responder/label`` when the identity was taken.
     public let label: String

@@ -2,10 +2,10 @@
 /// traced: the untraced path (no tracer, or one that declined the send) never reaches this code,
 /// reads no clock and allocates nothing.
 ///
-/// What a traced hop costs, beyond the tracer's own work: the `Hop` value (the responder's
-/// ``Responder/label`` is read once; the event's name was computed once per send, when the tracer
-/// was bound), two clock reads around the handlers, and a comparison of the event's information
-/// with a copy taken before them (its values are printed only when the handlers changed it).
+/// Beyond the tracer's own work, a traced hop builds the `Hop` value (reading the responder's
+/// ``Responder/label``; the event's name is computed once per send), reads the clock around the
+/// handlers, and compares the event's information with a copy taken before them (its values are
+/// printed only when the handlers changed it).
 extension EventContext {
     /// Runs `responder`'s handlers inside `trace`'s scope and reports the hop.
     ///
@@ -30,8 +30,8 @@ extension EventContext {
             trace.record(.hopLeft(record))
             return HopResult(record.result)
         }
-        // A plain tracer's hop: the handlers with nothing around them but the clock. Kept inline
-        // (a call to another generic async function here cost more than the clock reads).
+        // A plain tracer's hop: the handlers with nothing around them but the clock. Kept inline,
+        // not in a generic async helper (see "Design notes measured" in Benchmarks.md).
         let before = info
         let start = Moment.now
         let result = await handlersInMiddleware(responder, event: event)

@@ -12,7 +12,7 @@
 public struct EventContext: Sendable {
     /// Information added by the hops so far. Set values here to pass them up the chain.
     public var info: EventInfo
-    /// Who sent the event.
+    /// Who sent the event: a responder, or a ``Relay``.
     public let source: EventSource
     /// The correlation identifier of this send.
     public let eventID: EventID
@@ -31,7 +31,7 @@ public struct EventContext: Sendable {
     /// The middleware of the send's system (``HopMiddleware``), outermost first.
     let middleware: [any HopMiddleware]
     /// Whether hops run with nothing around the handlers: no tracer and no system middleware.
-    /// One flag, so that the per-hop check of the common case is one load.
+    /// Computed once per send, so that a hop checks one flag.
     @usableFromInline
     let isPlain: Bool
     /// Whether the send's system runs a capture pass (``EventSystem/runsCapturePhase``).
@@ -40,7 +40,7 @@ public struct EventContext: Sendable {
     let forwardingLimit: Int
     /// The number of capture hops that ran (set when the capture pass ends).
     var captureHops = 0
-    /// Set when a ticket cancels a posted event.
+    /// The stop signal of a posted, withdrawable or deadline-bound send; `nil` for the others.
     let signal: CancellationSignal?
     /// The send's deadline, if any.
     public var deadline: ContinuousClock.Instant? { deadlineStorage?.instant }

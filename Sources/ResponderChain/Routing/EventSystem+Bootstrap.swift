@@ -55,8 +55,8 @@ extension EventSystem {
 
 /// The slot behind ``EventSystem/default``: empty until bootstrapped or first read, then fixed.
 ///
-/// One atomic load per read once set (every send from a responder that names no system reads
-/// it). Tests of the bootstrap rules make their own slot: the process-wide one can be set once.
+/// Once set, a read is one atomic load. Tests of the bootstrap rules make their own slot: the
+/// process-wide one can be set once.
 package final class DefaultEventSystem: Sendable {
     /// The system in the slot and how it got there.
     private final class Entry: Sendable {
@@ -70,10 +70,8 @@ package final class DefaultEventSystem: Sendable {
     }
 
     /// The address of the entry once the slot is filled, 0 before. The entry is retained by the
-    /// slot (released in `deinit`) and never replaced, so a loaded address stays valid.
-    ///
-    /// An address rather than `AtomicLazyReference`: every send reads this slot, and that type's
-    /// generic `load` cost more than the rest of a one-hop send's setup.
+    /// slot (released in `deinit`) and never replaced, so a loaded address stays valid. (An
+    /// address rather than `AtomicLazyReference`: see "Design notes measured" in Benchmarks.md.)
     private let slot = Atomic<UInt>(0)
 
     /// An empty slot.

@@ -38,8 +38,8 @@ public final class EventSystem: Sendable {
     /// Whether sends through this system run a capture pass before they bubble (see
     /// ``EventContext/Phase``).
     ///
-    /// Capture costs a read of every `next` link up to the root before the first hop, so a
-    /// system runs it only when asked: `EventSystem(runsCapturePhase: true)`. A responder with
+    /// Capture reads every `next` link up to the root before the first hop, so a system runs it
+    /// only when asked: `EventSystem(runsCapturePhase: true)`. A responder with
     /// capture handlers reached by a send of a system that does not run the pass ends that send
     /// ``Outcome/failed(_:)`` at its hop with a ``ResponderChainError``
     /// (``ResponderChainError/Code/capturePhaseDisabled``), before any of its handlers runs: a
@@ -69,15 +69,14 @@ public final class EventSystem: Sendable {
     /// How ``tracer`` binds to a send, decided once; `nil` without a tracer.
     let traceBinder: TraceBinder?
 
-    /// A system.
+    /// A system; with no arguments, the configuration an unbootstrapped ``default`` has.
     ///
     /// - Parameters:
     ///   - tracer: The tracer of every send through the system, unless a send names its own.
     ///   - deadLetters: Where events that go to dead letters are given, unless a send names its
     ///     own sink.
     ///   - postingLimit: How many posted events the system holds at once.
-    ///   - runsCapturePhase: Whether sends run a capture pass before they bubble; off by default, so
-    ///     that a chain with no capture handlers pays nothing for them.
+    ///   - runsCapturePhase: Whether sends run a capture pass before they bubble; off by default.
     ///   - middleware: Code around every hop, outermost first.
     ///   - forwardingLimit: How deep a send may be nested in the handlers of other sends; at
     ///     least 1 (a smaller number stops the program with a message naming it).

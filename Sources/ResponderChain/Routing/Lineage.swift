@@ -4,23 +4,14 @@ import Synchronization
 /// made it (a handler that forwards its event through a ``Relay`` or a link to another chain, or
 /// that sends another event), and the hop each of them is at.
 ///
-/// Every route binds its own lineage in a task-local for as long as its hops run, so that a send
-/// a handler makes — in the handler's task, a child task, or a task it started while the route
-/// runs — finds the send it was made from without being passed anything. With it the route ends
-/// two kinds of endless nesting that a `next` cycle check cannot see:
+/// Every route binds its lineage in a task-local while its hops run, so that a send a handler
+/// makes (in its task, a child task, or a task it started) finds the send it was made from. The
+/// route uses it to end what a `next` cycle check cannot see: a forwarding loop
+/// (``Outcome/Cycle/isForwardingLoop``, see ``loopsBack(at:)``) and nesting deeper than
+/// ``EventSystem/forwardingLimit``.
 ///
-/// - **Loops through forwarding.** A send made through a ``Relay`` (the way a handler forwards
-///   its event to another chain) that reaches a responder whose hop, in an enclosing send still
-///   under way, is handling the same kind of event (same type, or same name) would run that
-///   handler again, inside itself, and forward again: it ends ``Outcome/cycleDetected(_:)`` there
-///   (``Outcome/Cycle/isForwardingLoop``), before that responder's handlers run.
-/// - **Nesting without end.** A send made `limit` sends deep ends ``Outcome/rejected(_:)`` with
-///   ``Outcome/Rejection/Reason/forwardingLimitReached(limit:)`` before its first hop
-///   (``EventSystem/forwardingLimit``).
-///
-/// A send whose enclosing sends have all ended (a task a handler started, still running after
-/// the handler returned) starts a lineage of its own. Posted events start one too: their
-/// delivery runs in a task of its own that inherits nothing from the poster.
+/// A send whose enclosing sends have all ended starts a lineage of its own, and so does a posted
+/// event's delivery, which inherits nothing from the poster.
 final class Lineage: Sendable {
     /// The lineage of the route running in the current task, if any.
     @TaskLocal static var current: Lineage?

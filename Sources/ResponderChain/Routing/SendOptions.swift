@@ -89,10 +89,4 @@ public struct SendOptions: Sendable {
         started.timeout = nil
         return started
     }
-
-    /// Whether a send with these options needs nothing set up before its first hop: no tracer,
-    /// no deadline or timeout, no withdrawal signal.
-    var needsNoSetUp: Bool {
-        deadlineStorage == nil && timeout == nil && withdrawal == nil && tracer == nil
-    }
 }

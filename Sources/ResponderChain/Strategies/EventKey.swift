@@ -5,7 +5,7 @@ enum EventKey: Hashable, Sendable {
     case name(EventName)
 
     init(of event: any Event) {
-        // Compare metatypes first: most events are typed, and a dynamic cast costs far more.
+        // Metatypes first: most events are typed, and this avoids a dynamic cast.
         if Swift.type(of: event) == NamedEvent.self, let named = event as? NamedEvent {
             self = .name(named.name)
         } else {

@@ -1,8 +1,8 @@
 /// The storage of a ``Strategies`` table, with its owner type erased: keys in registration order,
 /// their handlers, an optional proxy and an optional catch-all.
 ///
-/// Small tables (the common case) are searched linearly, which beats hashing for a handful of
-/// keys; a table with more than eight keys also keeps a dictionary from key to slot.
+/// A table of up to eight keys is searched linearly; a larger one also keeps a dictionary from
+/// key to slot.
 ///
 /// **Isolation.** A synchronous entry is a plain function of its owner that must run on the owner's
 /// isolation (the owner actor, or the main actor for a ``MainActorResponder``'s table).
@@ -27,7 +27,7 @@ struct HandlerTable: Sendable {
     typealias ProxyProvider = nonisolated(nonsending) @Sendable (AnyObject) async -> (any Responder)?
 
     /// One registered handler: a synchronous one (a closure without `await`, picked by overload)
-    /// costs a plain call per hop; an asynchronous one costs an async frame.
+    /// is a plain call on the owner's isolation; an asynchronous one runs in an async frame.
     @usableFromInline
     enum Entry: Sendable {
         /// The plain function, for callers on the owner's isolation, and the same handler behind

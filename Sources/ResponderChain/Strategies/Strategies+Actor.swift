@@ -134,10 +134,10 @@ extension Strategies where Owner: Actor {
     /// ``Responder/handle(_:context:)`` decides, and its `next` is never used.
     ///
     /// ```swift
-    /// static let strategies = Strategies<OrderController> { $0.delegate { $0.eventProxy } }
+    /// static let strategies = Strategies<OrderController> { $0.proxy { $0.eventProxy } }
     /// ```
-    public mutating func delegate(
-        to proxy: @escaping @Sendable (isolated Owner) -> (any Responder)?
+    public mutating func proxy(
+        _ proxy: @escaping @Sendable (isolated Owner) -> (any Responder)?
     ) {
         setProxy { await proxy(Self.owner($0)) }
     }

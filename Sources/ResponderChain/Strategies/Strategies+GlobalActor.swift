@@ -77,7 +77,7 @@ extension Strategies where Owner: GlobalActorResponder {
     }
 
     /// Hands events this table has no entry for to a separate object's handlers.
-    public mutating func delegate(to proxy: @escaping @Sendable (Owner) async -> (any Responder)?) {
+    public mutating func proxy(_ proxy: @escaping @Sendable (Owner) async -> (any Responder)?) {
         setProxy { await proxy(Self.owner($0)) }
     }
 }

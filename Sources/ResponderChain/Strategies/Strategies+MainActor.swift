@@ -101,8 +101,8 @@ extension Strategies where Owner: MainActorResponder {
     }
 
     /// Hands events this table has no entry for to a separate object's handlers.
-    public mutating func delegate(
-        to proxy: @escaping @MainActor @Sendable (Owner) -> (any Responder)?
+    public mutating func proxy(
+        _ proxy: @escaping @MainActor @Sendable (Owner) -> (any Responder)?
     ) {
         setProxy { await proxy(Self.owner($0)) }
     }

@@ -1,11 +1,11 @@
 /// A responder's handler table: from event type (or event name) to an async handler.
 ///
 /// The type-safe successor of an event-name → `NSInvocation` dictionary. Build it once per
-/// responder type, as a `static let`; each hop looks the event up in it (a few nanoseconds for a
-/// small table) and runs at most one handler:
+/// responder type, as a `static let`; each hop looks the event up in it and runs at most one
+/// handler:
 ///
 /// 1. the handler registered for the event's type (or, for a ``NamedEvent``, its name);
-/// 2. otherwise the handlers of the proxy object, if one is set with `delegate(to:)`;
+/// 2. otherwise the handlers of the proxy object, if one is set with `proxy(_:)`;
 /// 3. otherwise the catch-all handler, if one is set with `onAnyEvent(_:)`;
 /// 4. otherwise nothing: the event passes.
 ///
@@ -44,8 +44,7 @@
 /// The window layer (`ResponderUI`) keeps one table per interface responder instead of one per
 /// type, filled at run time through `view.handlers`; it runs the same way.
 public struct Strategies<Owner: Responder>: Sendable {
-    /// The entries, with the owner erased: a table of a generic type would make the runtime look
-    /// up the metadata of its handler type at every hop.
+    /// The entries, with the owner erased, so that a hop looks up no generic metadata.
     @usableFromInline
     var table = HandlerTable()
     /// The capture handlers (``EventContext/Phase/capture``), in a table of their own.
@@ -57,7 +56,7 @@ public struct Strategies<Owner: Responder>: Sendable {
         didSet { updateIsPlain() }
     }
     /// Whether the table has no capture handlers and no middleware: a hop runs ``table`` and
-    /// nothing else. One flag, so that the common hop checks one byte.
+    /// nothing else. Kept up to date by every change, so that a hop checks one flag.
     @usableFromInline
     private(set) var isPlain = true
 
@@ -133,8 +132,8 @@ public struct Strategies<Owner: Responder>: Sendable {
         self[phase].remove(.name(name))
     }
 
-    /// Removes the proxy set with `delegate(to:)`, if any.
-    public mutating func removeDelegate() {
+    /// Removes the proxy set with `proxy(_:)`, if any.
+    public mutating func removeProxy() {
         table.proxy = nil
     }
 

@@ -2,13 +2,11 @@ import Synchronization
 
 /// A `Mutex` whose critical sections the thread sanitizer can see as ordered.
 ///
-/// On Linux, `Synchronization.Mutex` waits through futex calls made inside the (uninstrumented)
-/// runtime, so the thread sanitizer sees no ordering between two critical sections and reports the
-/// state they protect as racing: a false positive, reproduced with four tasks incrementing one
-/// integer under a plain `Mutex`. Each critical section here also loads (acquiring) and stores
-/// (releasing) an atomic token, which the sanitizer does see. The mutex already orders those two
-/// accesses, so the token never makes anyone wait; it only makes the existing order visible, for
-/// two uncontended atomic operations per lock. Use it instead of `Mutex` everywhere in the package.
+/// On Linux, `Synchronization.Mutex` waits through futex calls inside the uninstrumented runtime,
+/// so the thread sanitizer sees no ordering between critical sections and reports a false race.
+/// Each critical section here also loads (acquiring) and stores (releasing) an atomic token that
+/// the sanitizer does see; the mutex already orders them, so the token never makes anyone wait.
+/// Use it instead of `Mutex` everywhere in the package.
 package struct Locked<State>: ~Copyable, Sendable {
     private let mutex: Mutex<State>
     private let token = Atomic<UInt>(0)

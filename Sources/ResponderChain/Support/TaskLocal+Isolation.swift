@@ -2,11 +2,9 @@ extension TaskLocal {
     /// Binds `value` while `operation` runs, on the caller's isolation.
     ///
     /// `withValue(_:operation:)` called from a `nonisolated(nonsending)` function runs its closure
-    /// on the global executor: a closure literal there is not isolated to the caller. Here the
-    /// closure captures the `isolated` parameter, which isolates it to the caller, and
-    /// `operation`, being `nonisolated(nonsending)`, runs there too: no executor switch, and a
-    /// main-actor caller keeps the main actor between its hops. Every binding the package makes
-    /// around a hop, a route or a delivery goes through here.
+    /// on the global executor. Here the closure captures the `isolated` parameter, which isolates
+    /// it to the caller, and `operation` (`nonisolated(nonsending)`) runs there too: no executor
+    /// switch. Every binding the package makes around a hop, a route or a delivery goes through here.
     package func withValueKeepingIsolation<Result>(
         _ value: Value,
         isolation: isolated (any Actor)? = #isolation,

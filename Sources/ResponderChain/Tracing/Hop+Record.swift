@@ -2,7 +2,7 @@ extension Hop {
     /// What one hop did, reported by ``TraceEvent/hopLeft(_:)``: the handlers' decision or error, the
     /// information they added, and the time they took.
     public struct Record: Sendable, CustomStringConvertible {
-        /// The hop.
+        /// Which hop: its event, number, responder and isolation.
         public let hop: Hop
         /// What the responder's handlers returned, or the error one threw. A scope that never ran
         /// the handlers shows here as a ``ResponderChainError``.
@@ -10,7 +10,7 @@ extension Hop {
         /// The information this hop added or replaced, sorted by key name.
         public let added: [Hop.AddedInfo]
         /// The time the handlers took, measured with `ContinuousClock` around them (inside the
-        /// tracer's scope, so the scope's own cost is not counted). Zero when they never ran.
+        /// tracer's scope, which is not included). Zero when they never ran.
         public let duration: Duration
 
         /// A record (for tests of your own tracers).

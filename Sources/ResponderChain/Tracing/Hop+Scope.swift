@@ -1,17 +1,6 @@
 extension Hop {
     /// The hop a ``ScopingTracer/withHop(_:_:)`` wraps, and what the tracer captured when the event
-    /// was sent.
-    ///
-    /// ```swift
-    /// nonisolated(nonsending) func withHop(
-    ///     _ scope: Hop.Scope<ServiceContext>,
-    ///     _ body: nonisolated(nonsending) () async throws -> Disposition
-    /// ) async throws -> Disposition {
-    ///     try await withSpan(scope.hop.responder.label, context: scope.context ?? .topLevel) { _ in
-    ///         try await body()
-    ///     }
-    /// }
-    /// ```
+    /// was sent (see the example there).
     public struct Scope<Context: Sendable>: Sendable {
         /// The hop: event, number, responder, isolation.
         public let hop: Hop

@@ -12,7 +12,7 @@
 ///   ``Tracer/shouldTrace(_:from:)`` is asked once, in order, in the sender's task; a
 ///   ``ScopingTracer`` that accepts captures its context right after its own gate. The send is
 ///   traced by the tracers that accepted it, from `sent` to `finished`; if none accepted it, it is
-///   untraced and costs what a send with no tracer costs.
+///   untraced.
 /// - **Point events go to the accepting tracers, in order**: each event reaches the first
 ///   accepting tracer, then the second, and so on, before routing goes on.
 /// - **Scopes nest in order, the first outermost.** The accepting ``ScopingTracer``s wrap each hop

@@ -18,7 +18,7 @@ extension PrintingTracer {
         /// for output that is the same on every run (tests, documentation).
         public var showsDurations: Bool
 
-        /// A printer.
+        /// A printer; pass `showsDurations: false` for lines that are the same on every run.
         public init(showsDurations: Bool = true) {
             self.showsDurations = showsDurations
         }

@@ -31,7 +31,7 @@
 /// `NonisolatedNonsendingByDefault`, that is the default: write both with nothing spelled. A
 /// `body` without it does not compile. A method without it (a plain `async` method taking the
 /// `nonisolated(nonsending)` body) compiles and is called, but runs on the global executor
-/// instead of the responder's: extra executor switches at every hop.
+/// instead of the responder's, switching executors at every hop.
 ///
 /// A scope that needs nothing from the sender's task declares `Hop.Scope<Never>` and leaves out
 /// ``captureContext()`` (see the extension where `Context == Never`).
@@ -77,9 +77,8 @@ public protocol ScopingTracer: Tracer {
     /// Machinery, provided for every scoping tracer: do not implement it. Runs ``withHop(_:_:)``
     /// with the scope of `hop` and what ``captureContext()`` captured.
     ///
-    /// The default is inlinable, so its witness is specialized where a tracer conforms: the
-    /// system, which holds the tracer without knowing its type, builds no `Hop.Scope<Context>` in
-    /// generic code, which looked up the scope's type metadata at every hop.
+    /// The default is inlinable, so that its witness is specialized where a tracer conforms and
+    /// no hop builds a `Hop.Scope<Context>` in generic code.
     nonisolated(nonsending) func _withHop(
         _ hop: Hop,
         context: Context?,

@@ -1,14 +1,12 @@
 /// Point events kept in order under a lock: the storage of `RecordingTracer` (in
 /// `ResponderChainTesting`).
 ///
-/// It lives here, beside ``Locked``, so that its critical sections are compiled for
+/// It lives here, beside ``Locked``, so that its critical sections are specialized for
 /// `[TraceEvent]` in this module: `Locked`'s generic `withLock`, called from another module, runs
-/// unspecialized, looking up type metadata at every call, which made recording a point event
-/// several times slower.
+/// unspecialized.
 package struct TraceEventLog: ~Copyable, Sendable {
     private let storage = Locked<[TraceEvent]>([])
 
-    /// An empty log.
     package init() {}
 
     /// Appends `event`.

@@ -1,7 +1,7 @@
 /// Observes events as they travel: receives the point events of every send it accepts.
 ///
 /// Install a tracer on an ``EventSystem`` (for a chain) or in ``SendOptions`` (for one send).
-/// With none installed, routing pays one `nil` check per hop: no allocation, no clock read.
+/// With none installed, a send makes no trace records and reads no clock.
 ///
 /// ``record(_:)`` receives every point event of a send, in order: ``TraceEvent/sent(_:)``, then
 /// ``TraceEvent/hopEntered(_:)`` and ``TraceEvent/hopLeft(_:)`` for each hop, then
@@ -20,8 +20,8 @@
 /// ```
 ///
 /// ``shouldTrace(_:from:)`` is the tracer's gate: asked once per send, before anything is
-/// traced, it may decline the send, which then costs what an untraced send costs. The default
-/// accepts every send.
+/// traced, it may decline the send, which then runs as an untraced send. The default accepts
+/// every send.
 ///
 /// A plain tracer runs no code around the handlers. To wrap each hop (open a span, bind
 /// task-locals) conform to ``ScopingTracer`` instead: a method named `withHop` on a type that is
@@ -48,14 +48,13 @@ public protocol Tracer: Sendable {
     /// the whole send: an accepted send is reported from ``TraceEvent/sent(_:)`` to
     /// ``TraceEvent/finished(_:)``, a declined one not at all (no point event, no scope, no
     /// context captured), even if the tracer would answer otherwise later. A declined send takes
-    /// the untraced path and costs what a send with no tracer costs, plus this call. A posted
-    /// event is asked about at post time, not when it is delivered.
+    /// the untraced path. A posted event is asked about at post time, not when it is delivered.
     ///
-    /// Keep it cheap and decide from what is at hand: a flag, a counter, the event's type. It
-    /// runs on every send, and on the declining path it is the only tracing work done. Computing
-    /// `event.traceName` here costs a string per send; match on the type instead when you can.
+    /// It runs on every send: decide from what is at hand (a flag, a counter, the event's type)
+    /// rather than building `event.traceName`.
     ///
-    /// Sampling one send in `n`, and a tracer switched off by a flag:
+    /// Sampling one send in `n` (a tracer switched off by a flag answers
+    /// `isEnabled.load(ordering: .relaxed)` the same way):
     ///
     /// ```swift
     /// import Synchronization
@@ -72,16 +71,6 @@ public protocol Tracer: Sendable {
     ///     }
     ///
     ///     func record(_ event: TraceEvent) { inner.record(event) }
-    /// }
-    ///
-    /// final class SwitchableTracer: Tracer {
-    ///     let isEnabled = Atomic<Bool>(false)
-    ///
-    ///     func shouldTrace(_ event: any Event, from source: EventSource) -> Bool {
-    ///         isEnabled.load(ordering: .relaxed)
-    ///     }
-    ///
-    ///     func record(_ event: TraceEvent) { … }
     /// }
     /// ```
     ///

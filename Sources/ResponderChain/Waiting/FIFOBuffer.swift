@@ -10,7 +10,6 @@ package struct FIFOBuffer<Element> {
 
     package var isEmpty: Bool { count == 0 }
 
-    /// An empty queue.
     package init() {}
 
     /// Appends `element` at the back.

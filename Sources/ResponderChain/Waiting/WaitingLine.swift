@@ -65,7 +65,6 @@ package struct WaitingLine<Element, Continuation> {
     private var issued: [WaiterID: Bool] = [:]
     private var nextID: UInt64 = 0
 
-    /// An empty line.
     package init() {}
 
     /// The number of suspended waiters.

@@ -1,13 +1,7 @@
 /// The one way the window layer finds out, without running any handler, whether a responder
 /// performs an action: the entries of the handler table a hop would run, then that table's proxy,
-/// asked the same way.
-///
-/// An interface responder answers through ``InterfaceResponder/canPerform(_:)`` (whose default
-/// asks its per-instance ``EventHandling/handlers`` here); any other responder's
-/// `strategies` table (its instance's) is asked directly. Proxies are followed as a hop follows them, so the
-/// lookup and a send agree on where an action is performed — as long as each entry found handles
-/// what it is registered for and no catch-all on the way claims the action first (a catch-all
-/// is never counted: what it decides is known only by running it).
+/// asked the same way (an interface responder through ``InterfaceResponder/canPerform(_:)``).
+/// Catch-alls never count: what they decide is known only by running them.
 @MainActor
 enum ActionLookup {
     /// The responders whose tables are being asked in this task, innermost last: a proxy that

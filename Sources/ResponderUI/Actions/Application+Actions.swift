@@ -17,12 +17,11 @@ extension Application {
 
     /// The responder a nil-target `action` would reach first among those that can perform it,
     /// found without running any handler: the same walk as ``sendAction(_:from:)``, asking each
-    /// responder on the way whether it performs the action — an interface responder through
-    /// ``InterfaceResponder/canPerform(_:)``, any other (such as the delegate) through its static
-    /// `strategies` table. Both look at the table a hop runs, its proxy included, so the answer
-    /// is the responder where ``sendAction(_:from:)`` would be handled, as long as the handlers
-    /// found handle what they are registered for and no catch-all below claims the action
-    /// first. `nil` if none can.
+    /// responder on the way (an interface responder through
+    /// ``InterfaceResponder/canPerform(_:)``, any other through its `strategies` table, proxy
+    /// included). That is where ``sendAction(_:from:)`` would be handled, as long as the handlers
+    /// found handle what they are registered for and no catch-all below claims the action first.
+    /// `nil` if none can.
     ///
     /// ```swift
     /// copyButton.isEnabled = await app.target(forAction: Copy.self, from: copyButton) != nil

@@ -44,7 +44,7 @@ open class Application: InterfaceResponder {
         super.init(label: label)
     }
 
-    /// The delegate.
+    /// The ``delegate``; `nil` without one, where the application ends the chain as its root.
     open override var next: (any Responder)? { delegate }
 
     /// `true` when there is no delegate: then the application ends the chain.
@@ -66,9 +66,8 @@ open class Application: InterfaceResponder {
     }
 
     /// Detaches `window`: its chain now ends at the window, so events in flight below it end
-    /// `Outcome.interrupted(_:)` there, and its pointer sequences are cancelled (their `began`
-    /// and `moved` still under way are withdrawn, then each bound view is told, with
-    /// ``PointerCancellation/windowDetached``).
+    /// `Outcome.interrupted(_:)` there, and its pointer sequences are cancelled, each bound view
+    /// told with ``PointerCancellation/windowDetached``.
     public func removeWindow(_ window: Window) {
         guard window.application === self else { return }
         windows.removeAll { $0 === window }

@@ -19,7 +19,7 @@
 /// ```
 @MainActor
 open class ViewController: InterfaceResponder {
-    /// The root view.
+    /// The root view, set at creation; its ``View/viewController`` is this controller.
     public let view: View
     /// The controller this one is a child of.
     public private(set) weak var parent: ViewController?
@@ -35,16 +35,16 @@ open class ViewController: InterfaceResponder {
     /// runs; its `next` is never used).
     ///
     /// It is the proxy of the controller's table: setting it registers
-    /// `handlers.delegate { $0.eventProxy }` (setting `nil`, `handlers.removeDelegate()`), so it
+    /// `handlers.proxy { $0.eventProxy }` (setting `nil`, `handlers.removeProxy()`), so it
     /// runs where a proxy runs — after the entries, before the catch-all and the pointer and key
     /// methods — and ``InterfaceResponder/canPerform(_:)`` sees its handlers. A later
-    /// `handlers.delegate(to:)` replaces it.
+    /// `handlers.proxy(_:)` replaces it.
     public var eventProxy: (any Responder)? {
         didSet {
             if eventProxy == nil {
-                handlers.removeDelegate()
+                handlers.removeProxy()
             } else {
-                handlers.delegate { $0.eventProxy }
+                handlers.proxy { $0.eventProxy }
             }
         }
     }

@@ -6,7 +6,7 @@
 /// ```
 @MainActor
 open class Button: Control {
-    /// The button's title.
+    /// The text the button shows; changing it leaves its trace ``InterfaceResponder/label`` as it was.
     public final var title: String
 
     /// A button at `frame` titled `title`, named `label` in traces (the title if `nil`).

@@ -19,6 +19,6 @@ public struct ControlEvent: Hashable, Sendable, CustomStringConvertible {
     /// The control's value changed (a switch flipped).
     public static let valueChanged = ControlEvent("valueChanged")
 
-    /// The name.
+    /// The control event's name, its ``rawValue``.
     public var description: String { rawValue }
 }

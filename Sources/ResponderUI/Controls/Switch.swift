@@ -7,7 +7,7 @@
 /// ```
 @MainActor
 open class Switch: Control {
-    /// The value.
+    /// Whether the switch is on; a tap flips it before its `valueChanged` chain events are sent.
     public final var isOn: Bool
 
     /// A switch at `frame`, initially `isOn`, named `label` in traces.

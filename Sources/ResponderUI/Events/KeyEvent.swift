@@ -9,7 +9,7 @@
 /// }
 /// ```
 public struct KeyEvent: Event, Hashable {
-    /// The key.
+    /// Which key went down or up.
     public let key: Key
     /// Down or up.
     public let phase: KeyPhase

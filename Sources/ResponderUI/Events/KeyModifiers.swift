@@ -1,6 +1,6 @@
 /// The modifier keys held during a key event.
 public struct KeyModifiers: OptionSet, Hashable, Sendable {
-    /// The raw bits.
+    /// One bit per modifier, as in the static members.
     public let rawValue: UInt8
 
     /// Modifiers from raw bits.

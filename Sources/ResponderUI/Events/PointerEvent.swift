@@ -15,7 +15,8 @@
 public struct PointerEvent: Event, Hashable {
     /// Which pointer this is; the same for every phase of one sequence.
     public let pointer: PointerID
-    /// The phase.
+    /// Where this event is in its sequence: `began`, any number of `moved`, then `ended` or
+    /// `cancelled`.
     public let phase: PointerPhase
     /// Where the pointer is, in window coordinates (convert it with
     /// ``View/convert(_:from:)->Point`` passing `nil`).

@@ -1,10 +1,10 @@
 /// The identity of one pointer (a finger, a mouse button): the same for every phase of its
 /// sequence, different for pointers that are down at the same time.
 public struct PointerID: Hashable, Sendable, CustomStringConvertible {
-    /// The raw identifier.
+    /// The number the input source gives the pointer; 0 is ``primary``.
     public let rawValue: Int
 
-    /// A pointer identity.
+    /// The pointer the input source numbers `rawValue`.
     public init(_ rawValue: Int) {
         self.rawValue = rawValue
     }

@@ -30,17 +30,17 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     /// The empty rectangle at the origin.
     public static let zero = Rect(origin: .zero, size: .zero)
 
-    /// The left edge.
+    /// The left edge (inside the rectangle).
     public var minX: Double { origin.x }
-    /// The top edge.
+    /// The top edge (inside the rectangle).
     public var minY: Double { origin.y }
     /// The right edge (outside the rectangle).
     public var maxX: Double { origin.x + size.width }
     /// The bottom edge (outside the rectangle).
     public var maxY: Double { origin.y + size.height }
-    /// The width.
+    /// The width of ``size``; zero or negative for an empty rectangle.
     public var width: Double { size.width }
-    /// The height.
+    /// The height of ``size``; zero or negative for an empty rectangle.
     public var height: Double { size.height }
 
     /// Whether the rectangle contains no point (zero or negative width or height).

@@ -30,10 +30,9 @@ extension View {
 }
 
 /// Calls `body` with `subviews[index]` without retaining it: the array, borrowed for the whole
-/// call (and never mutated: it is a value), holds it. A retain and release per visited view are
-/// not cheap here — a view that is the `weak` superview of another has a side table, and every
-/// retain or release of it goes through that table (`RefCounts::incrementSlow`, a separate
-/// allocation): on a 10,000-deep tree that was half of the hit test's time.
+/// call (and never mutated: it is a value), keeps it alive. A view that is another's `weak`
+/// superview has a side table, through which every retain and release of it goes (see "Design
+/// notes measured" in Benchmarks.md).
 ///
 /// Declared here, in a Swift 6 module, on purpose: a main-actor closure passed straight to the
 /// standard library's `_withUnsafeGuaranteedRef` gets a run-time executor check on every call.

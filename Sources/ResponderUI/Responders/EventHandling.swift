@@ -14,7 +14,7 @@
 ///     return .handledAndContinue
 /// }
 /// cell.handlers.on(.addToCart, payload: String.self) { cell, sku, context in .handled }
-/// controller.handlers.delegate { controller in controller.events }   // an event proxy
+/// controller.handlers.proxy { controller in controller.events }   // an event proxy
 /// root.handlers.onAnyEvent { root, event, context in .pass }         // sees everything
 /// cell.handlers.remove(AddToCart.self)
 /// cell.handlers.handles(AddToCart.self)                              // false

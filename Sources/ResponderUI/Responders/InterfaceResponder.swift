@@ -55,11 +55,10 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// The event system of the events this responder sends: its application's, found through
     /// its window each time a send starts.
     ///
-    /// So a view's own sends, and the pointer, key, action and control events the window layer
-    /// sends for it, are traced and dead-lettered by its ``Application``'s system with no option
-    /// passed; a view moved to another application's window follows it. A window detached from
-    /// its application keeps that application's system (its events still reach the same tracer
-    /// and dead-letter sink); a responder in no window uses `EventSystem.default`.
+    /// This covers the pointer, key, action and control events the window layer sends for it; a
+    /// view moved to another application's window follows it. A window detached from its
+    /// application keeps that application's system; a responder in no window uses
+    /// `EventSystem.default`.
     ///
     /// ```swift
     /// let app = Application(system: EventSystem(deadLetters: DeadLetter.Sink { print($0) }))
@@ -94,12 +93,9 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     // MARK: Handling
 
     /// Runs ``respond(to:context:)`` on the main actor: a plain call when the event is already
-    /// routed from the main actor.
-    ///
-    /// The `cancelled` a take-over sends (``View/takeOver(_:)``) is the one exception: it is for
-    /// the responders below the taker only, so at the first interface responder that is not
-    /// below the taker (normally the taker itself) the hop ends it handled, running nothing
-    /// (skipped, in the capture pass) — the taker goes on with the sequence.
+    /// routed from the main actor. The one exception is the `cancelled` of a take-over
+    /// (``View/takeOver(_:)``): the first interface responder not below the taker ends it
+    /// handled without running anything (passes it, in the capture pass).
     public final nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
@@ -109,7 +105,7 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     private static func hop(to responder: InterfaceResponder, _ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        // Most sends carry no information: one check, no lookup, on their hops.
+        // `isEmpty` first: most sends carry no information.
         if !context.info.isEmpty, let boundary = context.info[PointerTakeOverBoundary.self],
             !boundary.isBelowTaker(responder)
         {
@@ -128,11 +124,9 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// goes straight to the methods. Override it to decide otherwise; call `super` for the
     /// default.
     ///
-    /// A pointer event that was stopped while the handler ran (`EventContext.isCancelled`: its
-    /// window withdrew it because its sequence was cancelled or a later phase was sent, or its
-    /// sender's task or deadline ended it) does not reach the pointer method: the responder was
-    /// told of the later phase, or of `cancelled`, while the handler was parked, and must not
-    /// see this phase after it.
+    /// A pointer event stopped while the handler ran (`EventContext.isCancelled`, for example
+    /// withdrawn by its window) does not reach the pointer method: the responder may already
+    /// have been told of a later phase.
     open func respond(to event: any Event, context: inout EventContext) async throws -> Disposition {
         if !handlerTable.isEmpty {
             let disposition = try await handlerTable.run(
@@ -169,13 +163,10 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     /// A pointer bound to this responder's sequence lifted. Passes by default.
     open func pointerEnded(_ pointer: PointerEvent) -> Disposition { .pass }
 
-    /// A pointer sequence was cancelled: by the input source (``PointerCancellation/system``);
-    /// because the view it was bound to left its window or the window was detached; or, for
-    /// this view and the responders below the taker, because an ancestor took the sequence over
-    /// (``View/takeOver(_:)``) — see ``PointerEvent/cancellation``. In every case the `cancelled`
-    /// is an event sent up the chain from the bound view, as it now stands, like the other
-    /// phases: handlers see it first, and it bubbles while responders pass (after a take-over,
-    /// only through those still below the taker). Passes by default.
+    /// A pointer sequence was cancelled (``PointerEvent/cancellation`` says why): by the input
+    /// source, because its view left its window, or because an ancestor took it over
+    /// (``View/takeOver(_:)``). The `cancelled` bubbles from the bound view like the other
+    /// phases (after a take-over, only below the taker). Passes by default.
     open func pointerCancelled(_ pointer: PointerEvent) -> Disposition { .pass }
 
     /// A key went down while this responder was the first responder (or an ancestor of it in

@@ -21,22 +21,18 @@ extension View {
     ///    later phase (`moved`, `ended`, `cancelled`) is sent up the chain from it;
     /// 3. the view it was bound to is sent a ``PointerPhase/cancelled`` event with
     ///    ``PointerEvent/cancellation`` ``PointerCancellation/takenOver``, up its chain like any
-    ///    pointer event (its handlers, then ``InterfaceResponder/pointerCancelled(_:)``), while
-    ///    the responders pass and only through those still below this view (views of this view's
-    ///    subtree, or controllers whose root view is one): the first interface responder that is
-    ///    not — normally this view — ends the send, handled, without running anything. This view
-    ///    and what is above it are never told: they go on receiving the sequence.
+    ///    pointer event, but only through the responders still below this view: the first
+    ///    interface responder that is not (normally this view) ends the send, handled, without
+    ///    running anything. This view and what is above it are never told.
     ///
-    /// Steps 1 and 2 are done when this returns. The send of step 3 starts before it returns and
-    /// has run every hop it reached without suspending (normally all of them: see
-    /// Docs/WindowLayer.md, "Cancellation"); a handler that parks on the way finishes later.
+    /// Steps 1 and 2 are done when this returns; the send of step 3 has run every hop it reached
+    /// without suspending (see Docs/WindowLayer.md, "Cancellation").
     ///
     /// So the view it was bound to gets exactly one `cancelled` and nothing after it, and the
-    /// rest of the sequence is this view's. Hit testing and the binding at `began` are not
-    /// changed. A further ancestor can take the sequence over from this view in turn (this view
-    /// is then told once, the same way). If this view later leaves the window, or the window is
-    /// detached, the sequence is cancelled and this view is told; the view it was taken from is
-    /// never told again, and its leaving changes nothing.
+    /// rest of the sequence is this view's. A further ancestor can take the sequence over from
+    /// this view in turn. If this view later leaves the window, or the window is detached, the
+    /// sequence is cancelled and this view is told; the view it was taken from is never told
+    /// again.
     ///
     /// - Parameter pointer: the pointer whose sequence, in this view's window, to take over.
     /// - Throws: ``PointerTakeOverError``, having changed nothing, when this view is in no

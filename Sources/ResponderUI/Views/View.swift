@@ -29,9 +29,8 @@ open class View: InterfaceResponder {
     /// The controller whose root view this is, if any.
     public internal(set) weak var viewController: ViewController?
 
-    /// Everything hit testing reads about this view, in one value: one checked access per view
-    /// visited instead of one per property (class properties are checked for exclusive access at
-    /// run time).
+    /// Everything hit testing reads about this view, in one value, so that a visit makes one
+    /// exclusivity-checked access rather than one per property.
     struct Geometry {
         var frame: Rect
         var boundsOrigin: Point = .zero
@@ -156,13 +155,11 @@ open class View: InterfaceResponder {
     }
 
     /// Removes this view (and its subtree) from its superview. Pointer sequences bound to views
-    /// of the subtree are cancelled (each view is sent a `cancelled` pointer event up its chain,
-    /// which now ends at the subtree's root: see ``InterfaceResponder/pointerCancelled(_:)``), a
-    /// first responder inside it is dropped (and told, through
-    /// ``InterfaceResponder/didResignFirstResponder()``), and events in flight
-    /// there end `Outcome.interrupted(_:)` at their next hop — except the `began` and `moved`
-    /// of the cancelled sequences, which their window withdraws first (they end
-    /// `Outcome.cancelled(_:)`, reason `Outcome.Stop.Reason.withdrawn`).
+    /// of the subtree are cancelled (see ``InterfaceResponder/pointerCancelled(_:)``; the
+    /// `cancelled` now ends at the subtree's root), a first responder inside it is dropped and
+    /// told (``InterfaceResponder/didResignFirstResponder()``), and events in flight there end
+    /// `Outcome.interrupted(_:)` at their next hop, except the events of the cancelled
+    /// sequences, which the window withdraws (see ``Window/dispatch(_:at:pointer:)``).
     public final func removeFromSuperview() {
         guard let superview else { return }
         let oldWindow = window

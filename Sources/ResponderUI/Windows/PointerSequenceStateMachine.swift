@@ -106,7 +106,6 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
         package let target: Target
         /// Where the pointer was last.
         package let location: Point
-        /// Why.
         package let kind: CancellationKind
     }
 

@@ -4,10 +4,8 @@
 /// A window is a ``View``: controllers' root views and views added straight to it (popups,
 /// toasts) are its subviews. Its next responder is its application; once the window is removed
 /// from the application (``Application/removeWindow(_:)``) it has none, and events still in
-/// flight below it end `Outcome.interrupted(_:)` at the window — except the `began` and
-/// `moved` of the pointer sequences that detaching cancels, which the window withdraws (they end
-/// `Outcome.cancelled(_:)`, reason `Outcome.Stop.Reason.withdrawn`; see
-/// ``dispatch(_:at:pointer:)``).
+/// flight below it end `Outcome.interrupted(_:)` at the window, except the events of the
+/// cancelled pointer sequences, which the window withdraws (see ``dispatch(_:at:pointer:)``).
 ///
 /// ```swift
 /// let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
@@ -165,21 +163,15 @@ open class Window: View {
 
     // MARK: Taking over
 
-    /// Binds `pointer`'s sequence to `taker`, an ancestor of the view it is bound to, and tells
-    /// that view (see ``View/takeOver(_:)``): withdraws the sequence's events under way, re-binds
-    /// it, then sends the old view a `cancelled` (``PointerCancellation/takenOver``) that goes up
-    /// its chain while the responders pass, as far as the taker, whose hop ends it (see
-    /// ``deliverCancellation(_:)``).
-    ///
-    /// Re-binding before anyone is told is what keeps each view told once. A told responder
-    /// may change the tree or take over again: it finds the sequence bound to the taker, so
-    /// removing the taker cancels it as the taker's (the taker is told), removing the old view
-    /// finds nothing to cancel, and a further ancestor takes it from the taker.
+    /// Binds `pointer`'s sequence to `taker`, an ancestor of its bound view (see
+    /// ``View/takeOver(_:)``): withdraws the sequence's events under way, re-binds it, then sends
+    /// the old view a `cancelled` (``PointerCancellation/takenOver``) that the taker's hop ends
+    /// (see ``deliverCancellation(_:)``). Re-binding before anyone is told keeps each view told
+    /// once, whatever the told responders then do to the tree.
     func takeOver(_ pointer: PointerID, by taker: View) throws(PointerTakeOverError) {
         guard taker.window === self else { throw .notInWindow }
-        // Withdrawn first, the event being delivered too (a handler of it may be the caller): the
-        // responders below the taker are about to be told `cancelled`, and an event still on its
-        // way up through them would reach them after it.
+        // The event being delivered is withdrawn too (its handler may be the caller): the
+        // responders below the taker must not see it after their `cancelled`.
         execute(try sequences.takeOver(pointer, by: taker) { $0.isDescendant(of: taker) }.get())
     }
 
@@ -221,36 +213,23 @@ open class Window: View {
     }
 
     /// Does what a cancellation or a take-over calls for: withdraws every signal, then tells
-    /// each view, in order.
-    ///
-    /// The sequences have already ended (or, for a take-over, been re-bound) in the state
-    /// machine, which is what makes each sequence end once: a told view's handler or
-    /// ``InterfaceResponder/pointerCancelled(_:)`` may change the tree (remove another bound
-    /// view, remove its own ancestor, detach the window), which cancels again from inside this
-    /// loop, and that nested cancellation only finds the sequences that have not ended yet.
-    ///
-    /// Withdrawing first is what keeps `cancelled` last: an event of the sequence whose handler
-    /// is parked at an `await` stops at the end of that hop, so no responder that is told here
-    /// sees a phase of the sequence afterwards.
+    /// each view, in order. The state machine has already ended (or re-bound) the sequences, so
+    /// a told view that changes the tree cancels only what has not ended yet; withdrawing first
+    /// keeps `cancelled` the last phase of its sequence that any responder sees.
     private func execute(_ action: PointerSequenceStateMachine<View>.CancelAction) {
         for signal in action.withdrawing { signal.cancel(.withdrawn) }
         for cancellation in action.tell { deliverCancellation(cancellation) }
     }
 
-    /// Sends the `cancelled` event of `cancellation` up the chain from the view it names, as it
-    /// now stands, like every other phase: its handlers, wrappers and capture handlers see it
-    /// hop by hop, then its ``InterfaceResponder/pointerCancelled(_:)``, until a responder
-    /// handles it. For a take-over the send carries the taker (``PointerTakeOverBoundary``): the
-    /// first interface responder on the way that is not below the taker — normally the taker —
-    /// ends it handled without running anything (in the capture pass, it is skipped), so only
-    /// the responders below the taker are told.
+    /// Sends the `cancelled` event of `cancellation` up the chain from the view it names, like
+    /// every other phase, until a responder handles it. For a take-over the send carries the
+    /// taker (``PointerTakeOverBoundary``): the first interface responder not below the taker
+    /// (normally the taker) ends it without running anything, so only the responders below it
+    /// are told.
     ///
-    /// The send starts at once, in a task of its own that begins on the main actor before this
-    /// returns (`Task.immediate`), so the hops that do not suspend — every main-actor hop whose
-    /// handlers do not `await` — have run when this returns. A handler that parks finishes
-    /// later, where it resumes. Its outcome goes, like any send's, to the tracer, the outcome
-    /// streams and (when nobody handled it) the dead letters of the view's system. The send
-    /// collects no triggered chain events: it is not a delivery of ``dispatch(_:at:pointer:)``.
+    /// The send runs in a task of its own that starts on the main actor before this returns
+    /// (`Task.immediate`): the hops that do not suspend have run when this returns. Its outcome
+    /// is reported like any send's; it collects no triggered chain events.
     private func deliverCancellation(_ cancellation: PointerSequenceStateMachine<View>.Cancellation) {
         let event = PointerEvent(
             pointer: cancellation.pointer, phase: .cancelled, location: cancellation.location,

@@ -94,7 +94,7 @@ actor Order: Responder {
             context.info[OrderTotal.self] = order.total
             return .handledAndContinue  // the service audits it too
         }
-        $0.delegate { $0.events }
+        $0.proxy { $0.events }
     }
 }
 

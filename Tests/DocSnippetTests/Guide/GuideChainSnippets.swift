@@ -141,7 +141,7 @@ extension Guide {
 
             static let strategies = Strategies<Order> {
                 $0.on(ItemAdded.self) { order, event, context in .handledAndContinue }
-                $0.delegate { $0.events }                   // asked for events this table has no entry for
+                $0.proxy { $0.events }                   // asked for events this table has no entry for
             }
         }
 

@@ -14,7 +14,7 @@ extension CoreSuites {
                 $0.on(Ping.self) { _, _, _ in .handled }
                 $0.on(ItemAdded.self) { _, _, _ in .handled }
                 $0.on(.addToCart, payload: String.self) { _, _, _ in .handled }
-                $0.delegate { $0.proxy }
+                $0.proxy { $0.proxy }
                 $0.onAnyEvent { _, _, _ in .handled }
             }
             #expect(table.count == 3)
@@ -33,7 +33,7 @@ extension CoreSuites {
             #expect(await counter.send(Knock()).kind == .handled)  // by the proxy
             #expect(await proxy.seen == ["Knock"])
 
-            table.removeDelegate()
+            table.removeProxy()
             let withoutProxy = Counter(table: table, proxy: proxy)
             #expect(await withoutProxy.send(Knock()).kind == .handled)  // by the catch-all
             #expect(await proxy.seen == ["Knock"])

@@ -113,7 +113,7 @@ private actor Delegating: Responder {
         self.proxy = proxy
     }
 
-    static let strategies = Strategies<Delegating> { $0.delegate { $0.proxy } }
+    static let strategies = Strategies<Delegating> { $0.proxy { $0.proxy } }
 }
 
 @MainActor

@@ -280,7 +280,7 @@ actor Controller: Responder {
             controller.pings += 1
             return .handled
         }
-        $0.delegate { $0.proxy }
+        $0.proxy { $0.proxy }
         $0.onAnyEvent { controller, event, _ in
             guard let fallback = controller.fallback else { return .pass }
             controller.fallbackSaw.append(event.traceName)
