@@ -106,11 +106,10 @@ struct DeadlineTests {
     func stopWinsOverHandled(cause: ConcurrencyFixtures.StopCause) async throws {
         let gate = Gate()  // never opened: only the stop wakes the handler
         let system = EventSystem()
-        let top = F.Scripted("top", root: true, system: system)
+        let top = F.Scripted("top", .handle, root: true, system: system)
         let parked = F.Scripted(
-            "parked", parent: top, system: system,
-            otherwise: F.Script([.parkIgnoringStop(gate)], then: .handled))
-        let leaf = F.Scripted("leaf", parent: parked, system: system, otherwise: F.Script(then: .pass))
+            "parked", F.Script([.parkIgnoringStop(gate)], then: .handled), parent: top, system: system)
+        let leaf = F.Scripted("leaf", .pass, parent: parked, system: system)
 
         let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
             try await gate.waitForArrivals(1)
@@ -133,8 +132,8 @@ struct DeadlineTests {
         let letters = DeadLetterRecorder()
         let system = EventSystem(deadLetters: letters.sink)
         let root = F.Scripted(
-            "root", root: true, system: system, otherwise: F.Script([.parkIgnoringStop(gate)], then: .pass))
-        let leaf = F.Scripted("leaf", parent: root, system: system, otherwise: F.Script(then: .pass))
+            "root", F.Script([.parkIgnoringStop(gate)], then: .pass), root: true, system: system)
+        let leaf = F.Scripted("leaf", .pass, parent: root, system: system)
 
         let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
             try await gate.waitForArrivals(1)
@@ -157,8 +156,8 @@ struct DeadlineTests {
         let letters = DeadLetterRecorder()
         let system = EventSystem(deadLetters: letters.sink)
         // Not a root, and its `next` is nil once read: a broken chain, were the send not stopped.
-        let broken = F.Scripted("broken", system: system, nextGate: gate, otherwise: F.Script(then: .pass))
-        let leaf = F.Scripted("leaf", parent: broken, system: system, otherwise: F.Script(then: .pass))
+        let broken = F.Scripted("broken", .pass, system: system, nextGate: gate)
+        let leaf = F.Scripted("leaf", .pass, parent: broken, system: system)
 
         let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
             try await gate.waitForArrivals(1)
