@@ -189,8 +189,11 @@ struct DeadlineTests {
             for worker in 0..<workers {
                 group.addTask {
                     let system = EventSystem()
-                    let top = F.Yielder(root: true, system: system)
-                    let leaf = F.Yielder(parent: F.Yielder(parent: top, system: system), system: system)
+                    // Each hop yields once and passes: the cheapest hop that suspends.
+                    let yieldOnce = F.Script([.yield(1)], then: .pass)
+                    let top = F.Node("top", yieldOnce, root: true, system: system)
+                    let middle = F.Node("middle", yieldOnce, parent: top, system: system)
+                    let leaf = F.Node("leaf", yieldOnce, parent: middle, system: system)
                     var random = F.SplitMix(seed: UInt64(worker + 1))
                     var counts: [Outcome.Kind: Int] = [:]
                     for index in stride(from: worker, to: total, by: workers) {

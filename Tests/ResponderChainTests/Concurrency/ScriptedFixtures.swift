@@ -3,8 +3,7 @@ import ResponderChainTesting
 import Testing
 
 /// Fixtures for the regression tests of the concurrency suites: a one-at-a-time responder that
-/// counts how many of its handlers run at once,
-/// a light yielding responder for races, and the ways a send can be stopped.
+/// counts how many of its handlers run at once, and the ways a send can be stopped.
 extension ConcurrencyFixtures {
     /// Values appended from any task, e.g. the tickets of posts made by a task a handler started.
     final class Collector<Element: Sendable>: Sendable {
@@ -82,29 +81,6 @@ extension ConcurrencyFixtures {
 
         private func yieldRandomly() async {
             for _ in 0..<Int(random.next() % 3) { await Task.yield() }
-        }
-    }
-
-    /// A responder that yields once in its handler and passes: the cheapest hop that suspends.
-    actor Yielder: Responder {
-        private let parent: (any Responder)?
-        private let root: Bool
-        nonisolated let eventSystem: EventSystem
-
-        init(parent: (any Responder)? = nil, root: Bool = false, system: EventSystem) {
-            self.parent = parent
-            self.root = root
-            self.eventSystem = system
-        }
-
-        var next: (any Responder)? { parent }
-        nonisolated var isRoot: Bool { root }
-
-        static let strategies = Strategies<Yielder> {
-            $0.on(Numbered.self) { _, _, _ in
-                await Task.yield()
-                return .pass
-            }
         }
     }
 
