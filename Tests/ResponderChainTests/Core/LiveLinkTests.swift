@@ -8,10 +8,10 @@ extension CoreSuites {
         @Test("a re-link made while a handler is parked takes effect at the next hop")
         func relinkOfTheParkedResponder() async throws {
             let gate = Gate()
-            let oldRoot = Station("oldRoot", .handle, root: true)
-            let newRoot = Station("newRoot", .handle, root: true)
-            let mid = Station("mid", .pass, parent: oldRoot)
-            let leaf = Station("leaf", .park(gate, then: .pass), parent: mid)
+            let oldRoot = Station(named: "oldRoot", .handle, root: true)
+            let newRoot = Station(named: "newRoot", .handle, root: true)
+            let mid = Station(named: "mid", .pass, parent: oldRoot)
+            let leaf = Station(named: "leaf", .park(gate, then: .pass), parent: mid)
 
             let sending = Task { await leaf.send(Ping()) }
             try await gate.waitForArrivals(1)
@@ -31,10 +31,10 @@ extension CoreSuites {
         )
         func relinkAboveTheParkedResponder() async throws {
             let gate = Gate()
-            let oldRoot = Station("oldRoot", .handle, root: true)
-            let newRoot = Station("newRoot", .handle, root: true)
-            let mid = Station("mid", .pass, parent: oldRoot)
-            let leaf = Station("leaf", .park(gate, then: .pass), parent: mid)
+            let oldRoot = Station(named: "oldRoot", .handle, root: true)
+            let newRoot = Station(named: "newRoot", .handle, root: true)
+            let mid = Station(named: "mid", .pass, parent: oldRoot)
+            let leaf = Station(named: "leaf", .park(gate, then: .pass), parent: mid)
 
             let sending = Task { await leaf.send(Ping()) }
             try await gate.waitForArrivals(1)
@@ -50,8 +50,8 @@ extension CoreSuites {
         @Test("unlinking while a handler is parked interrupts the event at that responder")
         func unlinkWhileParked() async throws {
             let gate = Gate()
-            let root = Station("root", .handle, root: true)
-            let leaf = Station("leaf", .park(gate, then: .pass), parent: root)
+            let root = Station(named: "root", .handle, root: true)
+            let leaf = Station(named: "leaf", .park(gate, then: .pass), parent: root)
 
             let sending = Task { await leaf.send(Ping()) }
             try await gate.waitForArrivals(1)
@@ -68,10 +68,10 @@ extension CoreSuites {
         )
         func newResponderAtAReusedAddress() async throws {
             let gate = Gate()
-            let top = Station("top", .park(gate, then: .pass))
-            let middle = Station("middle", .pass, parent: top)
-            var passed: Station? = Station("passed", .pass, parent: middle)
-            let sender = Station("sender", .pass, parent: passed)
+            let top = Station(named: "top", .park(gate, then: .pass))
+            let middle = Station(named: "middle", .pass, parent: top)
+            var passed: Station? = Station(named: "passed", .pass, parent: middle)
+            let sender = Station(named: "sender", .pass, parent: passed)
 
             let sending = Task { await sender.send(Ping()) }
             try await gate.waitForArrivals(1)
@@ -79,7 +79,7 @@ extension CoreSuites {
             // Release the responder the event has already left, and make a new one at once: the
             // allocator usually hands it the same memory, so it has the same ObjectIdentifier.
             passed = nil
-            let newcomer = Station("newcomer", .handle, root: true)
+            let newcomer = Station(named: "newcomer", .handle, root: true)
             await top.link(to: newcomer)
             gate.open()
             let outcome = await sending.value
