@@ -51,18 +51,12 @@ enum ConcurrencyFixtures {
         func count(_ kind: Outcome.Kind) -> Int { counts.withLock { $0[kind] ?? 0 } }
     }
 
-    /// A small seeded generator (SplitMix64), so that "random" suspension points are the same on
-    /// every run.
+    /// The kit's seeded generator, so that "random" suspension points are the same on every
+    /// run (a type of this module, for suites that do not import the kit).
     struct SplitMix: Sendable {
-        private var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        private var generator: SplitMix64
+        init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+        mutating func next() -> UInt64 { generator.next() }
     }
 
     /// Returns once the current task is cancelled: a pass through a gate that never opens, which

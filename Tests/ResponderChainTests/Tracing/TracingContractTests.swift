@@ -91,7 +91,7 @@ struct TracingContractTests {
         try await gate.waitForArrivals(1)
 
         // Parked in hop 1's scope: the send and the hop's entry are reported, the handler waits.
-        #expect(F.shape(tracer.recorder.events) == ["sent", "enter 1"])
+        #expect(RecordingTracer.shape(of: tracer.recorder.events) == ["sent", "enter 1"])
         #expect(await leaf.sightings.isEmpty)
 
         gate.open()

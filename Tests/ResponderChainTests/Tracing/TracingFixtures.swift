@@ -40,6 +40,14 @@ enum TracingFixtures {
         let requestID: String?
         /// The scopes of ``NestingTracer``s the handler ran in, outermost first.
         var scopes: [String] = NestingTracer.scopes
+
+        /// What a handler running with `context` sees, here and now.
+        init(_ context: EventContext) {
+            eventID = context.eventID
+            hop = context.hop
+            hopMarker = TracingFixtures.hopMarker
+            requestID = TracingFixtures.requestID
+        }
     }
 
     actor Station: Responder {
@@ -69,10 +77,7 @@ enum TracingFixtures {
 
         static let strategies = Strategies<Station> {
             $0.on(Ping.self) { station, _, context in
-                station.sightings.append(
-                    Sighting(
-                        eventID: context.eventID, hop: context.hop,
-                        hopMarker: TracingFixtures.hopMarker, requestID: TracingFixtures.requestID))
+                station.sightings.append(Sighting(context))
                 return try await TracingFixtures.perform(station.behavior, context: &context)
             }
         }
@@ -96,10 +101,7 @@ enum TracingFixtures {
 
         nonisolated static let strategies = Strategies<Screen> {
             $0.on(Ping.self) { screen, _, context in
-                screen.sightings.append(
-                    Sighting(
-                        eventID: context.eventID, hop: context.hop,
-                        hopMarker: TracingFixtures.hopMarker, requestID: TracingFixtures.requestID))
+                screen.sightings.append(Sighting(context))
                 return try await TracingFixtures.perform(screen.behavior, context: &context)
             }
         }
@@ -220,20 +222,6 @@ enum TracingFixtures {
         }
     }
 
-    /// The kinds of a send's point events, in order, as short strings that read well in a test:
-    /// `sent`, `enter 1`, `leave 1`, …, `deadLettered`, `finished`.
-    static func shape(_ events: [TraceEvent]) -> [String] {
-        events.map { event in
-            switch event {
-            case .sent: return "sent"
-            case .hopEntered(let hop): return "enter \(hop.number)"
-            case .hopLeft(let record): return "leave \(record.hop.number)"
-            case .deadLettered: return "deadLettered"
-            case .finished: return "finished"
-            }
-        }
-    }
-
     /// A scope that misbehaves in one of the ways a tracer can.
     final class MisbehavingTracer: ScopingTracer {
         enum Fault: Sendable {
@@ -329,7 +317,7 @@ enum TracingFixtures {
         }
 
         func record(_ event: TraceEvent) {
-            journal.note("\(name) \(TracingFixtures.shape([event])[0])")
+            journal.note("\(name) \(RecordingTracer.shape(of: [event])[0])")
             recorder.record(event)
         }
     }
@@ -372,7 +360,7 @@ enum TracingFixtures {
         }
 
         func record(_ event: TraceEvent) {
-            journal.note("\(name) \(TracingFixtures.shape([event])[0])")
+            journal.note("\(name) \(RecordingTracer.shape(of: [event])[0])")
             recorder.record(event)
         }
     }

@@ -36,7 +36,7 @@ struct TracingHopScopeTests {
         #expect(await watcher.markersReadingNext == [nil])
         #expect(await top.sightings.map(\.hopMarker) == ["hop 2"])
         // sent, enter 1, leave 1, enter 2, leave 2, finished: all recorded outside any scope.
-        #expect(F.shape(tracer.recorder.events).count == 6)
+        #expect(RecordingTracer.shape(of: tracer.recorder.events).count == 6)
         #expect(tracer.markersAtRecord.withLock { $0 } == Array(repeating: nil, count: 6))
     }
 

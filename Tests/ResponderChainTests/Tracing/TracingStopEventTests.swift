@@ -98,8 +98,8 @@ struct TracingStopEventTests {
         #expect(events.count == tracer.events.count)
         #expect(tracer.outcomes.map(\.kind) == [stopCase.kind])
         #expect(tracer.deadLetters.isEmpty)
-        #expect(F.shape(events).first == "sent")
-        #expect(F.shape(events).last == "finished")
+        #expect(RecordingTracer.shape(of: events).first == "sent")
+        #expect(RecordingTracer.shape(of: events).last == "finished")
         #expect(tracer.enteredHops(for: outcome.eventID) == tracer.hops(for: outcome.eventID).map(\.hop))
         switch outcome {
         case .cancelled(let stop), .timedOut(let stop):
