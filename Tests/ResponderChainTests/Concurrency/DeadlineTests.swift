@@ -111,15 +111,7 @@ struct DeadlineTests {
             "parked", F.Script([.parkIgnoringStop(gate)], then: .handled), parent: top, system: system)
         let leaf = F.Scripted("leaf", .pass, parent: parked, system: system)
 
-        let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
-            try await gate.waitForArrivals(1)
-        }
-
-        #expect(gate.arrivals == 1)
-        #expect(outcome.kind == cause.kind)
-        let stop = try #require(cause.details(outcome))
-        #expect(stop.responder == ResponderID(parked))
-        #expect(stop.hop == 2)
+        let stop = try await stopAtHop2(of: parked, by: cause, sentFrom: leaf, once: gate)
         #expect(stop.whileHandling)
         #expect(await top.log.isEmpty)
     }
@@ -135,15 +127,7 @@ struct DeadlineTests {
             "root", F.Script([.parkIgnoringStop(gate)], then: .pass), root: true, system: system)
         let leaf = F.Scripted("leaf", .pass, parent: root, system: system)
 
-        let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
-            try await gate.waitForArrivals(1)
-        }
-
-        #expect(gate.arrivals == 1)
-        #expect(outcome.kind == cause.kind)
-        let stop = try #require(cause.details(outcome))
-        #expect(stop.responder == ResponderID(root))
-        #expect(stop.hop == 2)
+        let stop = try await stopAtHop2(of: root, by: cause, sentFrom: leaf, once: gate)
         #expect(stop.whileHandling)
         #expect(letters.outcomes.map(\.kind) == [])
     }
@@ -159,6 +143,16 @@ struct DeadlineTests {
         let broken = F.Scripted("broken", .pass, system: system, nextGate: gate)
         let leaf = F.Scripted("leaf", .pass, parent: broken, system: system)
 
+        _ = try await stopAtHop2(of: broken, by: cause, sentFrom: leaf, once: gate)
+        #expect(letters.outcomes.map(\.kind) == [])
+    }
+
+    /// Sends event 0 from `leaf`, stops it by `cause` once `gate` has had one arrival, and
+    /// returns the stop, having checked that the send ended as `cause` says, stopped at
+    /// `responder`'s hop, the second.
+    private func stopAtHop2(
+        of responder: F.Node, by cause: F.StopCause, sentFrom leaf: F.Node, once gate: Gate
+    ) async throws -> Outcome.Stop {
         let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
             try await gate.waitForArrivals(1)
         }
@@ -166,9 +160,9 @@ struct DeadlineTests {
         #expect(gate.arrivals == 1)
         #expect(outcome.kind == cause.kind)
         let stop = try #require(cause.details(outcome))
-        #expect(stop.responder == ResponderID(broken))
+        #expect(stop.responder == ResponderID(responder))
         #expect(stop.hop == 2)
-        #expect(letters.outcomes.map(\.kind) == [])
+        return stop
     }
 
     // MARK: Regressions: a deadline is reported as a deadline
