@@ -198,9 +198,9 @@ struct ChainShapeTests {
     }
 
     @Test(
-        "hops between main-actor responders run back to back: the main actor never runs other work between them"
-    )
-    func noBounceBetweenMainActorHops() async {
+        "hops between main-actor responders run back to back: the main actor never runs other work between them, with or without a deadline",
+        arguments: [false, true])
+    func noBounceBetweenMainActorHops(withDeadline: Bool) async {
         let scene = UIFixtures.Scene()
         let leaf = View(label: "leaf")
         scene.controller.view.addSubview(leaf)
@@ -216,30 +216,12 @@ struct ChainShapeTests {
             return .pass
         }
 
-        let outcome = await leaf.send(Ping())
+        // With a deadline, the deadline race's child task enters the main actor once and runs
+        // every hop there.
+        let options = withDeadline ? SendOptions(timeout: .seconds(60)) : .default
+        let outcome = await leaf.send(Ping(), options: options)
 
         #expect(outcome.hops == 6)
-        #expect(probe.sawInterleaving == false)
-    }
-
-    @Test("a send with a deadline, from the main actor, also runs its main-actor hops back to back")
-    func noBounceWithDeadline() async {
-        let scene = UIFixtures.Scene()
-        let leaf = View(label: "leaf")
-        scene.controller.view.addSubview(leaf)
-        let probe = Probe()
-        leaf.handlers.on(Ping.self) { _, _, _ in
-            Task { @MainActor in probe.interleaved = true }
-            return .pass
-        }
-        scene.app.handlers.on(Ping.self) { _, _, _ in
-            probe.sawInterleaving = probe.interleaved
-            return .pass
-        }
-        let outcome = await leaf.send(Ping(), options: SendOptions(timeout: .seconds(60)))
-
-        #expect(outcome.hops == 6)
-        // The deadline race's child task enters the main actor once and runs every hop there.
         #expect(probe.sawInterleaving == false)
     }
 
