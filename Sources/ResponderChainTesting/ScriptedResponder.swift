@@ -25,7 +25,7 @@ public import ResponderChain
 /// What it records, in the order its handlers ran: ``seen`` (each event with its context as the
 /// handler received it), ``log`` (`start …` and `end …` around each handler), ``maxRunning``
 /// (the most handlers that ran at once), and what its steps produced: ``outcomes`` of the events
-/// they sent, ``tickets`` of the events they posted, ``spawned`` tasks.
+/// they sent, ``tickets`` of the events they posted, ``spawned`` tasks, ``notes``.
 ///
 /// By default it handles every event that reaches it (a catch-all handler); pass `handling` to
 /// handle only some event types and let the others pass by without a handler.
@@ -55,6 +55,10 @@ public actor ScriptedResponder: Responder {
         /// Runs `body` with the event and its context: read or decorate the context, record
         /// something of the test's own, or throw.
         case perform(@Sendable (any Event, inout EventContext) async throws -> Void)
+        /// Keeps what `body` returns for the event and its context in
+        /// ``ScriptedResponder/notes``: for what a ``Sighting`` does not hold, such as the
+        /// task-local values bound where the handler runs.
+        case note(@Sendable (any Event, EventContext) -> any Sendable)
     }
 
     /// How a handler ends, once its steps have run.
@@ -146,6 +150,8 @@ public actor ScriptedResponder: Responder {
     public private(set) var tickets: [Ticket] = []
     /// The tasks ``Step/spawn(after:_:)`` steps started, in order.
     public private(set) var spawned: [Task<Void, Never>] = []
+    /// What ``Step/note(_:)`` steps kept, in the order they ran.
+    public private(set) var notes: [any Sendable] = []
     /// Whether a park step woke to find its task cancelled.
     public private(set) var sawTaskCancelled = false
     /// Whether a park step woke to find its send stopped (`EventContext/isCancelled`).
@@ -271,6 +277,8 @@ public actor ScriptedResponder: Responder {
                     })
             case .perform(let body):
                 try await body(event, &context)
+            case .note(let body):
+                notes.append(body(event, context))
             }
         }
         switch script.ending {

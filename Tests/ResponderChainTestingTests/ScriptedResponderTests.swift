@@ -144,6 +144,20 @@ struct ScriptedResponderTests {
         #expect(await root.seen.map(\.source.responderID) == [ResponderID(leaf)])
     }
 
+    @Test("a note step keeps what its body returns, here a task-local value bound by the sender")
+    func noteStep() async throws {
+        let node = ScriptedResponder(
+            "node", .init([.note { _, context in "\(Self.marker ?? "none") at hop \(context.hop)" }]),
+            root: true)
+
+        _ = await Self.$marker.withValue("m-1") { await node.send(Signal()) }
+        _ = await node.send(Signal())
+
+        #expect(await node.notes.compactMap { $0 as? String } == ["m-1 at hop 1", "none at hop 1"])
+    }
+
+    @TaskLocal static var marker: String?
+
     @Test("with `handling`, other event types pass by without a handler")
     func handlingFilters() async throws {
         let node = ScriptedResponder("node", .handle, root: true, handling: [Numbered.self])
