@@ -16,10 +16,7 @@ struct TracingContractTests {
 
         let outcome = await station.send(F.Ping(), options: SendOptions(tracer: tracer))
 
-        guard case .failed(let failure) = outcome else {
-            Issue.record("expected failed, got \(outcome)")
-            return
-        }
+        let failure = try #require(outcome.failedDetails)
         let violation = try #require(failure.error as? ResponderChainError)
         #expect(violation.code == .tracerSkippedHandlers)
         #expect(violation.responder == ResponderID(station))
@@ -54,16 +51,13 @@ struct TracingContractTests {
     }
 
     @Test("a scope that swallows a handler's error does not hide it")
-    func swallowedError() async {
+    func swallowedError() async throws {
         let tracer = F.MisbehavingTracer(.swallowsErrors)
         let station = F.Station(tracing: "A", .fail, root: true)
 
         let outcome = await station.send(F.Ping(), options: SendOptions(tracer: tracer))
 
-        guard case .failed(let failure) = outcome else {
-            Issue.record("expected failed, got \(outcome)")
-            return
-        }
+        let failure = try #require(outcome.failedDetails)
         #expect(failure.error is F.Boom)
     }
 
@@ -145,10 +139,7 @@ struct TracingContractTests {
             // 200 ms fail the same way in another suite).
             F.Ping(), options: SendOptions(timeout: .seconds(1), tracer: tracer))
 
-        guard case .timedOut(let stop) = outcome else {
-            Issue.record("expected timedOut, got \(outcome)")
-            return
-        }
+        let stop = try #require(outcome.timedOutDetails)
         #expect(stop.whileHandling)
         #expect(await station.sightingsInScope.isEmpty)
         let events = tracer.recorder.events(for: outcome.eventID)

@@ -119,10 +119,7 @@ struct TracingMultiplexTests {
         let outcome = await station.send(
             F.Ping(), options: SendOptions(tracer: MultiplexTracer(tracers)))
 
-        guard case .failed(let failure) = outcome else {
-            Issue.record("expected failed, got \(outcome)")
-            return
-        }
+        let failure = try #require(outcome.failedDetails)
         let violation = try #require(failure.error as? ResponderChainError)
         #expect(violation.code == .tracerSkippedHandlers)
         #expect(violation.message.hasPrefix("tracer MisbehavingTracer did not run"))
