@@ -25,6 +25,14 @@ enum ConcurrencyFixtures {
     typealias Script = ScriptedResponder.Script
     typealias Step = ScriptedResponder.Step
 
+    /// `leaf` (passes) → `parked` (runs `script`, a park on a gate) → `top` (a root that
+    /// handles): the chain in which a stop finds a handler parked at hop 2.
+    static func parkedChain(_ script: Script) -> (top: Node, parked: Node, leaf: Node) {
+        let top = Node("top", .handle, root: true)
+        let parked = Node("parked", script, parent: top)
+        return (top, parked, Node("leaf", .pass, parent: parked))
+    }
+
     /// A chain of `count` passing nodes below `top`, returned leaf first.
     static func chain(_ count: Int, below top: Node, behavior: (Int) -> Behavior = { _ in .pass }) -> [Node] {
         var nodes: [Node] = []

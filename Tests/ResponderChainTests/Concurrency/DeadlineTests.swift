@@ -12,9 +12,7 @@ struct DeadlineTests {
         let gate = Gate()  // never opened: only the deadline can end the wait
         // Long enough for the first two hops to begin even on a loaded machine; the test then
         // waits for the deadline itself, which is the behaviour under test.
-        let top = F.Node("top", .handle, root: true)
-        let parked = F.Node("parked", .park(gate), parent: top)
-        let leaf = F.Node("leaf", .pass, parent: parked)
+        let (top, parked, leaf) = F.parkedChain(.park(gate))
 
         let outcome = await leaf.send(
             F.Numbered(sender: 0, number: 0), options: SendOptions(timeout: .seconds(1)))
