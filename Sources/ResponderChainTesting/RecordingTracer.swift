@@ -46,7 +46,17 @@ public final class RecordingTracer: Tracer {
     /// #expect(tracer.shape(for: outcome.eventID) == ["sent", "enter 1", "leave 1", "finished"])
     /// ```
     public func shape(for eventID: EventID) -> [String] {
-        events(for: eventID).map { event in
+        Self.shape(of: events(for: eventID))
+    }
+
+    /// The shape of any point events, in the words of ``shape(for:)``: for events a test
+    /// gathered itself (from several sends, or from its own tracer).
+    ///
+    /// ```swift
+    /// #expect(RecordingTracer.shape(of: [.sent(sent)]) == ["sent"])
+    /// ```
+    public static func shape(of events: [TraceEvent]) -> [String] {
+        events.map { event in
             switch event {
             case .sent: return "sent"
             case .hopEntered(let hop): return "enter \(hop.number)"
@@ -90,7 +100,9 @@ public final class RecordingTracer: Tracer {
     }
 
     /// The trace of one send, rendered by `printer`.
-    public func lines(for eventID: EventID, printer: PrintingTracer.Printer = PrintingTracer.Printer()) -> [String] {
+    public func lines(for eventID: EventID, printer: PrintingTracer.Printer = PrintingTracer.Printer())
+        -> [String]
+    {
         printer.lines(for: events(for: eventID))
     }
 

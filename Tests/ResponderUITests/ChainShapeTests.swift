@@ -1,3 +1,4 @@
+import ResponderChainTesting
 import ResponderUI
 import Testing
 
@@ -20,23 +21,17 @@ struct ChainShapeTests {
             scene.recorder.labels == [
                 "button", "cell", "rootView", "controller", "window", "app", "AppDelegate",
             ])
-        guard case .unhandled(let unhandled) = outcome else {
-            Issue.record("expected unhandled, got \(outcome)")
-            return
-        }
+        let unhandled = try #require(outcome.unhandledDetails)
         #expect(unhandled.root == ResponderID(scene.delegate))
         #expect(await scene.delegate.seen == ["Ping"])
     }
 
     @Test("without a delegate the application is the root")
-    func applicationIsRoot() async {
+    func applicationIsRoot() async throws {
         let scene = UIFixtures.Scene(withDelegate: false)
         let outcome = await scene.controller.view.send(Ping())
         #expect(scene.recorder.labels == ["rootView", "controller", "window", "app"])
-        guard case .unhandled(let unhandled) = outcome else {
-            Issue.record("expected unhandled, got \(outcome)")
-            return
-        }
+        let unhandled = try #require(outcome.unhandledDetails)
         #expect(unhandled.root == ResponderID(scene.app))
         #expect(scene.app.isRoot)
     }
@@ -111,7 +106,7 @@ struct ChainShapeTests {
     }
 
     @Test("replacing the root controller takes the old one's view out of the window, behind any popup")
-    func replacingRootController() async {
+    func replacingRootController() async throws {
         let scene = UIFixtures.Scene()
         let popup = View(frame: Rect(x: 0, y: 0, width: 50, height: 50), label: "popup")
         scene.window.addSubview(popup)
@@ -126,10 +121,7 @@ struct ChainShapeTests {
         #expect(replacement.view.frame == scene.window.bounds)
         #expect(scene.window.hitTest(Point(x: 200, y: 200)) === replacement.view)
         let outcome = await old.view.send(Ping())
-        guard case .interrupted(let interruption) = outcome else {
-            Issue.record("expected interrupted, got \(outcome)")
-            return
-        }
+        let interruption = try #require(outcome.interruptedDetails)
         #expect(interruption.lastReached == ResponderID(old))
     }
 
@@ -184,10 +176,7 @@ struct ChainShapeTests {
 
         let outcome = await button.send(Ping())
 
-        guard case .handled(let handled) = outcome else {
-            Issue.record("expected handled, got \(outcome)")
-            return
-        }
+        let handled = try #require(outcome.handledDetails)
         #expect(handled.handlers == [ResponderID(cell), ResponderID(scene.controller)])
         #expect(handled.stoppedAt == ResponderID(scene.controller))
         #expect(handled.info[Row.self] == 7)
@@ -198,9 +187,9 @@ struct ChainShapeTests {
     }
 
     @Test(
-        "hops between main-actor responders run back to back: the main actor never runs other work between them"
-    )
-    func noBounceBetweenMainActorHops() async {
+        "hops between main-actor responders run back to back: the main actor never runs other work between them, with or without a deadline",
+        arguments: [false, true])
+    func noBounceBetweenMainActorHops(withDeadline: Bool) async {
         let scene = UIFixtures.Scene()
         let leaf = View(label: "leaf")
         scene.controller.view.addSubview(leaf)
@@ -216,30 +205,12 @@ struct ChainShapeTests {
             return .pass
         }
 
-        let outcome = await leaf.send(Ping())
+        // With a deadline, the deadline race's child task enters the main actor once and runs
+        // every hop there.
+        let options = withDeadline ? SendOptions(timeout: .seconds(60)) : .default
+        let outcome = await leaf.send(Ping(), options: options)
 
         #expect(outcome.hops == 6)
-        #expect(probe.sawInterleaving == false)
-    }
-
-    @Test("a send with a deadline, from the main actor, also runs its main-actor hops back to back")
-    func noBounceWithDeadline() async {
-        let scene = UIFixtures.Scene()
-        let leaf = View(label: "leaf")
-        scene.controller.view.addSubview(leaf)
-        let probe = Probe()
-        leaf.handlers.on(Ping.self) { _, _, _ in
-            Task { @MainActor in probe.interleaved = true }
-            return .pass
-        }
-        scene.app.handlers.on(Ping.self) { _, _, _ in
-            probe.sawInterleaving = probe.interleaved
-            return .pass
-        }
-        let outcome = await leaf.send(Ping(), options: SendOptions(timeout: .seconds(60)))
-
-        #expect(outcome.hops == 6)
-        // The deadline race's child task enters the main actor once and runs every hop there.
         #expect(probe.sawInterleaving == false)
     }
 

@@ -7,28 +7,34 @@ private typealias Ping = UIFixtures.Ping
 @Suite("Detaching while events are in flight", .timeLimit(.minutes(1)))
 @MainActor
 struct DetachingTests {
+    /// Sends a ping from `view` with `scene`'s options, runs `change` while the view's handler is
+    /// parked in it, then lets the send go on and returns its outcome.
+    private func send(
+        from view: View, in scene: UIFixtures.Scene, whileParked change: () -> Void
+    ) async throws -> Outcome {
+        let gate = Gate()
+        view.handlers.on(Ping.self) { _, _, _ in
+            try await gate.pass()
+            return .pass
+        }
+        let options = scene.options
+        let sending = Task { @MainActor in await view.send(Ping(), options: options) }
+        try await gate.waitForArrivals(1)
+
+        change()
+        gate.open()
+        return await sending.value
+    }
+
     @Test("an event in flight when its window is detached ends interrupted at the window")
     func windowDetached() async throws {
         let scene = UIFixtures.Scene()
         let leaf = View(label: "leaf")
         scene.controller.view.addSubview(leaf)
-        let gate = Gate()
-        leaf.handlers.on(Ping.self) { _, _, _ in
-            try await gate.pass()
-            return .pass
-        }
-        let options = scene.options
-        let sending = Task { @MainActor in await leaf.send(Ping(), options: options) }
-        try await gate.waitForArrivals(1)
 
-        scene.app.removeWindow(scene.window)
-        gate.open()
-        let outcome = await sending.value
+        let outcome = try await send(from: leaf, in: scene) { scene.app.removeWindow(scene.window) }
 
-        guard case .interrupted(let interruption) = outcome else {
-            Issue.record("expected interrupted, got \(outcome)")
-            return
-        }
+        let interruption = try #require(outcome.interruptedDetails)
         #expect(interruption.lastReached == ResponderID(scene.window))
         #expect(scene.recorder.labels == ["leaf", "rootView", "controller", "window"])
         #expect(await scene.delegate.seen.isEmpty)
@@ -41,23 +47,10 @@ struct DetachingTests {
         let leaf = View(label: "leaf")
         scene.controller.view.addSubview(cell)
         cell.addSubview(leaf)
-        let gate = Gate()
-        leaf.handlers.on(Ping.self) { _, _, _ in
-            try await gate.pass()
-            return .pass
-        }
-        let options = scene.options
-        let sending = Task { @MainActor in await leaf.send(Ping(), options: options) }
-        try await gate.waitForArrivals(1)
 
-        cell.removeFromSuperview()
-        gate.open()
-        let outcome = await sending.value
+        let outcome = try await send(from: leaf, in: scene) { cell.removeFromSuperview() }
 
-        guard case .interrupted(let interruption) = outcome else {
-            Issue.record("expected interrupted, got \(outcome)")
-            return
-        }
+        let interruption = try #require(outcome.interruptedDetails)
         #expect(interruption.lastReached == ResponderID(cell))
         #expect(interruption.hops == 2)
     }
@@ -126,23 +119,10 @@ struct DetachingTests {
         let scene = UIFixtures.Scene()
         let sheet = ViewController(view: View(label: "sheetView"), label: "sheet")
         scene.controller.present(sheet)
-        let gate = Gate()
-        sheet.view.handlers.on(Ping.self) { _, _, _ in
-            try await gate.pass()
-            return .pass
-        }
-        let options = scene.options
-        let sending = Task { @MainActor in await sheet.view.send(Ping(), options: options) }
-        try await gate.waitForArrivals(1)
 
-        sheet.dismiss()
-        gate.open()
-        let outcome = await sending.value
+        let outcome = try await send(from: sheet.view, in: scene) { sheet.dismiss() }
 
-        guard case .interrupted(let interruption) = outcome else {
-            Issue.record("expected interrupted, got \(outcome)")
-            return
-        }
+        let interruption = try #require(outcome.interruptedDetails)
         #expect(interruption.lastReached == ResponderID(sheet))
     }
 }

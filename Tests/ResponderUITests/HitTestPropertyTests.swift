@@ -1,3 +1,4 @@
+import ResponderChainTesting
 import ResponderUI
 import Testing
 

@@ -6,42 +6,12 @@ struct Signal: Event {}
 /// What a failing ``Probe`` throws.
 struct Failure: Error, Equatable {}
 
-/// An actor responder with a fixed decision for ``Signal``.
-actor Probe: Responder {
-    enum Decision: Sendable { case handle, pass, fail }
+/// The testing-helper suites' responder: the kit's own scripted responder.
+typealias Probe = ScriptedResponder
 
-    nonisolated let name: String
-    nonisolated let root: Bool
-    nonisolated let eventSystem: EventSystem
-    let decision: Decision
-    private var parent: (any Responder)?
-
-    init(
-        _ name: String, _ decision: Decision = .pass, parent: (any Responder)? = nil, root: Bool = false,
-        system: EventSystem = .default
-    ) {
-        self.name = name
-        self.decision = decision
-        self.parent = parent
-        self.root = root
-        self.eventSystem = system
-    }
-
-    var next: (any Responder)? { parent }
-    nonisolated var isRoot: Bool { root }
-    nonisolated var label: String { name }
-
-    func link(to parent: (any Responder)?) { self.parent = parent }
-
-    static let strategies = Strategies<Probe> {
-        $0.on(Signal.self) { probe, _, _ in
-            switch probe.decision {
-            case .handle: return .handled
-            case .pass: return .pass
-            case .fail: throw Failure()
-            }
-        }
-    }
+extension ScriptedResponder.Script {
+    /// Throws ``Failure``.
+    static var fail: Self { .fail(Failure()) }
 }
 
 /// Things that happened, in order, across tasks.

@@ -9,9 +9,7 @@ struct CancellationTests {
     @Test("cancelling an awaited send while a handler is parked stops it there; responders above never run")
     func cancelAwaitedSendWhileParked() async throws {
         let gate = Gate()
-        let top = F.Node("top", .handle, root: true)
-        let parked = F.Node("parked", .park(gate), parent: top)
-        let leaf = F.Node("leaf", .pass, parent: parked)
+        let (top, parked, leaf) = F.parkedChain(.park(gate))
 
         let sending = Task { await leaf.send(F.Numbered(sender: 0, number: 0)) }
         try await gate.waitForArrivals(1)
@@ -31,8 +29,7 @@ struct CancellationTests {
     @Test("a handler that ignores cancellation finishes, and the event stops before the next hop")
     func cancelledSendStopsBeforeNextHop() async throws {
         let gate = Gate()
-        let top = F.Node("top", .handle, root: true)
-        let parked = F.Node("parked", .parkIgnoringCancellation(gate), parent: top)
+        let (top, parked, _) = F.parkedChain(.parkIgnoringCancellation(gate))
 
         let sending = Task { await parked.send(F.Numbered(sender: 0, number: 0)) }
         try await gate.waitForArrivals(1)
@@ -74,9 +71,7 @@ struct CancellationTests {
     )
     func cancelTicketWhileParked() async throws {
         let gate = Gate()
-        let top = F.Node("top", .handle, root: true)
-        let parked = F.Node("parked", .park(gate), parent: top)
-        let leaf = F.Node("leaf", .pass, parent: parked)
+        let (top, parked, leaf) = F.parkedChain(.park(gate))
 
         let first = await leaf.post(F.Numbered(sender: 0, number: 0))
         let second = await leaf.post(F.Numbered(sender: 0, number: 1))

@@ -3,119 +3,34 @@ import ResponderChainTesting
 /// Test doubles for the concurrency suites, kept in one namespace so they never clash with others.
 enum ConcurrencyFixtures {
     /// The `number`th event of sender `sender`.
-    struct Numbered: Event, Equatable {
+    struct Numbered: Event, Equatable, CustomStringConvertible {
         let sender: Int
         let number: Int
+
+        /// The number: what a ``Node``'s log shows (`start 0`, `end 0`, …).
+        var description: String { "\(number)" }
     }
 
     struct Boom: Error, Equatable {}
 
-    /// What a node's handler does with a ``Numbered`` event.
-    enum Behavior: Sendable {
-        case pass
-        case handle
-        case handleAndContinue
-        /// Suspends (`Task.yield`) at points chosen by a seeded generator, then passes.
-        case suspendRandomly(seed: UInt64)
-        /// Parks on the gate until it opens (or the task is cancelled), then handles.
-        case park(Gate)
-        /// Parks on the gate, ignoring cancellation, then handles and lets the event continue.
-        case parkIgnoringCancellation(Gate)
-        /// For event 0: sends event 1 from this node and waits for it, then handles.
-        case resend
-        /// For event 0: posts event 1 from this node (keeping its ticket), then handles.
-        case repost
-    }
+    /// The concurrency suites' responder: the kit's scripted responder. What its handler does
+    /// with an event is a ``Behavior`` (one for every event) or, through
+    /// ``ScriptedResponder/init(_:parent:root:exclusive:system:nextGate:scripts:otherwise:)``, a
+    /// ``Script`` per event number.
+    typealias Node = ScriptedResponder
+    /// A ``Node`` built with a script per event number.
+    typealias Scripted = ScriptedResponder
+    /// What a ``Node``'s handler does with an event.
+    typealias Behavior = ScriptedResponder.Script
+    typealias Script = ScriptedResponder.Script
+    typealias Step = ScriptedResponder.Step
 
-    /// A responder that records every event it sees, in order, and notices duplicates.
-    actor Node: Responder {
-        let name: String
-        let root: Bool
-        nonisolated let handlingLock: HandlingLock?
-        nonisolated let eventSystem: EventSystem
-        private var behavior: Behavior
-        private var parent: (any Responder)?
-        private var random: SplitMix
-        private var seenIDs: Set<EventID> = []
-        private(set) var seen: [Numbered] = []
-        private(set) var duplicates = 0
-        private(set) var nestedOutcomes: [Outcome] = []
-        private(set) var innerTickets: [Ticket] = []
-        private(set) var sawTaskCancelled = false
-        private(set) var sawContextCancelled = false
-        /// The order handlers started and ended, e.g. `["start 0", "end 0", "start 1", …]`.
-        private(set) var log: [String] = []
-
-        init(
-            _ name: String, _ behavior: Behavior = .pass, parent: (any Responder)? = nil,
-            root: Bool = false, exclusive: Bool = false, system: EventSystem = .default
-        ) {
-            self.name = name
-            self.behavior = behavior
-            self.parent = parent
-            self.root = root
-            self.handlingLock = exclusive ? HandlingLock() : nil
-            self.eventSystem = system
-            if case .suspendRandomly(let seed) = behavior {
-                random = SplitMix(seed: seed)
-            } else {
-                random = SplitMix(seed: 0)
-            }
-        }
-
-        var next: (any Responder)? { parent }
-        nonisolated var isRoot: Bool { root }
-        nonisolated var label: String { name }
-
-        func link(to parent: (any Responder)?) { self.parent = parent }
-
-        static let strategies = Strategies<Node> {
-            $0.on(Numbered.self) { node, event, context in
-                try await node.receive(event, context: &context)
-            }
-        }
-
-        private func receive(_ event: Numbered, context: inout EventContext) async throws -> Disposition {
-            if !seenIDs.insert(context.eventID).inserted { duplicates += 1 }
-            seen.append(event)
-            log.append("start \(event.number)")
-            defer { log.append("end \(event.number)") }
-            switch behavior {
-            case .pass:
-                return .pass
-            case .handle:
-                return .handled
-            case .handleAndContinue:
-                return .handledAndContinue
-            case .suspendRandomly:
-                for _ in 0..<Int(random.next() % 3) { await Task.yield() }
-                return .pass
-            case .park(let gate):
-                do {
-                    try await gate.pass()
-                } catch {
-                    sawTaskCancelled = Task.isCancelled
-                    sawContextCancelled = context.isCancelled
-                    throw error
-                }
-                return .handled
-            case .parkIgnoringCancellation(let gate):
-                try? await gate.pass()
-                sawTaskCancelled = Task.isCancelled
-                sawContextCancelled = context.isCancelled
-                return .handledAndContinue
-            case .resend:
-                if event.number == 0 {
-                    nestedOutcomes.append(await send(Numbered(sender: event.sender, number: 1)))
-                }
-                return .handled
-            case .repost:
-                if event.number == 0 {
-                    innerTickets.append(await post(Numbered(sender: event.sender, number: 1)))
-                }
-                return .handled
-            }
-        }
+    /// `leaf` (passes) → `parked` (runs `script`, a park on a gate) → `top` (a root that
+    /// handles): the chain in which a stop finds a handler parked at hop 2.
+    static func parkedChain(_ script: Script) -> (top: Node, parked: Node, leaf: Node) {
+        let top = Node("top", .handle, root: true)
+        let parked = Node("parked", script, parent: top)
+        return (top, parked, Node("leaf", .pass, parent: parked))
     }
 
     /// A chain of `count` passing nodes below `top`, returned leaf first.
@@ -144,18 +59,12 @@ enum ConcurrencyFixtures {
         func count(_ kind: Outcome.Kind) -> Int { counts.withLock { $0[kind] ?? 0 } }
     }
 
-    /// A small seeded generator (SplitMix64), so that "random" suspension points are the same on
-    /// every run.
+    /// The kit's seeded generator, so that "random" suspension points are the same on every
+    /// run (a type of this module, for suites that do not import the kit).
     struct SplitMix: Sendable {
-        private var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        private var generator: SplitMix64
+        init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+        mutating func next() -> UInt64 { generator.next() }
     }
 
     /// Returns once the current task is cancelled: a pass through a gate that never opens, which
@@ -164,4 +73,84 @@ enum ConcurrencyFixtures {
         try? await Gate().pass()
     }
 
+}
+
+extension ScriptedResponder.Script {
+    /// Suspends (`Task.yield`) a number of times chosen by a generator seeded with `seed`, then
+    /// passes. Each script has its own generator: give each responder its own script.
+    static func suspendRandomly(seed: UInt64) -> Self {
+        let random = Locked(ConcurrencyFixtures.SplitMix(seed: seed))
+        return Self(
+            [
+                .perform { _, _ in
+                    for _ in 0..<Int(random.withLock { $0.next() } % 3) { await Task.yield() }
+                }
+            ], then: .pass)
+    }
+
+    /// Parks on the gate, ignoring cancellation, then handles and lets the event continue.
+    static func parkIgnoringCancellation(_ gate: Gate) -> Self {
+        Self([.parkIgnoringStop(gate)], then: .handledAndContinue)
+    }
+
+    /// For event 0: sends event 1 from this node and waits for it, then handles.
+    static var resend: Self { Self([.send(from: nil, ConcurrencyFixtures.followUp)], then: .handled) }
+
+    /// For event 0: posts event 1 from this node (keeping its ticket), then handles.
+    static var repost: Self { Self([.post(from: nil, ConcurrencyFixtures.followUp)], then: .handled) }
+}
+
+extension ConcurrencyFixtures {
+    /// Event 1 of the sender of `event`, when `event` is event 0; `nil` otherwise.
+    @Sendable static func followUp(_ event: any Event) -> (any Event)? {
+        guard let event = event as? Numbered, event.number == 0 else { return nil }
+        return Numbered(sender: event.sender, number: 1)
+    }
+}
+
+extension ScriptedResponder.Step {
+    /// Posts event `number` (of the handled event's sender) from `sender` (this responder when
+    /// `nil`) without awaiting its outcome; the ticket is kept in
+    /// ``ScriptedResponder/tickets``.
+    static func post(_ number: Int, from sender: (any Responder)? = nil) -> Self {
+        .post(from: sender) { event in
+            ConcurrencyFixtures.Numbered(
+                sender: (event as? ConcurrencyFixtures.Numbered)?.sender ?? 0, number: number)
+        }
+    }
+}
+
+extension ScriptedResponder {
+    /// A responder whose handler for ``ConcurrencyFixtures/Numbered`` event `n` runs `scripts[n]`
+    /// (or `otherwise`).
+    init(
+        _ name: String, parent: (any Responder)? = nil, root: Bool = false, exclusive: Bool = false,
+        system: EventSystem = .default, nextGate: Gate? = nil, scripts: [Int: Script],
+        otherwise: Script = Script()
+    ) {
+        self.init(
+            name, parent: parent, root: root, exclusive: exclusive, system: system, nextGate: nextGate
+        ) { event in
+            (event as? ConcurrencyFixtures.Numbered).flatMap { scripts[$0.number] } ?? otherwise
+        }
+    }
+
+    /// The responder's label.
+    nonisolated var name: String { label }
+
+    /// How many events this responder saw more than once.
+    var duplicates: Int { seen.count - Set(seen.map(\.eventID)).count }
+
+    /// The tickets of the events this responder's handlers posted.
+    var innerTickets: [Ticket] { tickets }
+
+    /// The outcomes of the events this responder's handlers sent.
+    var nestedOutcomes: [Outcome] { outcomes }
+}
+
+extension ScriptedResponder.Sighting {
+    /// The number of a ``ConcurrencyFixtures/Numbered`` event (-1 for any other event).
+    var number: Int { (event as? ConcurrencyFixtures.Numbered)?.number ?? -1 }
+    /// The sender of a ``ConcurrencyFixtures/Numbered`` event (-1 for any other event).
+    var sender: Int { (event as? ConcurrencyFixtures.Numbered)?.sender ?? -1 }
 }

@@ -12,9 +12,7 @@ struct DeadlineTests {
         let gate = Gate()  // never opened: only the deadline can end the wait
         // Long enough for the first two hops to begin even on a loaded machine; the test then
         // waits for the deadline itself, which is the behaviour under test.
-        let top = F.Node("top", .handle, root: true)
-        let parked = F.Node("parked", .park(gate), parent: top)
-        let leaf = F.Node("leaf", .pass, parent: parked)
+        let (top, parked, leaf) = F.parkedChain(.park(gate))
 
         let outcome = await leaf.send(
             F.Numbered(sender: 0, number: 0), options: SendOptions(timeout: .seconds(1)))
@@ -106,21 +104,12 @@ struct DeadlineTests {
     func stopWinsOverHandled(cause: ConcurrencyFixtures.StopCause) async throws {
         let gate = Gate()  // never opened: only the stop wakes the handler
         let system = EventSystem()
-        let top = F.Scripted("top", root: true, system: system)
+        let top = F.Scripted("top", .handle, root: true, system: system)
         let parked = F.Scripted(
-            "parked", parent: top, system: system,
-            otherwise: F.Script([.parkIgnoringStop(gate)], then: .handled))
-        let leaf = F.Scripted("leaf", parent: parked, system: system, otherwise: F.Script(then: .pass))
+            "parked", F.Script([.parkIgnoringStop(gate)], then: .handled), parent: top, system: system)
+        let leaf = F.Scripted("leaf", .pass, parent: parked, system: system)
 
-        let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
-            try await gate.waitForArrivals(1)
-        }
-
-        #expect(gate.arrivals == 1)
-        #expect(outcome.kind == cause.kind)
-        let stop = try #require(cause.details(outcome))
-        #expect(stop.responder == ResponderID(parked))
-        #expect(stop.hop == 2)
+        let stop = try await stopAtHop2(of: parked, by: cause, sentFrom: leaf, once: gate)
         #expect(stop.whileHandling)
         #expect(await top.log.isEmpty)
     }
@@ -133,18 +122,10 @@ struct DeadlineTests {
         let letters = DeadLetterRecorder()
         let system = EventSystem(deadLetters: letters.sink)
         let root = F.Scripted(
-            "root", root: true, system: system, otherwise: F.Script([.parkIgnoringStop(gate)], then: .pass))
-        let leaf = F.Scripted("leaf", parent: root, system: system, otherwise: F.Script(then: .pass))
+            "root", F.Script([.parkIgnoringStop(gate)], then: .pass), root: true, system: system)
+        let leaf = F.Scripted("leaf", .pass, parent: root, system: system)
 
-        let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
-            try await gate.waitForArrivals(1)
-        }
-
-        #expect(gate.arrivals == 1)
-        #expect(outcome.kind == cause.kind)
-        let stop = try #require(cause.details(outcome))
-        #expect(stop.responder == ResponderID(root))
-        #expect(stop.hop == 2)
+        let stop = try await stopAtHop2(of: root, by: cause, sentFrom: leaf, once: gate)
         #expect(stop.whileHandling)
         #expect(letters.outcomes.map(\.kind) == [])
     }
@@ -157,9 +138,19 @@ struct DeadlineTests {
         let letters = DeadLetterRecorder()
         let system = EventSystem(deadLetters: letters.sink)
         // Not a root, and its `next` is nil once read: a broken chain, were the send not stopped.
-        let broken = F.Scripted("broken", system: system, nextGate: gate, otherwise: F.Script(then: .pass))
-        let leaf = F.Scripted("leaf", parent: broken, system: system, otherwise: F.Script(then: .pass))
+        let broken = F.Scripted("broken", .pass, system: system, nextGate: gate)
+        let leaf = F.Scripted("leaf", .pass, parent: broken, system: system)
 
+        _ = try await stopAtHop2(of: broken, by: cause, sentFrom: leaf, once: gate)
+        #expect(letters.outcomes.map(\.kind) == [])
+    }
+
+    /// Sends event 0 from `leaf`, stops it by `cause` once `gate` has had one arrival, and
+    /// returns the stop, having checked that the send ended as `cause` says, stopped at
+    /// `responder`'s hop, the second.
+    private func stopAtHop2(
+        of responder: F.Node, by cause: F.StopCause, sentFrom leaf: F.Node, once gate: Gate
+    ) async throws -> Outcome.Stop {
         let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
             try await gate.waitForArrivals(1)
         }
@@ -167,9 +158,9 @@ struct DeadlineTests {
         #expect(gate.arrivals == 1)
         #expect(outcome.kind == cause.kind)
         let stop = try #require(cause.details(outcome))
-        #expect(stop.responder == ResponderID(broken))
+        #expect(stop.responder == ResponderID(responder))
         #expect(stop.hop == 2)
-        #expect(letters.outcomes.map(\.kind) == [])
+        return stop
     }
 
     // MARK: Regressions: a deadline is reported as a deadline
@@ -190,8 +181,11 @@ struct DeadlineTests {
             for worker in 0..<workers {
                 group.addTask {
                     let system = EventSystem()
-                    let top = F.Yielder(root: true, system: system)
-                    let leaf = F.Yielder(parent: F.Yielder(parent: top, system: system), system: system)
+                    // Each hop yields once and passes: the cheapest hop that suspends.
+                    let yieldOnce = F.Script([.yield(1)], then: .pass)
+                    let top = F.Node("top", yieldOnce, root: true, system: system)
+                    let middle = F.Node("middle", yieldOnce, parent: top, system: system)
+                    let leaf = F.Node("leaf", yieldOnce, parent: middle, system: system)
                     var random = F.SplitMix(seed: UInt64(worker + 1))
                     var counts: [Outcome.Kind: Int] = [:]
                     for index in stride(from: worker, to: total, by: workers) {

@@ -34,14 +34,23 @@ struct ReentrancyTests {
         #expect(await second.value.kind == .handled)
     }
 
-    @Test("a one-at-a-time responder makes a second event wait until the first has finished")
-    func secondEventWaits() async throws {
+    /// A one-at-a-time root whose handler for event 0 is parked on `gate`, with event 1 waiting
+    /// for its lock.
+    private func parkedWithOneWaiting() async throws -> (
+        node: F.Node, gate: Gate, first: Task<Outcome, Never>, second: Task<Outcome, Never>
+    ) {
         let gate = Gate()
         let node = F.Node("node", .park(gate), root: true, exclusive: true)
         let first = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
         try await gate.waitForArrivals(1)
         let second = Task { await node.send(F.Numbered(sender: 0, number: 1)) }
         try await waitUntilWaiting(1, at: node)
+        return (node, gate, first, second)
+    }
+
+    @Test("a one-at-a-time responder makes a second event wait until the first has finished")
+    func secondEventWaits() async throws {
+        let (node, gate, first, second) = try await parkedWithOneWaiting()
 
         #expect(gate.arrivals == 1)
         #expect(await node.log == ["start 0"])
@@ -110,12 +119,7 @@ struct ReentrancyTests {
         "an event cancelled while it waits for a one-at-a-time responder ends cancelled; its handler never runs"
     )
     func cancelWhileWaiting() async throws {
-        let gate = Gate()
-        let node = F.Node("node", .park(gate), root: true, exclusive: true)
-        let first = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
-        try await gate.waitForArrivals(1)
-        let second = Task { await node.send(F.Numbered(sender: 0, number: 1)) }
-        try await waitUntilWaiting(1, at: node)
+        let (node, gate, first, second) = try await parkedWithOneWaiting()
         second.cancel()
 
         let stop = try #require((await second.value).cancelledDetails)

@@ -2,124 +2,9 @@
 import ResponderChainTesting
 import Testing
 
-/// Fixtures for the regression tests of the concurrency suites: a responder whose handler follows
-/// a per-event script, a one-at-a-time responder that counts how many of its handlers run at once,
-/// a light yielding responder for races, and the ways a send can be stopped.
+/// Fixtures for the regression tests of the concurrency suites: a one-at-a-time responder that
+/// counts how many of its handlers run at once, and the ways a send can be stopped.
 extension ConcurrencyFixtures {
-    /// One step of a ``Scripted`` responder's handler.
-    enum Step: Sendable {
-        /// Parks on the gate until it opens; a cancellation wakes it with `CancellationError`,
-        /// which the handler throws.
-        case park(Gate)
-        /// Parks on the gate; a cancellation (or a passed deadline) wakes it, and the handler goes
-        /// on as if nothing had happened.
-        case parkIgnoringStop(Gate)
-        /// Posts event `number` from `sender` (this responder when `nil`) without awaiting its
-        /// outcome; the ticket is kept in ``Scripted/tickets``.
-        case post(Int, from: (any Responder)? = nil)
-        /// Starts a `Task {}` that waits until `gate` opens, then runs `body` with this responder.
-        /// The handler does not wait for it; the task is kept in ``Scripted/spawned``.
-        case spawn(after: Gate, @Sendable (Scripted) async -> Void)
-    }
-
-    /// What a ``Scripted`` responder's handler does with one event: its steps, then a disposition.
-    struct Script: Sendable {
-        var steps: [Step]
-        var disposition: Disposition
-
-        init(_ steps: [Step] = [], then disposition: Disposition = .handled) {
-            self.steps = steps
-            self.disposition = disposition
-        }
-    }
-
-    /// A responder whose handler for ``Numbered`` event `n` runs `scripts[n]` (or `otherwise`),
-    /// and logs when each handler starts and ends.
-    actor Scripted: Responder {
-        let name: String
-        let root: Bool
-        nonisolated let handlingLock: HandlingLock?
-        nonisolated let eventSystem: EventSystem
-        private var parent: (any Responder)?
-        private let scripts: [Int: Script]
-        private let otherwise: Script
-        /// When set, reading ``next`` parks on this gate first (a cancellation wakes it).
-        private let nextGate: Gate?
-
-        /// The order handlers started and ended, e.g. `["start 0", "end 0", "start 1", …]`.
-        private(set) var log: [String] = []
-        /// The tickets of the events the handlers posted, in post order.
-        private(set) var tickets: [Ticket] = []
-        /// The tasks the handlers started.
-        private(set) var spawned: [Task<Void, Never>] = []
-        /// How many of this responder's handlers are running (or suspended) right now.
-        private var running = 0
-        /// The most handlers that ran (or were suspended) at once.
-        private(set) var maxRunning = 0
-
-        init(
-            _ name: String, parent: (any Responder)? = nil, root: Bool = false, exclusive: Bool = false,
-            system: EventSystem = .default, nextGate: Gate? = nil, scripts: [Int: Script] = [:],
-            otherwise: Script = Script()
-        ) {
-            self.name = name
-            self.parent = parent
-            self.root = root
-            self.handlingLock = exclusive ? HandlingLock() : nil
-            self.eventSystem = system
-            self.nextGate = nextGate
-            self.scripts = scripts
-            self.otherwise = otherwise
-        }
-
-        var next: (any Responder)? {
-            get async {
-                if let nextGate { try? await nextGate.pass() }
-                return parent
-            }
-        }
-
-        nonisolated var isRoot: Bool { root }
-        nonisolated var label: String { name }
-
-        func link(to parent: (any Responder)?) { self.parent = parent }
-
-        static let strategies = Strategies<Scripted> {
-            $0.on(Numbered.self) { node, event, context in
-                try await node.receive(event)
-            }
-        }
-
-        private func receive(_ event: Numbered) async throws -> Disposition {
-            running += 1
-            maxRunning = max(maxRunning, running)
-            log.append("start \(event.number)")
-            defer {
-                log.append("end \(event.number)")
-                running -= 1
-            }
-            let script = scripts[event.number] ?? otherwise
-            for step in script.steps {
-                switch step {
-                case .park(let gate):
-                    try await gate.pass()
-                case .parkIgnoringStop(let gate):
-                    try? await gate.pass()
-                case .post(let number, let sender):
-                    let event = Numbered(sender: event.sender, number: number)
-                    tickets.append(await (sender ?? self).post(event))
-                case .spawn(let gate, let body):
-                    spawned.append(
-                        Task {
-                            try? await gate.pass()
-                            await body(self)
-                        })
-                }
-            }
-            return script.disposition
-        }
-    }
-
     /// Values appended from any task, e.g. the tickets of posts made by a task a handler started.
     final class Collector<Element: Sendable>: Sendable {
         private let storage = Locked<[Element]>([])
@@ -196,29 +81,6 @@ extension ConcurrencyFixtures {
 
         private func yieldRandomly() async {
             for _ in 0..<Int(random.next() % 3) { await Task.yield() }
-        }
-    }
-
-    /// A responder that yields once in its handler and passes: the cheapest hop that suspends.
-    actor Yielder: Responder {
-        private let parent: (any Responder)?
-        private let root: Bool
-        nonisolated let eventSystem: EventSystem
-
-        init(parent: (any Responder)? = nil, root: Bool = false, system: EventSystem) {
-            self.parent = parent
-            self.root = root
-            self.eventSystem = system
-        }
-
-        var next: (any Responder)? { parent }
-        nonisolated var isRoot: Bool { root }
-
-        static let strategies = Strategies<Yielder> {
-            $0.on(Numbered.self) { _, _, _ in
-                await Task.yield()
-                return .pass
-            }
         }
     }
 

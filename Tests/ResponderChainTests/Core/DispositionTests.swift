@@ -65,7 +65,7 @@ extension CoreSuites {
         func otherTypesPass() async throws {
             let sink = RootSink(.handled)
             let doorman = Doorman(parent: sink)
-            let leaf = Station("leaf", .pass, parent: doorman)
+            let leaf = Station(named: "leaf", .pass, parent: doorman)
 
             let ping = await leaf.send(Ping())
             let knock = await leaf.send(Knock())

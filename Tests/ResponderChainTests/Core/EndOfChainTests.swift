@@ -93,7 +93,7 @@ extension CoreSuites {
 
         @Test("a lone responder that is not a root interrupts at itself, starting at the sender or at next")
         func loneDetachedResponder() async throws {
-            let lone = Station("lone", .pass)
+            let lone = Station(named: "lone", .pass)
 
             let atSender = await lone.send(Ping())
             let atNext = await lone.send(Ping(), options: .startingAtNext)

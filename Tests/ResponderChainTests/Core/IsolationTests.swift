@@ -8,11 +8,11 @@ extension CoreSuites {
         @Test("main-actor and actor responders mix in one chain, each handler on its own isolation")
         func mainActorAndActors() async throws {
             let journal = Journal()
-            let root = Station("root", .handle, root: true, journal: journal)
+            let root = Station(named: "root", .handle, root: true, journal: journal)
             let upper = await Panel("upper", .handleAndContinue, parent: root, journal: journal)
-            let middle = Station("middle", .pass, parent: upper, journal: journal)
+            let middle = Station(named: "middle", .pass, parent: upper, journal: journal)
             let lower = await Panel("lower", .pass, parent: middle, journal: journal)
-            let leaf = Station("leaf", .pass, parent: lower, journal: journal)
+            let leaf = Station(named: "leaf", .pass, parent: lower, journal: journal)
 
             let outcome = await leaf.send(Ping())
 
@@ -24,7 +24,7 @@ extension CoreSuites {
 
         @Test("an event sent from the main actor reaches actor responders and comes back")
         func sentFromTheMainActor() async throws {
-            let root = Station("root", .handle, root: true)
+            let root = Station(named: "root", .handle, root: true)
             let panel = await Panel("panel", .pass, parent: root)
 
             let outcome = await sendFromMainActor(panel)
@@ -43,9 +43,9 @@ extension CoreSuites {
             "a responder isolated to another global actor runs its handler on that actor")
         func otherGlobalActor() async throws {
             let journal = Journal()
-            let root = Station("root", .handle, root: true, journal: journal)
+            let root = Station(named: "root", .handle, root: true, journal: journal)
             let ledger = await Ledger(parent: root, journal: journal)
-            let leaf = Station("leaf", .pass, parent: ledger, journal: journal)
+            let leaf = Station(named: "leaf", .pass, parent: ledger, journal: journal)
 
             let outcome = await leaf.send(Ping())
 
@@ -60,9 +60,9 @@ extension CoreSuites {
             "a global-actor responder's table runs its entries, catch-all and middleware on that actor")
         func globalActorTable() async throws {
             let journal = Journal()
-            let root = Station("root", .handle, root: true, journal: journal)
+            let root = Station(named: "root", .handle, root: true, journal: journal)
             let ledger = await TableLedger(parent: root)
-            let leaf = Station("leaf", .pass, parent: ledger, journal: journal)
+            let leaf = Station(named: "leaf", .pass, parent: ledger, journal: journal)
 
             let ping = await leaf.send(Ping())
             let named = await leaf.send(.addToCart, payload: "A-1")

@@ -5,53 +5,42 @@ import Testing
 extension CoreSuites {
     @Suite("Live links", .timeLimit(.minutes(1)))
     struct LiveLinkTests {
-        @Test("a re-link made while a handler is parked takes effect at the next hop")
-        func relinkOfTheParkedResponder() async throws {
+        /// Which responder a test re-links while the leaf's handler is parked.
+        enum Relinked: String, CaseIterable, Sendable {
+            /// The leaf itself: the change takes effect at the next hop.
+            case parkedResponder
+            /// The responder above it: the change is followed when the event gets there.
+            case responderAbove
+        }
+
+        @Test(
+            "a re-link made while a handler is parked, of that responder or of one higher up, is followed when the event gets there",
+            arguments: Relinked.allCases)
+        func relinkWhileParked(_ relinked: Relinked) async throws {
             let gate = Gate()
-            let oldRoot = Station("oldRoot", .handle, root: true)
-            let newRoot = Station("newRoot", .handle, root: true)
-            let mid = Station("mid", .pass, parent: oldRoot)
-            let leaf = Station("leaf", .park(gate, then: .pass), parent: mid)
+            let oldRoot = Station(named: "oldRoot", .handle, root: true)
+            let newRoot = Station(named: "newRoot", .handle, root: true)
+            let mid = Station(named: "mid", .pass, parent: oldRoot)
+            let leaf = Station(named: "leaf", .park(gate, then: .pass), parent: mid)
 
             let sending = Task { await leaf.send(Ping()) }
             try await gate.waitForArrivals(1)
-            await leaf.link(to: newRoot)
+            await (relinked == .parkedResponder ? leaf : mid).link(to: newRoot)
             gate.open()
             let outcome = await sending.value
 
             let handled = try #require(outcome.handledDetails)
             #expect(handled.stoppedAt == ResponderID(newRoot))
-            #expect(handled.hops == 2)
-            #expect(await mid.sightings.isEmpty)
-            #expect(await oldRoot.sightings.isEmpty)
-        }
-
-        @Test(
-            "a re-link higher up, made while a lower handler is parked, is followed when the event gets there"
-        )
-        func relinkAboveTheParkedResponder() async throws {
-            let gate = Gate()
-            let oldRoot = Station("oldRoot", .handle, root: true)
-            let newRoot = Station("newRoot", .handle, root: true)
-            let mid = Station("mid", .pass, parent: oldRoot)
-            let leaf = Station("leaf", .park(gate, then: .pass), parent: mid)
-
-            let sending = Task { await leaf.send(Ping()) }
-            try await gate.waitForArrivals(1)
-            await mid.link(to: newRoot)
-            gate.open()
-            let outcome = await sending.value
-
-            #expect(try #require(outcome.handledDetails).stoppedAt == ResponderID(newRoot))
-            #expect(outcome.hops == 3)
+            #expect(handled.hops == (relinked == .parkedResponder ? 2 : 3))
+            #expect(await mid.sightings.count == (relinked == .parkedResponder ? 0 : 1))
             #expect(await oldRoot.sightings.isEmpty)
         }
 
         @Test("unlinking while a handler is parked interrupts the event at that responder")
         func unlinkWhileParked() async throws {
             let gate = Gate()
-            let root = Station("root", .handle, root: true)
-            let leaf = Station("leaf", .park(gate, then: .pass), parent: root)
+            let root = Station(named: "root", .handle, root: true)
+            let leaf = Station(named: "leaf", .park(gate, then: .pass), parent: root)
 
             let sending = Task { await leaf.send(Ping()) }
             try await gate.waitForArrivals(1)
@@ -68,10 +57,10 @@ extension CoreSuites {
         )
         func newResponderAtAReusedAddress() async throws {
             let gate = Gate()
-            let top = Station("top", .park(gate, then: .pass))
-            let middle = Station("middle", .pass, parent: top)
-            var passed: Station? = Station("passed", .pass, parent: middle)
-            let sender = Station("sender", .pass, parent: passed)
+            let top = Station(named: "top", .park(gate, then: .pass))
+            let middle = Station(named: "middle", .pass, parent: top)
+            var passed: Station? = Station(named: "passed", .pass, parent: middle)
+            let sender = Station(named: "sender", .pass, parent: passed)
 
             let sending = Task { await sender.send(Ping()) }
             try await gate.waitForArrivals(1)
@@ -79,7 +68,7 @@ extension CoreSuites {
             // Release the responder the event has already left, and make a new one at once: the
             // allocator usually hands it the same memory, so it has the same ObjectIdentifier.
             passed = nil
-            let newcomer = Station("newcomer", .handle, root: true)
+            let newcomer = Station(named: "newcomer", .handle, root: true)
             await top.link(to: newcomer)
             gate.open()
             let outcome = await sending.value

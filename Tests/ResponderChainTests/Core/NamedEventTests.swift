@@ -17,7 +17,7 @@ extension CoreSuites {
 
         @Test("a named event reaches the handler registered for its name, with its payload")
         func namedEvent() async throws {
-            let leaf = Station("leaf")
+            let leaf = Station(named: "leaf")
             let cart = Cart()
             await leaf.link(to: cart)
 
@@ -62,7 +62,7 @@ extension CoreSuites {
             "a named event whose payload has another type fails with a mismatch naming both types and the hop"
         )
         func payloadMismatch() async throws {
-            let leaf = Station("leaf")
+            let leaf = Station(named: "leaf")
             let cart = Cart()
             await leaf.link(to: cart)
 

@@ -49,7 +49,7 @@ extension CoreSuites {
 
         @Test("starting at next from a root with no next ends unhandled at the sender without a hop")
         func startingAtNextFromALoneRoot() async throws {
-            let root = Station("root", .handle, root: true)
+            let root = Station(named: "root", .handle, root: true)
 
             let outcome = await root.send(Ping(), options: .startingAtNext)
 

@@ -76,7 +76,7 @@ extension CoreSuites {
         @Test("a catch-all root sink sees every event that reaches it, typed or named")
         func catchAllRoot() async throws {
             let root = RootSink(.handled)
-            let leaf = Station("leaf", .pass, parent: root)
+            let leaf = Station(named: "leaf", .pass, parent: root)
 
             let outcomes = [
                 await leaf.send(Ping()),

@@ -13,7 +13,7 @@ extension CoreSuites {
 
             for station in chain {
                 let sighting = try #require(await station.sightings.first)
-                #expect(sighting.source == "s0")
+                #expect(sighting.source.description == "s0")
                 #expect(sighting.sourceResponder == ResponderID(chain[0]))
             }
         }
@@ -38,7 +38,7 @@ extension CoreSuites {
             #expect(outcome.hops == 2)
             let sighting = try #require(await chain[0].sightings.first)
             #expect(sighting.hop == 1)
-            #expect(sighting.source == "relay(Webhook)")
+            #expect(sighting.source.description == "relay(Webhook)")
             #expect(sighting.sourceResponder == nil)
             #expect(relay.description == "relay(Webhook)")
         }
@@ -59,7 +59,7 @@ extension CoreSuites {
         func relayWithoutEntry() async throws {
             let chainLetters = DeadLetterRecorder()
             let sendLetters = DeadLetterRecorder()
-            var entry: Station? = Station("entry", .handle, root: true, system: chainLetters.system)
+            var entry: Station? = Station(named: "entry", .handle, root: true, system: chainLetters.system)
             let relay = Relay(entry: try #require(entry), label: "Webhook", system: chainLetters.system)
             entry = nil
             #expect(relay.entry == nil)
@@ -81,7 +81,7 @@ extension CoreSuites {
         func relayWithoutEntryIsTraced() async throws {
             let tracer = RecordingTracer()
             let sendLetters = DeadLetterRecorder()
-            var entry: Station? = Station("entry", .handle, root: true)
+            var entry: Station? = Station(named: "entry", .handle, root: true)
             let relay = Relay(entry: try #require(entry), label: "Webhook")
             entry = nil
 

@@ -10,11 +10,11 @@ extension CoreSuites {
         @Test("M1: an event sent from a nested view bubbles up to the controller that handles it")
         func bubblesToTheController() async throws {
             let journal = Journal()
-            let delegate = Station("AppDelegate", .handle, root: true, journal: journal)
-            let controller = Station("Controller", .handle, parent: delegate, journal: journal)
-            let tableView = Station("TableView", .pass, parent: controller, journal: journal)
-            let cell = Station("Cell", .pass, parent: tableView, journal: journal)
-            let button = Station("Button", .pass, parent: cell, journal: journal)
+            let delegate = Station(named: "AppDelegate", .handle, root: true, journal: journal)
+            let controller = Station(named: "Controller", .handle, parent: delegate, journal: journal)
+            let tableView = Station(named: "TableView", .pass, parent: controller, journal: journal)
+            let cell = Station(named: "Cell", .pass, parent: tableView, journal: journal)
+            let button = Station(named: "Button", .pass, parent: cell, journal: journal)
 
             let outcome = await button.send(Ping())
 
@@ -27,7 +27,7 @@ extension CoreSuites {
         @Test("M2: a strategy table replaces an if/else chain over four event types")
         func strategyTable() async throws {
             let feed = FeedController()
-            let cell = Station("Cell", .pass, parent: feed)
+            let cell = Station(named: "Cell", .pass, parent: feed)
 
             for event in [Like(post: 1), Share(post: 2), Comment(post: 3, text: "hi"), Follow(user: "ann")]
                 as [any Event]
@@ -45,7 +45,7 @@ extension CoreSuites {
         func eventProxyBesideTheController() async throws {
             let proxy = EventProxy(.handled)
             let controller = Controller(proxy: proxy, parent: RootSink())
-            let view = Station("View", .pass, parent: controller)
+            let view = Station(named: "View", .pass, parent: controller)
 
             let outcome = await view.send(Knock())
 
@@ -57,7 +57,7 @@ extension CoreSuites {
         func stopOrContinue() async throws {
             let delegate = RootSink(.handled)
             let controller = Gatekeeper(parent: delegate)
-            let view = Station("View", .pass, parent: controller)
+            let view = Station(named: "View", .pass, parent: controller)
 
             let stopped = await view.send(Purchase(stopTransferIfHandled: true))
             let continued = await view.send(Purchase(stopTransferIfHandled: false))
@@ -84,7 +84,7 @@ extension CoreSuites {
         @Test("M6: a handler knows the event's sender and, for a dynamic event, its name")
         func senderAndName() async throws {
             let controller = Inbox()
-            let cell = Station("Cell", .pass, parent: controller)
+            let cell = Station(named: "Cell", .pass, parent: controller)
 
             await cell.send(.openProfile, payload: "ann")
 
@@ -97,12 +97,12 @@ extension CoreSuites {
             let deadLetters = DeadLetterRecorder()
             let delegate = RootSink(.handled)
             let controller = Controller(proxy: EventProxy(.handledAndContinue), parent: delegate)
-            let view = Station("View", .pass, parent: controller)
+            let view = Station(named: "View", .pass, parent: controller)
 
             await view.send(Knock())  // the proxy handles it and lets it continue
             await view.send(Ping())  // the controller stops it
             await view.send(.openProfile, payload: "ann")  // nobody below handles it
-            let silentRoot = Station("Quiet", .pass, root: true)
+            let silentRoot = Station(named: "Quiet", .pass, root: true)
             let unreported = await silentRoot.send(
                 Ping(), options: SendOptions(deadLetters: deadLetters.sink))
 
@@ -115,7 +115,7 @@ extension CoreSuites {
             "M8: a missing handler fails clearly — a typed event passes, a dynamic one reports a typed error")
         func missingHandler() async throws {
             let deadLetters = DeadLetterRecorder()
-            let cart = Cart(parent: Station("App", .pass, root: true))
+            let cart = Cart(parent: Station(named: "App", .pass, root: true))
 
             let typed = await cart.send(Knock(), options: SendOptions(deadLetters: deadLetters.sink))
             let dynamic = await cart.send(.addToCart, payload: 3.5)
@@ -133,11 +133,11 @@ extension CoreSuites {
         )
         func viewAddedStraightToTheWindow() async throws {
             let deadLetters = DeadLetterRecorder()
-            let app = Station("Application", .pass, root: true)
-            let window = Station("Window", .pass, parent: app)
-            let controller = Station("Controller", .handle, parent: window)
-            let popup = Station("Popup", .pass, parent: window)  // added to the window, not the controller
-            let button = Station("Button", .pass, parent: popup, system: deadLetters.system)
+            let app = Station(named: "Application", .pass, root: true)
+            let window = Station(named: "Window", .pass, parent: app)
+            let controller = Station(named: "Controller", .handle, parent: window)
+            let popup = Station(named: "Popup", .pass, parent: window)  // added to the window, not the controller
+            let button = Station(named: "Button", .pass, parent: popup, system: deadLetters.system)
 
             let attached = await button.send(Ping())
             await window.link(to: nil)  // the window is closed

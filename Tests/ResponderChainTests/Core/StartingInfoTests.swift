@@ -60,6 +60,6 @@ extension CoreSuites {
 extension Station {
     /// The request identifiers the station's handler saw, in order.
     fileprivate var startingInfo: [String] {
-        sightings.compactMap { $0.info["RequestID"] }
+        sightings.compactMap { $0.printedInfo["RequestID"] }
     }
 }

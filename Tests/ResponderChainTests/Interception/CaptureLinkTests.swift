@@ -37,10 +37,7 @@ struct CaptureLinkTests {
 
         let outcome = await nodes[0].send(Ping())
 
-        guard case .cycleDetected(let cycle) = outcome else {
-            Issue.record("expected a cycle, got \(outcome)")
-            return
-        }
+        let cycle = try #require(outcome.cycleDetectedDetails)
         #expect(cycle.repeated == ResponderID(nodes[0]))
         #expect(cycle.closedBy == ResponderID(nodes[2]))
         #expect(outcome.hops == 0)
@@ -71,10 +68,7 @@ struct CaptureLinkTests {
         let outcome = await nodes[0].send(Ping())
 
         #expect(journal.names == ["n1.capture", "n0.capture", "n0.bubble", "n1.bubble"])
-        guard case .interrupted(let broken) = outcome else {
-            Issue.record("expected interrupted, got \(outcome)")
-            return
-        }
+        let broken = try #require(outcome.interruptedDetails)
         #expect(broken.lastReached == ResponderID(nodes[1]))
         #expect(outcome.handlers == [ResponderID(nodes[1])])
         #expect(outcome.goesToDeadLetters)

@@ -98,10 +98,7 @@ struct CaptureOrderTests {
             [.bubble(.handle), .capture(.handle), .bubble(.pass)], system: capturingSystem(), journal: journal
         )
         let outcome = await nodes[0].send(Ping())
-        guard case .handled(let handled) = outcome else {
-            Issue.record("expected handled, got \(outcome)")
-            return
-        }
+        let handled = try #require(outcome.handledDetails)
         #expect(handled.stoppedAt == ResponderID(nodes[1]))
         #expect(handled.wasIntercepted)
         #expect(outcome.description == "intercepted by n1 during capture after 1 hop")

@@ -30,10 +30,7 @@ struct CapturePostingTests {
 
         let outcome = await nodes[0].post(Ping()).outcome
 
-        guard case .handled(let handled) = outcome else {
-            Issue.record("expected handled, got \(outcome)")
-            return
-        }
+        let handled = try #require(outcome.handledDetails)
         #expect(handled.wasIntercepted)
         #expect(journal.names == ["n1.capture"])
         await system.shutDown(gracePeriod: .zero)

@@ -21,10 +21,7 @@ struct CaptureStopTests {
         sending.cancel()
         let outcome = await sending.value
 
-        guard case .cancelled(let stop) = outcome else {
-            Issue.record("expected cancelled, got \(outcome)")
-            return
-        }
+        let stop = try #require(outcome.cancelledDetails)
         #expect(stop.phase == .capture)
         #expect(stop.responder == ResponderID(nodes[1]))
         #expect(stop.hop == 2)
@@ -47,10 +44,7 @@ struct CaptureStopTests {
         // never opened, so only the deadline ends the wait.
         let outcome = await nodes[0].send(Ping(), options: SendOptions(timeout: .seconds(1)))
 
-        guard case .timedOut(let stop) = outcome else {
-            Issue.record("expected timed out, got \(outcome)")
-            return
-        }
+        let stop = try #require(outcome.timedOutDetails)
         #expect(stop.phase == .capture)
         #expect(stop.responder == ResponderID(nodes[2]))
         #expect(stop.hop == 1)
@@ -72,10 +66,7 @@ struct CaptureStopTests {
         options.withdrawal = signal
         let outcome = await nodes[0].send(Ping(), options: options)
 
-        guard case .cancelled(let stop) = outcome else {
-            Issue.record("expected cancelled, got \(outcome)")
-            return
-        }
+        let stop = try #require(outcome.cancelledDetails)
         // The canceller was the only capturer above the sender: the next hop is the sender's
         // capture hop.
         #expect(stop.phase == .capture)
@@ -95,10 +86,7 @@ struct CaptureStopTests {
 
         let outcome = await nodes[0].send(Ping())
 
-        guard case .failed(let failure) = outcome else {
-            Issue.record("expected failed, got \(outcome)")
-            return
-        }
+        let failure = try #require(outcome.failedDetails)
         #expect(failure.error is Boom)
         #expect(failure.phase == .capture)
         #expect(failure.responder == ResponderID(nodes[1]))
@@ -116,10 +104,7 @@ struct CaptureStopTests {
 
         let outcome = await nodes[0].send(Ping())
 
-        guard case .failed(let failure) = outcome else {
-            Issue.record("expected failed, got \(outcome)")
-            return
-        }
+        let failure = try #require(outcome.failedDetails)
         let error = try #require(failure.error as? ResponderChainError)
         #expect(error.code == .capturePhaseDisabled)
         #expect(error.responder == ResponderID(nodes[1]))

@@ -125,10 +125,7 @@ struct HopMiddlewareTests {
         let outcome = await leaf.send(Ping())
 
         #expect(journal.names == ["leaf.handler"])
-        guard case .handled(let handled) = outcome else {
-            Issue.record("expected handled, got \(outcome)")
-            return
-        }
+        let handled = try #require(outcome.handledDetails)
         #expect(handled.stoppedAt == ResponderID(middle))
     }
 
@@ -182,10 +179,7 @@ struct HopMiddlewareTests {
 
         let outcome = await leaf.send(Ping())
 
-        guard case .failed(let failure) = outcome else {
-            Issue.record("expected failed, got \(outcome)")
-            return
-        }
+        let failure = try #require(outcome.failedDetails)
         #expect(failure.error is Boom)
         #expect(failure.responder == ResponderID(top))
         #expect(failure.hop == 2)

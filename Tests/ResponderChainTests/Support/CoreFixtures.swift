@@ -42,17 +42,6 @@ enum Reaction: Sendable {
     case park(Gate, then: Disposition)
 }
 
-/// What a handler saw when a ``Ping`` reached it.
-struct Sighting: Sendable, Equatable {
-    let hop: Int
-    let tag: String?
-    let trail: [String]?
-    let source: String
-    let sourceResponder: ResponderID?
-    /// Everything in the context's information when the handler ran: name → printed value.
-    var info: [String: String] = [:]
-}
-
 /// The names of the responders whose handlers ran, in order, across all of them.
 final class Journal: Sendable {
     private let entries = Locked<[String]>([])
@@ -92,47 +81,64 @@ extension EventInfo {
     }
 }
 
-/// A general-purpose actor responder: it handles ``Ping`` with its ``Reaction`` and records what
-/// it saw.
-actor Station: Responder {
-    nonisolated let name: String
-    nonisolated let root: Bool
-    nonisolated let eventSystem: EventSystem
-    private(set) var reaction: Reaction
-    let journal: Journal?
-    private var parent: (any Responder)?
-    private(set) var sightings: [Sighting] = []
+/// The core suites' general-purpose actor responder: the kit's scripted responder, handling
+/// only ``Ping``, with a ``Reaction``; build one with
+/// ``ScriptedResponder/init(named:_:parent:root:system:journal:)``.
+typealias Station = ScriptedResponder
 
+extension Reaction {
+    /// The script of a ``Station`` called `name` that reacts this way, having first written its
+    /// name to `journal`.
+    func script(by name: String, journal: Journal?) -> ScriptedResponder.Script {
+        var steps: [ScriptedResponder.Step] = []
+        if let journal { steps.append(.perform { _, _ in journal.append(name) }) }
+        switch self {
+        case .pass: return .init(steps, then: .pass)
+        case .handle: return .init(steps, then: .handled)
+        case .handleAndContinue: return .init(steps, then: .handledAndContinue)
+        case .fail: return .init(steps, throwing: Boom())
+        case .tag(let value, let disposition):
+            steps.append(.perform { _, context in context.info[Tag.self] = value })
+            return .init(steps, then: disposition)
+        case .appendTrail(let disposition):
+            steps.append(.perform { _, context in context.info[Trail.self, default: []].append(name) })
+            return .init(steps, then: disposition)
+        case .park(let gate, let disposition):
+            steps.append(.park(gate))
+            return .init(steps, then: disposition)
+        }
+    }
+}
+
+extension ScriptedResponder {
+    /// A ``Station`` called `name` that handles ``Ping`` with `reaction`, writing its name to
+    /// `journal` first.
     init(
-        _ name: String, _ reaction: Reaction = .pass, parent: (any Responder)? = nil,
+        named name: String, _ reaction: Reaction = .pass, parent: (any Responder)? = nil,
         root: Bool = false, system: EventSystem = .default, journal: Journal? = nil
     ) {
-        self.name = name
-        self.reaction = reaction
-        self.parent = parent
-        self.root = root
-        self.eventSystem = system
-        self.journal = journal
+        self.init(
+            name, reaction.script(by: name, journal: journal), parent: parent, root: root,
+            system: system, handling: [Ping.self])
     }
 
-    var next: (any Responder)? { parent }
-    nonisolated var isRoot: Bool { root }
-    nonisolated var label: String { name }
+    /// What its handlers saw, in order.
+    var sightings: [Sighting] { seen }
 
-    func link(to parent: (any Responder)?) { self.parent = parent }
-    func react(_ reaction: Reaction) { self.reaction = reaction }
+    /// Reacts with `reaction` from now on (writing to no journal).
+    func react(_ reaction: Reaction) { setScript(reaction.script(by: label, journal: nil)) }
+}
 
-    static let strategies = Strategies<Station> {
-        $0.on(Ping.self) { station, _, context in
-            station.assertIsolated()
-            station.sightings.append(
-                Sighting(
-                    hop: context.hop, tag: context.info[Tag.self], trail: context.info[Trail.self],
-                    source: context.source.description, sourceResponder: context.source.responderID,
-                    info: Dictionary(uniqueKeysWithValues: context.info.entries.map { ($0.name, $0.value) })))
-            station.journal?.append(station.name)
-            return try await perform(station.reaction, by: station.name, context: &context)
-        }
+extension ScriptedResponder.Sighting {
+    /// The ``Tag`` the event carried when the handler ran.
+    var tag: String? { info[Tag.self] }
+    /// The ``Trail`` the event carried when the handler ran.
+    var trail: [String]? { info[Trail.self] }
+    /// The responder the send came from, if any.
+    var sourceResponder: ResponderID? { source.responderID }
+    /// Everything in the event's information when the handler ran: name → printed value.
+    var printedInfo: [String: String] {
+        Dictionary(uniqueKeysWithValues: info.entries.map { ($0.name, $0.value) })
     }
 }
 
@@ -146,8 +152,8 @@ func makeChain(
     var parent: (any Responder)?
     for (index, reaction) in reactions.enumerated().reversed() {
         let station = Station(
-            "s\(index)", reaction, parent: parent, root: topIsRoot && index == reactions.count - 1,
-            system: system, journal: journal)
+            named: "s\(index)", reaction, parent: parent,
+            root: topIsRoot && index == reactions.count - 1, system: system, journal: journal)
         stations.insert(station, at: 0)
         parent = station
     }

@@ -12,14 +12,11 @@ struct TracingContractTests {
         arguments: [TracingFixtures.MisbehavingTracer.Fault.skipsHandler, .throwsInstead])
     func handlerNotRun(fault: TracingFixtures.MisbehavingTracer.Fault) async throws {
         let tracer = F.MisbehavingTracer(fault)
-        let station = F.Station("A", .handle, root: true)
+        let station = F.Station(tracing: "A", .handle, root: true)
 
         let outcome = await station.send(F.Ping(), options: SendOptions(tracer: tracer))
 
-        guard case .failed(let failure) = outcome else {
-            Issue.record("expected failed, got \(outcome)")
-            return
-        }
+        let failure = try #require(outcome.failedDetails)
         let violation = try #require(failure.error as? ResponderChainError)
         #expect(violation.code == .tracerSkippedHandlers)
         #expect(violation.responder == ResponderID(station))
@@ -27,7 +24,7 @@ struct TracingContractTests {
         if case .throwsInstead = fault {
             #expect(violation.cause is F.Boom)
         }
-        #expect(await station.sightings.isEmpty)
+        #expect(await station.sightingsInScope.isEmpty)
         // The event is not lost: the hop is left with the violation and the send finishes.
         let hops = tracer.recorder.hops(for: outcome.eventID)
         #expect(hops.count == 1)
@@ -38,14 +35,14 @@ struct TracingContractTests {
     @Test("a scope that calls the body twice runs the handler once and is refused the second time")
     func handlerRunAgain() async {
         let tracer = F.MisbehavingTracer(.runsHandlerTwice)
-        let top = F.Station("Top", .handle, root: true)
-        let leaf = F.Station("Leaf", .pass, parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: top)
 
         let outcome = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
 
         #expect(outcome.kind == .handled)
-        #expect(await leaf.sightings.count == 1)
-        #expect(await top.sightings.count == 1)
+        #expect(await leaf.sightingsInScope.count == 1)
+        #expect(await top.sightingsInScope.count == 1)
         #expect(
             tracer.secondCallErrors.withLock { $0.map(\.code) } == [
                 .tracerRanHandlersAgain, .tracerRanHandlersAgain,
@@ -54,24 +51,21 @@ struct TracingContractTests {
     }
 
     @Test("a scope that swallows a handler's error does not hide it")
-    func swallowedError() async {
+    func swallowedError() async throws {
         let tracer = F.MisbehavingTracer(.swallowsErrors)
-        let station = F.Station("A", .fail, root: true)
+        let station = F.Station(tracing: "A", .fail, root: true)
 
         let outcome = await station.send(F.Ping(), options: SendOptions(tracer: tracer))
 
-        guard case .failed(let failure) = outcome else {
-            Issue.record("expected failed, got \(outcome)")
-            return
-        }
+        let failure = try #require(outcome.failedDetails)
         #expect(failure.error is F.Boom)
     }
 
     @Test("a scope that throws after the handler ran does not change what the hop did")
     func throwsAfterHandler() async {
         let tracer = F.MisbehavingTracer(.throwsAfterHandler)
-        let top = F.Station("Top", .handle, root: true)
-        let leaf = F.Station("Leaf", .stamp("x"), parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let leaf = F.Station(tracing: "Leaf", .stamp("x"), parent: top)
 
         let outcome = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
 
@@ -84,15 +78,15 @@ struct TracingContractTests {
     func slowScopeGoesOn() async throws {
         let gate = Gate()
         let tracer = F.MisbehavingTracer(.parks(gate))
-        let top = F.Station("Top", .handle, root: true)
-        let leaf = F.Station("Leaf", .stamp("x"), parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let leaf = F.Station(tracing: "Leaf", .stamp("x"), parent: top)
 
         let sending = Task { await leaf.send(F.Ping(), options: SendOptions(tracer: tracer)) }
         try await gate.waitForArrivals(1)
 
         // Parked in hop 1's scope: the send and the hop's entry are reported, the handler waits.
-        #expect(F.shape(tracer.recorder.events) == ["sent", "enter 1"])
-        #expect(await leaf.sightings.isEmpty)
+        #expect(RecordingTracer.shape(of: tracer.recorder.events) == ["sent", "enter 1"])
+        #expect(await leaf.sightingsInScope.isEmpty)
 
         gate.open()
         let outcome = await sending.value
@@ -105,15 +99,15 @@ struct TracingContractTests {
             ])
         #expect(
             tracer.recorder.hops(for: outcome.eventID).map(\.disposition) == [.handledAndContinue, .handled])
-        #expect(await leaf.sightings.count == 1)
+        #expect(await leaf.sightingsInScope.count == 1)
     }
 
     @Test("while one send's scope is parked, another send through the same tracer completes fully")
     func slowScopeDoesNotHoldOthers() async throws {
         let gate = Gate()
         let tracer = F.MisbehavingTracer(.parksAt("Slow", gate))
-        let slow = F.Station("Slow", .handle, root: true)
-        let fast = F.Station("Fast", .handle, root: true)
+        let slow = F.Station(tracing: "Slow", .handle, root: true)
+        let fast = F.Station(tracing: "Fast", .handle, root: true)
 
         let parked = Task { await slow.send(F.Ping(), options: SendOptions(tracer: tracer)) }
         try await gate.waitForArrivals(1)
@@ -137,7 +131,7 @@ struct TracingContractTests {
     func slowScope() async throws {
         let gate = Gate()  // never opened: the scope is as slow as can be
         let tracer = F.MisbehavingTracer(.parks(gate))
-        let station = F.Station("A", .handle, root: true)
+        let station = F.Station(tracing: "A", .handle, root: true)
 
         let outcome = await station.send(
             // Long enough that the send surely reaches the scope first, even on a loaded machine
@@ -145,12 +139,9 @@ struct TracingContractTests {
             // 200 ms fail the same way in another suite).
             F.Ping(), options: SendOptions(timeout: .seconds(1), tracer: tracer))
 
-        guard case .timedOut(let stop) = outcome else {
-            Issue.record("expected timedOut, got \(outcome)")
-            return
-        }
+        let stop = try #require(outcome.timedOutDetails)
         #expect(stop.whileHandling)
-        #expect(await station.sightings.isEmpty)
+        #expect(await station.sightingsInScope.isEmpty)
         let events = tracer.recorder.events(for: outcome.eventID)
         #expect(events.count == 4)  // sent, entered, left, finished
         #expect(tracer.recorder.hops(for: outcome.eventID).first?.error is CancellationError)

@@ -9,9 +9,9 @@ struct TracingCorrelationTests {
     @Test("an awaited send has one correlation id at every hop, and each send its own")
     func awaitedSends() async {
         let tracer = RecordingTracer()
-        let top = F.Station("Top", .handle, root: true)
-        let middle = F.Station("Middle", .count, parent: top)
-        let leaf = F.Station("Leaf", .pass, parent: middle)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let middle = F.Station(tracing: "Middle", .count, parent: top)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: middle)
 
         let first = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
         let second = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
@@ -24,15 +24,15 @@ struct TracingCorrelationTests {
             #expect(hops.allSatisfy { $0.hop.eventID == outcome.eventID })
         }
         // Handlers see the same id in their context.
-        #expect(await leaf.sightings.map(\.eventID) == [first.eventID, second.eventID])
-        #expect(await top.sightings.map(\.eventID) == [first.eventID, second.eventID])
+        #expect(await leaf.sightingsInScope.map(\.eventID) == [first.eventID, second.eventID])
+        #expect(await top.sightingsInScope.map(\.eventID) == [first.eventID, second.eventID])
     }
 
     @Test("a posted event keeps the id taken at post time, at every hop, and each post its own")
     func postedEvents() async {
         let tracer = RecordingTracer()
-        let top = F.Station("Top", .handle, root: true)
-        let leaf = F.Station("Leaf", .pass, parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: top)
         let options = SendOptions(tracer: tracer)
 
         let captures = [
@@ -57,7 +57,7 @@ struct TracingCorrelationTests {
             #expect(hops.map(\.hop.responder) == [ResponderID(leaf), ResponderID(top)])
             #expect(hops.allSatisfy { $0.hop.eventID == capture.eventID })
         }
-        #expect(await top.sightings.map(\.eventID) == captures.map(\.eventID))
+        #expect(await top.sightingsInScope.map(\.eventID) == captures.map(\.eventID))
         let queued = tracer.events.compactMap { event -> Bool? in
             if case .sent(let sent) = event { return sent.queued != nil }
             return nil
@@ -68,8 +68,8 @@ struct TracingCorrelationTests {
     @Test("the trace context captured at post time is restored around handlers in the delivering task")
     func contextSurvivesQueueing() async {
         let tracer = F.ScopedTracer()
-        let top = F.Station("Top", .handle, root: true)
-        let leaf = F.Station("Leaf", .pass, parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: top)
         let options = SendOptions(tracer: tracer)
 
         let capture = F.$requestID.withValue("req-7") {
@@ -83,34 +83,34 @@ struct TracingCorrelationTests {
         }.value
 
         #expect(delivered.kind == .handled)
-        #expect(await leaf.sightings.map(\.requestID) == ["req-7"])
-        #expect(await top.sightings.map(\.requestID) == ["req-7"])
+        #expect(await leaf.sightingsInScope.map(\.requestID) == ["req-7"])
+        #expect(await top.sightingsInScope.map(\.requestID) == ["req-7"])
 
         // Without the capture, a delivery in another task would not see it.
         let uncaptured = await Task.detached {
             await Router.send(F.Ping(), from: leaf, source: .responder(leaf), options: options)
         }.value
         #expect(uncaptured.kind == .handled)
-        #expect(await top.sightings.map(\.requestID) == ["req-7", nil])
+        #expect(await top.sightingsInScope.map(\.requestID) == ["req-7", nil])
     }
 
     @Test("an awaited send restores the sender's context too")
     func awaitedSendCapturesAtSendTime() async {
         let tracer = F.ScopedTracer()
-        let top = F.Station("Top", .handle, root: true)
+        let top = F.Station(tracing: "Top", .handle, root: true)
         let outcome = await F.$requestID.withValue("req-1") {
             await top.send(F.Ping(), options: SendOptions(tracer: tracer))
         }
         #expect(outcome.kind == .handled)
-        #expect(await top.sightings.map(\.requestID) == ["req-1"])
+        #expect(await top.sightingsInScope.map(\.requestID) == ["req-1"])
     }
 
     @Test("a scoping tracer captures its context once per send, not once per hop")
     func capturesOncePerSend() async {
         let tracer = F.ScopedTracer()
-        let top = F.Station("Top", .handle, root: true)
-        let middle = F.Station("Middle", .pass, parent: top)
-        let leaf = F.Station("Leaf", .pass, parent: middle)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let middle = F.Station(tracing: "Middle", .pass, parent: top)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: middle)
 
         let first = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
         #expect(first.hops == 3)

@@ -40,50 +40,28 @@ enum TracingFixtures {
         let requestID: String?
         /// The scopes of ``NestingTracer``s the handler ran in, outermost first.
         var scopes: [String] = NestingTracer.scopes
-    }
 
-    actor Station: Responder {
-        let name: String
-        let root: Bool
-        let behavior: Behavior
-        nonisolated let eventSystem: EventSystem
-        private var parent: (any Responder)?
-        private(set) var sightings: [Sighting] = []
-
-        init(
-            _ name: String, _ behavior: Behavior = .pass, parent: (any Responder)? = nil,
-            root: Bool = false, system: EventSystem = .default
-        ) {
-            self.name = name
-            self.behavior = behavior
-            self.parent = parent
-            self.root = root
-            self.eventSystem = system
-        }
-
-        var next: (any Responder)? { parent }
-        nonisolated var isRoot: Bool { root }
-        nonisolated var label: String { name }
-
-        func link(to parent: (any Responder)?) { self.parent = parent }
-
-        static let strategies = Strategies<Station> {
-            $0.on(Ping.self) { station, _, context in
-                station.sightings.append(
-                    Sighting(
-                        eventID: context.eventID, hop: context.hop,
-                        hopMarker: TracingFixtures.hopMarker, requestID: TracingFixtures.requestID))
-                return try await TracingFixtures.perform(station.behavior, context: &context)
-            }
+        /// What a handler running with `context` sees, here and now.
+        init(_ context: EventContext) {
+            eventID = context.eventID
+            hop = context.hop
+            hopMarker = TracingFixtures.hopMarker
+            requestID = TracingFixtures.requestID
         }
     }
+
+    /// The tracing suites' actor responder: the kit's scripted responder, handling only
+    /// ``Ping`` with a ``Behavior`` and noting a ``Sighting`` (with the task-local values bound
+    /// where its handler runs) each time; build one with
+    /// ``ScriptedResponder/init(tracing:_:parent:root:system:)``.
+    typealias Station = ScriptedResponder
 
     @MainActor
     final class Screen: MainActorResponder {
         let name: String
         let behavior: Behavior
         var parent: (any Responder)?
-        private(set) var sightings: [Sighting] = []
+        private(set) var sightingsInScope: [Sighting] = []
 
         init(_ name: String, _ behavior: Behavior = .pass, parent: (any Responder)?) {
             self.name = name
@@ -96,12 +74,32 @@ enum TracingFixtures {
 
         nonisolated static let strategies = Strategies<Screen> {
             $0.on(Ping.self) { screen, _, context in
-                screen.sightings.append(
-                    Sighting(
-                        eventID: context.eventID, hop: context.hop,
-                        hopMarker: TracingFixtures.hopMarker, requestID: TracingFixtures.requestID))
+                screen.sightingsInScope.append(Sighting(context))
                 return try await TracingFixtures.perform(screen.behavior, context: &context)
             }
+        }
+    }
+
+    /// The script of a ``Station`` that reacts with `behavior`, having noted a ``Sighting``.
+    static func script(_ behavior: Behavior) -> ScriptedResponder.Script {
+        var steps: [ScriptedResponder.Step] = [.note { _, context in Sighting(context) }]
+        switch behavior {
+        case .pass: return .init(steps, then: .pass)
+        case .handle: return .init(steps, then: .handled)
+        case .handleAndContinue: return .init(steps, then: .handledAndContinue)
+        case .stamp(let stamp):
+            steps.append(.perform { _, context in context.info[Stamp.self] = stamp })
+            return .init(steps, then: .handledAndContinue)
+        case .count:
+            steps.append(
+                .perform { _, context in context.info[Count.self] = (context.info[Count.self] ?? 0) + 1 })
+            return .init(steps, then: .pass)
+        case .fail: return .init(steps, throwing: Boom())
+        case .park(let gate): return .init(steps + [.park(gate)], then: .handled)
+        case .parkThenPass(let gate): return .init(steps + [.park(gate)], then: .pass)
+        case .perform(let action):
+            steps.append(.perform { _, _ in action() })
+            return .init(steps, then: .pass)
         }
     }
 
@@ -220,20 +218,6 @@ enum TracingFixtures {
         }
     }
 
-    /// The kinds of a send's point events, in order, as short strings that read well in a test:
-    /// `sent`, `enter 1`, `leave 1`, …, `deadLettered`, `finished`.
-    static func shape(_ events: [TraceEvent]) -> [String] {
-        events.map { event in
-            switch event {
-            case .sent: return "sent"
-            case .hopEntered(let hop): return "enter \(hop.number)"
-            case .hopLeft(let record): return "leave \(record.hop.number)"
-            case .deadLettered: return "deadLettered"
-            case .finished: return "finished"
-            }
-        }
-    }
-
     /// A scope that misbehaves in one of the ways a tracer can.
     final class MisbehavingTracer: ScopingTracer {
         enum Fault: Sendable {
@@ -329,7 +313,7 @@ enum TracingFixtures {
         }
 
         func record(_ event: TraceEvent) {
-            journal.note("\(name) \(TracingFixtures.shape([event])[0])")
+            journal.note("\(name) \(RecordingTracer.shape(of: [event])[0])")
             recorder.record(event)
         }
     }
@@ -372,8 +356,26 @@ enum TracingFixtures {
         }
 
         func record(_ event: TraceEvent) {
-            journal.note("\(name) \(TracingFixtures.shape([event])[0])")
+            journal.note("\(name) \(RecordingTracer.shape(of: [event])[0])")
             recorder.record(event)
         }
+    }
+}
+
+extension ScriptedResponder {
+    /// A tracing suites' ``TracingFixtures/Station`` called `name`, handling ``TracingFixtures/Ping``
+    /// with `behavior`.
+    init(
+        tracing name: String, _ behavior: TracingFixtures.Behavior = .pass, parent: (any Responder)? = nil,
+        root: Bool = false, system: EventSystem = .default
+    ) {
+        self.init(
+            name, TracingFixtures.script(behavior), parent: parent, root: root, system: system,
+            handling: [TracingFixtures.Ping.self])
+    }
+
+    /// What its handlers saw, with the task-local values bound where they ran, in order.
+    var sightingsInScope: [TracingFixtures.Sighting] {
+        notes.compactMap { $0 as? TracingFixtures.Sighting }
     }
 }

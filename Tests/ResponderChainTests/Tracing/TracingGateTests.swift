@@ -10,7 +10,7 @@ struct TracingGateTests {
     @Test("a tracer accepts every send unless it says otherwise")
     func acceptsByDefault() async {
         let tracer = RecordingTracer()
-        let top = F.Station("Top", .handle, root: true)
+        let top = F.Station(tracing: "Top", .handle, root: true)
         #expect(tracer.shouldTrace(F.Ping(), from: .responder(top)))
 
         let outcome = await top.send(F.Ping(), options: SendOptions(tracer: tracer))
@@ -23,10 +23,10 @@ struct TracingGateTests {
         let journal = F.Journal()
         let tracer = F.NestingTracer("A", accepts: false, journal: journal)
         let system = EventSystem(tracer: tracer)
-        let top = F.Station("Top", .handle, root: true, system: system)
-        let leaf = F.Station("Leaf", .pass, parent: top, system: system)
-        let orphan = F.Station("Orphan", .pass, system: system)
-        let gone = Relay(entry: F.Station("Gone"), label: "Webhook", system: system)
+        let top = F.Station(tracing: "Top", .handle, root: true, system: system)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: top, system: system)
+        let orphan = F.Station(tracing: "Orphan", .pass, system: system)
+        let gone = Relay(entry: F.Station(tracing: "Gone"), label: "Webhook", system: system)
 
         let awaited = await leaf.send(F.Ping())
         let posted = await leaf.post(F.Ping()).outcome
@@ -41,7 +41,7 @@ struct TracingGateTests {
         // The gate was asked once per send, and nothing else happened: no capture, no record.
         #expect(journal.all == Array(repeating: "A gate -", count: 4))
         // The handlers ran in no scope.
-        #expect(await top.sightings.map(\.scopes) == [[], []])
+        #expect(await top.sightingsInScope.map(\.scopes) == [[], []])
 
         // The capture holds no trace, so every hop takes the untraced path (and a declined post
         // reads no clock).
@@ -60,9 +60,9 @@ struct TracingGateTests {
     func askedOncePerSendInSendersTask() async {
         let journal = F.Journal()
         let tracer = F.NestingTracer("A", journal: journal)
-        let top = F.Station("Top", .handle, root: true)
-        let middle = F.Station("Middle", .pass, parent: top)
-        let leaf = F.Station("Leaf", .pass, parent: middle)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let middle = F.Station(tracing: "Middle", .pass, parent: top)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: middle)
         let options = SendOptions(tracer: tracer)
 
         let awaited = await F.$requestID.withValue("req-1") {
@@ -88,12 +88,12 @@ struct TracingGateTests {
     func decidedOncePerSend() async {
         let journal = F.Journal()
         let tracer = F.GatedTracer("A", accepts: true, journal: journal)
-        let top = F.Station("Top", .handle, root: true)
+        let top = F.Station(tracing: "Top", .handle, root: true)
         // Hop 2 turns the gate off; its sibling chain turns it back on.
-        let closing = F.Station("Closing", .perform({ tracer.accept(false) }), parent: top)
-        let opening = F.Station("Opening", .perform({ tracer.accept(true) }), parent: top)
-        let leafBelowClosing = F.Station("Leaf", .pass, parent: closing)
-        let leafBelowOpening = F.Station("Leaf", .pass, parent: opening)
+        let closing = F.Station(tracing: "Closing", .perform({ tracer.accept(false) }), parent: top)
+        let opening = F.Station(tracing: "Opening", .perform({ tracer.accept(true) }), parent: top)
+        let leafBelowClosing = F.Station(tracing: "Leaf", .pass, parent: closing)
+        let leafBelowOpening = F.Station(tracing: "Leaf", .pass, parent: opening)
         let options = SendOptions(tracer: tracer)
 
         // Accepted when sent: still traced to the end after the gate closed at hop 2.
@@ -137,8 +137,8 @@ struct TracingGateTests {
     func sampling() async {
         let recorder = RecordingTracer()
         let tracer = SampledTracer(oneIn: 3, recorder)
-        let top = F.Station("Top", .handle, root: true)
-        let leaf = F.Station("Leaf", .pass, parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: top)
 
         var outcomes: [Outcome] = []
         for _ in 0..<7 {

@@ -42,7 +42,7 @@ struct TracingIsolationTests {
         let tracer = RecordingTracer()
         let lane = F.LaneResponder()
         let free = F.FreeResponder(parent: lane)
-        let station = F.Station("Station", .pass, parent: free)
+        let station = F.Station(tracing: "Station", .pass, parent: free)
         let screen = await F.Screen("Screen", .pass, parent: station)
 
         // Sent from a nonisolated test: the free responder's hop runs on no actor.

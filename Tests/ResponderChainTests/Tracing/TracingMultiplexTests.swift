@@ -16,8 +16,8 @@ struct TracingMultiplexTests {
         let declining = F.GatedTracer("B", accepts: false, journal: journal)
         let last = F.GatedTracer("C", journal: journal)
         let tracer = MultiplexTracer([first, declining, last])
-        let top = F.Station("Top", .handle, root: true)
-        let leaf = F.Station("Leaf", .pass, parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: top)
 
         let outcome = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
 
@@ -37,13 +37,13 @@ struct TracingMultiplexTests {
             F.GatedTracer("A", accepts: false, journal: journal),
             F.NestingTracer("B", accepts: false, journal: journal),
         ])
-        let top = F.Station("Top", .handle, root: true)
+        let top = F.Station(tracing: "Top", .handle, root: true)
 
         let outcome = await top.send(F.Ping(), options: SendOptions(tracer: tracer))
 
         #expect(outcome.kind == .handled)
         #expect(journal.all == ["A gate -", "B gate -"])
-        #expect(await top.sightings.map(\.scopes) == [[]])
+        #expect(await top.sightingsInScope.map(\.scopes) == [[]])
         let capture = TraceCapture(
             F.Ping(), from: .responder(top), system: .default, options: SendOptions(tracer: tracer))
         #expect(capture.trace == nil)
@@ -60,8 +60,8 @@ struct TracingMultiplexTests {
         let declining = F.NestingTracer("declining", accepts: false, journal: journal)
         let inner = F.NestingTracer("inner", journal: journal)
         let tracer = MultiplexTracer([outer, plain, declining, inner])
-        let top = F.Station("Top", .handle, root: true)
-        let leaf = F.Station("Leaf", .pass, parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: top)
 
         let ticket = await F.$requestID.withValue("req-9") {
             await leaf.post(F.Ping(), options: SendOptions(tracer: tracer))
@@ -76,8 +76,8 @@ struct TracingMultiplexTests {
                 "inner gate req-9", "inner capture",
             ])
         let nested = ["outer(outer:req-9)", "inner(inner:req-9)"]
-        #expect(await leaf.sightings.map(\.scopes) == [nested])
-        #expect(await top.sightings.map(\.scopes) == [nested])
+        #expect(await leaf.sightingsInScope.map(\.scopes) == [nested])
+        #expect(await top.sightingsInScope.map(\.scopes) == [nested])
         for recorder in [outer.recorder, plain.recorder, inner.recorder] {
             #expect(recorder.shape(for: outcome.eventID).count == 6)
         }
@@ -94,12 +94,12 @@ struct TracingMultiplexTests {
             ]),
             F.NestingTracer("D", journal: journal),
         ])
-        let top = F.Station("Top", .handle, root: true)
+        let top = F.Station(tracing: "Top", .handle, root: true)
 
         let outcome = await top.send(F.Ping(), options: SendOptions(tracer: tracer))
 
         #expect(outcome.kind == .handled)
-        #expect(await top.sightings.map(\.scopes) == [["A(A:-)", "C(C:-)", "D(D:-)"]])
+        #expect(await top.sightingsInScope.map(\.scopes) == [["A(A:-)", "C(C:-)", "D(D:-)"]])
         #expect(journal.all.filter { $0.hasSuffix(" sent") } == ["A sent", "C sent", "D sent"])
     }
 
@@ -114,15 +114,12 @@ struct TracingMultiplexTests {
         let misbehaving = F.MisbehavingTracer(fault)
         let nesting = F.NestingTracer("good")
         let tracers: [any Tracer] = position == 0 ? [misbehaving, nesting] : [nesting, misbehaving]
-        let station = F.Station("A", .handle, root: true)
+        let station = F.Station(tracing: "A", .handle, root: true)
 
         let outcome = await station.send(
             F.Ping(), options: SendOptions(tracer: MultiplexTracer(tracers)))
 
-        guard case .failed(let failure) = outcome else {
-            Issue.record("expected failed, got \(outcome)")
-            return
-        }
+        let failure = try #require(outcome.failedDetails)
         let violation = try #require(failure.error as? ResponderChainError)
         #expect(violation.code == .tracerSkippedHandlers)
         #expect(violation.message.hasPrefix("tracer MisbehavingTracer did not run"))
@@ -132,7 +129,7 @@ struct TracingMultiplexTests {
         } else {
             #expect(violation.cause == nil)
         }
-        #expect(await station.sightings.isEmpty)
+        #expect(await station.sightingsInScope.isEmpty)
         // Both tracers saw the hop left with the violation, and the send finish.
         for recorder in [misbehaving.recorder, nesting.recorder] {
             #expect(recorder.hops(for: outcome.eventID).first?.error is ResponderChainError)
@@ -147,14 +144,14 @@ struct TracingMultiplexTests {
         let misbehaving = F.MisbehavingTracer(.runsHandlerTwice)
         let nesting = F.NestingTracer("good")
         let tracers: [any Tracer] = position == 0 ? [misbehaving, nesting] : [nesting, misbehaving]
-        let top = F.Station("Top", .handle, root: true)
-        let leaf = F.Station("Leaf", .pass, parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: top)
 
         let outcome = await leaf.send(F.Ping(), options: SendOptions(tracer: MultiplexTracer(tracers)))
 
         #expect(outcome.kind == .handled)
-        #expect(await leaf.sightings.count == 1)
-        #expect(await top.sightings.count == 1)
+        #expect(await leaf.sightingsInScope.count == 1)
+        #expect(await top.sightingsInScope.count == 1)
         let refused = misbehaving.secondCallErrors.withLock { $0 }
         #expect(refused.map(\.code) == [.tracerRanHandlersAgain, .tracerRanHandlersAgain])
         #expect(refused.allSatisfy { $0.message.hasPrefix("tracer MisbehavingTracer ran the handlers") })
@@ -169,7 +166,7 @@ struct TracingMultiplexTests {
         let journal = F.Journal()
         let declining = F.GatedTracer("A", accepts: false, journal: journal)
         let accepting = F.GatedTracer("B", journal: journal)
-        let station = F.Station("A")
+        let station = F.Station(tracing: "A")
 
         #expect(MultiplexTracer([declining, accepting]).shouldTrace(F.Ping(), from: .responder(station)))
         #expect(!MultiplexTracer([declining]).shouldTrace(F.Ping(), from: .responder(station)))

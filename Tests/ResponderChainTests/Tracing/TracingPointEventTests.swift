@@ -12,19 +12,19 @@ struct TracingPointEventTests {
         let options = SendOptions(tracer: tracer, deadLetters: sink)
         switch kind {
         case .handled:
-            return await F.Station("A", .handle).send(F.Ping(), options: options)
+            return await F.Station(tracing: "A", .handle).send(F.Ping(), options: options)
         case .unhandled:
-            return await F.Station("Root", .pass, root: true).send(F.Ping(), options: options)
+            return await F.Station(tracing: "Root", .pass, root: true).send(F.Ping(), options: options)
         case .interrupted:
-            return await F.Station("Orphan", .pass).send(F.Ping(), options: options)
+            return await F.Station(tracing: "Orphan", .pass).send(F.Ping(), options: options)
         case .cycleDetected:
-            let a = F.Station("A", .pass)
-            let b = F.Station("B", .pass, parent: a)
+            let a = F.Station(tracing: "A", .pass)
+            let b = F.Station(tracing: "B", .pass, parent: a)
             await a.link(to: b)
             return await a.send(F.Ping(), options: options)
         case .cancelled:
             let gate = Gate()
-            let parked = F.Station("Parked", .park(gate))
+            let parked = F.Station(tracing: "Parked", .park(gate))
             let sending = Task { await parked.send(F.Ping(), options: options) }
             try await gate.waitForArrivals(1)
             sending.cancel()
@@ -32,13 +32,14 @@ struct TracingPointEventTests {
         case .timedOut:
             let late = SendOptions(
                 deadline: .now.advanced(by: .seconds(-1)), tracer: tracer, deadLetters: sink)
-            return await F.Station("A", .handle).send(F.Ping(), options: late)
+            return await F.Station(tracing: "A", .handle).send(F.Ping(), options: late)
         case .failed:
-            return await F.Station("A", .fail).send(F.Ping(), options: options)
+            return await F.Station(tracing: "A", .fail).send(F.Ping(), options: options)
         case .rejected:
             let gate = Gate()
-            let full = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .reject))
-            let parked = F.Station("Parked", .park(gate), system: full)
+            let full = EventSystem(
+                postingLimit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .reject))
+            let parked = F.Station(tracing: "Parked", .park(gate), system: full)
             let first = await parked.post(F.Ping())  // untraced: fills the system
             let rejected = await parked.post(F.Ping(), options: options).outcome
             gate.open()
@@ -75,7 +76,7 @@ struct TracingPointEventTests {
         let sink = DeadLetter.Sink { _ in
             seenBySink.withLock { $0 = tracer.events.count }
         }
-        let outcome = await F.Station("Root", .pass, root: true)
+        let outcome = await F.Station(tracing: "Root", .pass, root: true)
             .send(F.Ping(), options: SendOptions(tracer: tracer, deadLetters: sink))
 
         let events = tracer.events(for: outcome.eventID)

@@ -9,8 +9,8 @@ struct TracingPrinterTests {
     @Test("one event's trace prints as a header, one aligned line per hop, and the outcome")
     func printsHops() async {
         let tracer = RecordingTracer()
-        let top = F.Station("Top", .handle, root: true)
-        let stamper = F.Station("Stamper", .stamp("s-1"), parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let stamper = F.Station(tracing: "Stamper", .stamp("s-1"), parent: top)
         let screen = await F.Screen("Screen", .pass, parent: stamper)
 
         let outcome = await screen.send(F.Ping(), options: SendOptions(tracer: tracer))
@@ -31,9 +31,9 @@ struct TracingPrinterTests {
         let printer = PrintingTracer.Printer(showsDurations: false)
         func run() async -> [[String]] {
             let tracer = RecordingTracer()
-            let top = F.Station("Top", .handle, root: true)
-            let failing = F.Station("Failing", .fail, parent: top)
-            let orphan = F.Station("Orphan", .stamp("o"))
+            let top = F.Station(tracing: "Top", .handle, root: true)
+            let failing = F.Station(tracing: "Failing", .fail, parent: top)
+            let orphan = F.Station(tracing: "Orphan", .stamp("o"))
             let options = SendOptions(tracer: tracer)
             let awaited = await failing.send(F.Ping(), options: options)
             let broken = await orphan.send(F.Ping(), options: options)
@@ -78,7 +78,7 @@ struct TracingPrinterTests {
     @Test("with durations on, a posted event's header says how long it was queued")
     func queuedDuration() async throws {
         let tracer = RecordingTracer()
-        let top = F.Station("Top", .handle, root: true)
+        let top = F.Station(tracing: "Top", .handle, root: true)
         let options = SendOptions(tracer: tracer)
         let capture = TraceCapture.posting(
             F.Ping(), from: .responder(top), through: .default, options: options)
@@ -93,8 +93,8 @@ struct TracingPrinterTests {
     @Test("with durations on, each hop line ends with the time its handlers took")
     func printsDurations() async {
         let tracer = RecordingTracer()
-        let top = F.Station("Top", .handle, root: true)
-        let leaf = F.Station("Leaf", .pass, parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: top)
 
         let outcome = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
 
@@ -108,7 +108,7 @@ struct TracingPrinterTests {
     @Test("a dead-lettered event prints that line after its outcome")
     func printsDeadLetter() async {
         let tracer = RecordingTracer()
-        let root = F.Station("Root", .pass, root: true)
+        let root = F.Station(tracing: "Root", .pass, root: true)
         let outcome = await root.send(
             F.Ping(), options: SendOptions(tracer: tracer, deadLetters: DeadLetter.Sink { _ in }))
         let lines = tracer.lines(for: outcome.eventID, printer: PrintingTracer.Printer(showsDurations: false))
@@ -131,7 +131,7 @@ struct TracingPrinterTests {
         let tracer = PrintingTracer(printer: PrintingTracer.Printer(showsDurations: false)) { block in
             blocks.withLock { $0.append(block) }
         }
-        let top = F.Station("Top", .handle, root: true)
+        let top = F.Station(tracing: "Top", .handle, root: true)
         let first = await top.send(F.Ping(), options: SendOptions(tracer: tracer))
         let second = await top.send(F.Ping(), options: SendOptions(tracer: tracer))
 

@@ -9,10 +9,10 @@ struct TracingRecordingTests {
     @Test("the trace of a 5-hop send matches its path, dispositions and added info exactly")
     func fiveHopTrace() async throws {
         let tracer = RecordingTracer()
-        let top = F.Station("Top", .handle, root: true)
-        let counter = F.Station("Counter", .count, parent: top)
-        let relay = F.Station("Relay", .pass, parent: counter)
-        let stamper = F.Station("Stamper", .stamp("s-1"), parent: relay)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let counter = F.Station(tracing: "Counter", .count, parent: top)
+        let relay = F.Station(tracing: "Relay", .pass, parent: counter)
+        let stamper = F.Station(tracing: "Stamper", .stamp("s-1"), parent: relay)
         let screen = await F.Screen("Screen", .pass, parent: stamper)
 
         let outcome = await screen.send(F.Ping(), options: SendOptions(tracer: tracer))
@@ -39,7 +39,8 @@ struct TracingRecordingTests {
         #expect(hops.map(\.disposition) == [.pass, .handledAndContinue, .pass, .pass, .handled])
         #expect(
             hops.map(\.added) == [
-                [], [Hop.AddedInfo(name: "Stamp", value: "s-1")], [], [Hop.AddedInfo(name: "Count", value: "1")], [],
+                [], [Hop.AddedInfo(name: "Stamp", value: "s-1")], [],
+                [Hop.AddedInfo(name: "Count", value: "1")], [],
             ])
         #expect(hops.map(\.hop.isolation) == [.mainActor, .responder, .responder, .responder, .responder])
         #expect(hops.allSatisfy { $0.hop.eventName == "Ping" && $0.hop.eventID == id })
@@ -64,8 +65,8 @@ struct TracingRecordingTests {
         let chainTracer = RecordingTracer()
         let sendTracer = RecordingTracer()
         let system = EventSystem(tracer: chainTracer)
-        let top = F.Station("Top", .handle, root: true, system: system)
-        let leaf = F.Station("Leaf", .pass, parent: top, system: system)
+        let top = F.Station(tracing: "Top", .handle, root: true, system: system)
+        let leaf = F.Station(tracing: "Leaf", .pass, parent: top, system: system)
 
         let first = await leaf.send(F.Ping())
         let second = await leaf.send(F.Ping(), options: SendOptions(tracer: sendTracer))
@@ -79,8 +80,8 @@ struct TracingRecordingTests {
     @Test("a hop whose handler throws is left with the error, and the send ends failed")
     func failingHop() async throws {
         let tracer = RecordingTracer()
-        let top = F.Station("Top", .handle, root: true)
-        let leaf = F.Station("Leaf", .fail, parent: top)
+        let top = F.Station(tracing: "Top", .handle, root: true)
+        let leaf = F.Station(tracing: "Leaf", .fail, parent: top)
 
         let outcome = await leaf.send(F.Ping(), options: SendOptions(tracer: tracer))
 

@@ -37,7 +37,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
     func send(tracer: RecordingTracer) async throws -> Outcome {
         let sink = DeadLetter.Sink { _ in Issue.record("a stopped send is not a dead letter") }
         let options = SendOptions(tracer: tracer, deadLetters: sink)
-        let top = F.Station("Top", .handle, root: true)
+        let top = F.Station(tracing: "Top", .handle, root: true)
         switch self {
         case .cancelledBeforeTheFirstHop:
             let sending = Task {
@@ -47,7 +47,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
             return await sending.value
         case .cancelledDuringAHop:
             let gate = Gate()
-            let parked = F.Station("Parked", .park(gate), parent: top)
+            let parked = F.Station(tracing: "Parked", .park(gate), parent: top)
             let sending = Task { await parked.send(F.Ping(), options: options) }
             try await gate.waitForArrivals(1)
             sending.cancel()
@@ -56,7 +56,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
             // A posted event: captured at post time, delivered from another task, its ticket
             // cancelled while hop 1 runs (the handler does not look; the system stops before hop 2).
             let gate = Gate()
-            let leaf = F.Station("Leaf", .parkThenPass(gate), parent: top)
+            let leaf = F.Station(tracing: "Leaf", .parkThenPass(gate), parent: top)
             let capture = TraceCapture.posting(
                 F.Ping(), from: .responder(leaf), through: .default, options: options)
             let ticket = CancellationSignal()
@@ -75,7 +75,7 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
             return await top.send(F.Ping(), options: late)
         case .timedOutDuringAHop:
             let gate = Gate()  // never opened: the deadline wakes the parked handler
-            let parked = F.Station("Parked", .park(gate), parent: top)
+            let parked = F.Station(tracing: "Parked", .park(gate), parent: top)
             // Long enough that the handler surely parks before it passes, even on a loaded machine.
             let soon = SendOptions(timeout: .seconds(1), tracer: tracer, deadLetters: sink)
             return await parked.send(F.Ping(), options: soon)
@@ -98,8 +98,8 @@ struct TracingStopEventTests {
         #expect(events.count == tracer.events.count)
         #expect(tracer.outcomes.map(\.kind) == [stopCase.kind])
         #expect(tracer.deadLetters.isEmpty)
-        #expect(F.shape(events).first == "sent")
-        #expect(F.shape(events).last == "finished")
+        #expect(RecordingTracer.shape(of: events).first == "sent")
+        #expect(RecordingTracer.shape(of: events).last == "finished")
         #expect(tracer.enteredHops(for: outcome.eventID) == tracer.hops(for: outcome.eventID).map(\.hop))
         switch outcome {
         case .cancelled(let stop), .timedOut(let stop):
@@ -117,7 +117,7 @@ struct TracingStopEventTests {
     func relayWithoutEntry() async {
         let tracer = RecordingTracer()
         let letters = DeadLetterRecorderBox()
-        let relay = Relay(entry: F.Station("Gone", .handle, root: true), label: "Webhook")
+        let relay = Relay(entry: F.Station(tracing: "Gone", .handle, root: true), label: "Webhook")
 
         let outcome = await relay.send(
             F.Ping(),

@@ -1,3 +1,4 @@
+import ResponderChainTesting
 import ResponderUI
 
 /// The tree the pointer-cancellation storms change at random: a 3 × 3 grid of cells (three
