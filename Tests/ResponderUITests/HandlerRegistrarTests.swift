@@ -6,8 +6,8 @@ private typealias Ping = UIFixtures.Ping
 private typealias Share = UIFixtures.Share
 private typealias RecordingView = UIFixtures.RecordingView
 
-extension EventName {
-    fileprivate static let rename: EventName = "rename"
+extension NamedEvent.Name {
+    fileprivate static let rename: NamedEvent.Name = "rename"
 }
 
 /// A cell with state its handlers read, to check that they get it typed as `Cell`.
@@ -76,15 +76,15 @@ struct HandlerRegistrarTests {
                 return .handled
             }
         }
-        view.handlers.remove(EventName("event 3"))
+        view.handlers.remove(NamedEvent.Name("event 3"))
 
         #expect(view.handlers.count == 11)
-        #expect(!view.handlers.handles(EventName("event 3")))
+        #expect(!view.handlers.handles(NamedEvent.Name("event 3")))
         for tag in [0, 2, 4, 10, 11] {
-            let outcome = await view.send(EventName("event \(tag)"), payload: 0)
+            let outcome = await view.send(NamedEvent.Name("event \(tag)"), payload: 0)
             #expect(try #require(outcome.handledDetails).info[Tag.self] == tag)
         }
-        #expect(await view.send(EventName("event 3"), payload: 0).kind == .interrupted)
+        #expect(await view.send(NamedEvent.Name("event 3"), payload: 0).kind == .interrupted)
     }
 
     @Test(

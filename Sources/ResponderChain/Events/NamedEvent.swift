@@ -16,7 +16,7 @@
 /// Prefer a typed ``Event`` whenever the set of events is known at compile time.
 public struct NamedEvent: Event {
     /// The event's name; handlers are found by it.
-    public let name: EventName
+    public let name: NamedEvent.Name
     /// The payload, checked against the type each handler expects.
     public let payload: any Sendable
 
@@ -24,7 +24,7 @@ public struct NamedEvent: Event {
     /// - Parameters:
     ///   - name: The name handlers are registered under.
     ///   - payload: The value handed to the handler. Defaults to `()`.
-    public init(_ name: EventName, payload: any Sendable = ()) {
+    public init(_ name: NamedEvent.Name, payload: any Sendable = ()) {
         self.name = name
         self.payload = payload
     }

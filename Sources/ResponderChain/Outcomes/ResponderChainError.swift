@@ -55,7 +55,7 @@ public struct ResponderChainError: Error, Sendable, CustomStringConvertible {
 
 extension ResponderChainError {
     /// A named event's payload is not the `expected` type its handler takes.
-    static func payloadTypeMismatch(name: EventName, expected: String, actual: String) -> Self {
+    static func payloadTypeMismatch(name: NamedEvent.Name, expected: String, actual: String) -> Self {
         Self(
             .payloadTypeMismatch,
             "named event '\(name)' carried a payload of type \(actual), but its handler expects \(expected)")

@@ -37,7 +37,7 @@ extension Responder {
     /// Posts a ``NamedEvent`` called `name` with `payload` up the chain from this responder.
     @discardableResult
     public nonisolated(nonsending) func post(
-        _ name: EventName,
+        _ name: NamedEvent.Name,
         payload: some Sendable = (),
         options: SendOptions = .default
     ) async -> Ticket {

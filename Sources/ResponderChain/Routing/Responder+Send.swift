@@ -25,7 +25,7 @@ extension Responder {
     /// ```
     @discardableResult
     public nonisolated(nonsending) func send(
-        _ name: EventName,
+        _ name: NamedEvent.Name,
         payload: some Sendable = (),
         options: SendOptions = .default
     ) async -> Outcome {

@@ -2,7 +2,7 @@
 @usableFromInline
 enum EventKey: Hashable, Sendable {
     case type(ObjectIdentifier)
-    case name(EventName)
+    case name(NamedEvent.Name)
 
     init(of event: any Event) {
         // Metatypes first: most events are typed, and this avoids a dynamic cast.

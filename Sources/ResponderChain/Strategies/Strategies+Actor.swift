@@ -52,7 +52,7 @@ extension Strategies where Owner: Actor {
     /// the send ``Outcome/failed(_:)`` with a ``ResponderChainError`` (``ResponderChainError/Code/payloadTypeMismatch``).
     @inlinable
     public mutating func on<Payload: Sendable>(
-        _ name: EventName,
+        _ name: NamedEvent.Name,
         payload: Payload.Type,
         phase: EventContext.Phase = .bubble,
         _ handler: @escaping @Sendable (isolated Owner, Payload, inout EventContext) throws -> Disposition
@@ -68,7 +68,7 @@ extension Strategies where Owner: Actor {
     /// ``ResponderChainError`` (``ResponderChainError/Code/payloadTypeMismatch``).
     @inlinable
     public mutating func on<Payload: Sendable>(
-        _ name: EventName,
+        _ name: NamedEvent.Name,
         payload: Payload.Type,
         phase: EventContext.Phase = .bubble,
         _ handler:

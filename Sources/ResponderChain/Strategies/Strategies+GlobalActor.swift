@@ -42,7 +42,7 @@ extension Strategies where Owner: GlobalActorResponder {
     /// the send ``Outcome/failed(_:)`` with a ``ResponderChainError``
     /// (``ResponderChainError/Code/payloadTypeMismatch``).
     public mutating func on<Payload: Sendable>(
-        _ name: EventName,
+        _ name: NamedEvent.Name,
         payload: Payload.Type,
         phase: EventContext.Phase = .bubble,
         _ handler: @escaping @Sendable (Owner, Payload, inout EventContext) async throws -> Disposition

@@ -35,7 +35,7 @@ extension Strategies where Owner: MainActorResponder {
     /// Handles named events called `name` whose payload is a `Payload`, on the main actor.
     @inlinable
     public mutating func on<Payload: Sendable>(
-        _ name: EventName,
+        _ name: NamedEvent.Name,
         payload: Payload.Type,
         phase: EventContext.Phase = .bubble,
         _ handler: @escaping @MainActor @Sendable (Owner, Payload, inout EventContext) throws -> Disposition
@@ -50,7 +50,7 @@ extension Strategies where Owner: MainActorResponder {
     /// handler that awaits.
     @inlinable
     public mutating func on<Payload: Sendable>(
-        _ name: EventName,
+        _ name: NamedEvent.Name,
         payload: Payload.Type,
         phase: EventContext.Phase = .bubble,
         _ handler:

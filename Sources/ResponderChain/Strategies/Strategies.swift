@@ -108,7 +108,7 @@ public struct Strategies<Owner: Responder>: Sendable {
     }
 
     /// Whether a handler is registered for named events called `name` in `phase`.
-    public func handles(_ name: EventName, phase: EventContext.Phase = .bubble) -> Bool {
+    public func handles(_ name: NamedEvent.Name, phase: EventContext.Phase = .bubble) -> Bool {
         self[phase].contains(.name(name))
     }
 
@@ -128,7 +128,7 @@ public struct Strategies<Owner: Responder>: Sendable {
     /// ```swift
     /// strategies.remove(.cancelOrder)
     /// ```
-    public mutating func remove(_ name: EventName, phase: EventContext.Phase = .bubble) {
+    public mutating func remove(_ name: NamedEvent.Name, phase: EventContext.Phase = .bubble) {
         self[phase].remove(.name(name))
     }
 
@@ -264,7 +264,7 @@ extension Strategies {
     /// The payload of the named event `event`, as the `Payload` its handler expects.
     /// - Throws: ``ResponderChainError`` (``ResponderChainError/Code/payloadTypeMismatch``) when it carries something else.
     @usableFromInline
-    static func payload<Payload>(of event: any Event, named name: EventName, as _: Payload.Type) throws
+    static func payload<Payload>(of event: any Event, named name: NamedEvent.Name, as _: Payload.Type) throws
         -> Payload
     {
         let payload = (event as? NamedEvent)?.payload

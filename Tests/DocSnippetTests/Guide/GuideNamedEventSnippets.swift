@@ -1,11 +1,11 @@
 // swift-format-ignore-file
 // Docs/Guide.md's Swift blocks of step 6, verbatim (checked by DocSnippetTests). An extension of
-// `EventName` cannot live in a namespace, so this step's types are at the top level.
+// `NamedEvent.Name` cannot live in a namespace, so this step's types are at the top level.
 
 import ResponderChain
 
 // snippet: Docs/Guide.md 11
-extension EventName { static let addToCart: EventName = "addToCart" }
+extension NamedEvent.Name { static let addToCart: NamedEvent.Name = "addToCart" }
 
 actor Cart: Responder {
     private(set) var skus: [String] = []

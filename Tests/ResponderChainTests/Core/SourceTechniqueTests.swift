@@ -239,8 +239,8 @@ private actor Decorator<Key: InfoKey>: Responder {
     }
 }
 
-extension EventName {
-    fileprivate static let openProfile: EventName = "openProfile"
+extension NamedEvent.Name {
+    fileprivate static let openProfile: NamedEvent.Name = "openProfile"
 }
 
 private struct ConnectionLost: Event {}
@@ -261,7 +261,7 @@ private actor Inbox: Responder {
         }
         $0.on(.openProfile, payload: String.self) { inbox, user, context in
             inbox.senders += context.source.responderID.map { [$0] } ?? []
-            inbox.received.append("\(EventName.openProfile) \(user) from \(context.source)")
+            inbox.received.append("\(NamedEvent.Name.openProfile) \(user) from \(context.source)")
             return .handled
         }
         $0.on(ConnectionLost.self) { inbox, _, context in

@@ -22,9 +22,9 @@ enum Tag: InfoKey { typealias Value = String }
 /// A decoration that accumulates: each hop appends its name.
 enum Trail: InfoKey { typealias Value = [String] }
 
-extension EventName {
-    static let addToCart: EventName = "addToCart"
-    static let clearCart: EventName = "clearCart"
+extension NamedEvent.Name {
+    static let addToCart: NamedEvent.Name = "addToCart"
+    static let clearCart: NamedEvent.Name = "clearCart"
 }
 
 /// What a ``Station`` (or ``Panel``) does with a ``Ping``.
