@@ -31,15 +31,44 @@ enum Router {
         signal: CancellationSignal? = nil,
         trace captured: TraceCapture? = nil
     ) async -> Outcome {
-        let capture: TraceCapture
-        let options: SendOptions
-        if let captured {
-            capture = captured
-            options = given
-        } else {
-            options = given.started()
-            capture = TraceCapture(event, from: source, system: await sender.eventSystem, options: options)
+        // The common set-up first: an awaited send with no deadline, signal or tracer of its
+        // own, through a system without a tracer, builds its context from constants.
+        if captured == nil, signal == nil, given.needsNoSetUp {
+            let system = await sender.eventSystem
+            if system.traceBinder == nil {
+                var context = EventContext(
+                    key: EventKey(of: event), source: source, info: given.info, trace: nil, signal: nil,
+                    deadline: nil, eventID: EventID.next(), middleware: system.middleware,
+                    runsCapturePhase: system.runsCapturePhase, forwardingLimit: system.forwardingLimit)
+                let outcome = await route(event, from: sender, start: given.start, context: &context)
+                return await end(
+                    outcome, of: event, source: source, options: given, system: system, trace: nil)
+            }
+            return await send(
+                event, from: sender, source: source, options: given, signal: nil,
+                capture: TraceCapture(event, from: source, system: system, options: given))
         }
+        if let captured {
+            return await send(
+                event, from: sender, source: source, options: given, signal: signal, capture: captured)
+        }
+        let options = given.started()
+        return await send(
+            event, from: sender, source: source, options: options, signal: signal,
+            capture: TraceCapture(event, from: source, system: await sender.eventSystem, options: options))
+    }
+
+    /// ``send(_:from:source:options:signal:trace:)`` once its tracing is captured: the `sent`
+    /// record, the context with its signal and deadline, the route (raced by the deadline's
+    /// timer, if any) and the ending.
+    private static nonisolated(nonsending) func send(
+        _ event: any Event,
+        from sender: any Responder,
+        source: EventSource,
+        options: SendOptions,
+        signal: CancellationSignal?,
+        capture: TraceCapture
+    ) async -> Outcome {
         let system = capture.system
         var context = EventContext(
             key: EventKey(of: event),
@@ -66,8 +95,27 @@ enum Router {
             outcome = await route(event, from: sender, start: options.start, context: &context)
         }
         return await end(
+            outcome, of: event, source: source, options: options, system: system, trace: capture.trace)
+    }
+
+    /// The ending of a routed send: ``end(_:of:source:system:deadLetters:trace:)`` with the
+    /// options' dead-letter sink (else the system's) when the outcome goes to dead letters,
+    /// ``publish(_:of:source:system:trace:)`` alone otherwise.
+    @inline(__always)
+    private static nonisolated(nonsending) func end(
+        _ outcome: Outcome,
+        of event: any Event,
+        source: EventSource,
+        options: SendOptions,
+        system: EventSystem,
+        trace: (any ActiveTrace)?
+    ) async -> Outcome {
+        guard outcome.goesToDeadLetters else {
+            return publish(outcome, of: event, source: source, system: system, trace: trace)
+        }
+        return await end(
             outcome, of: event, source: source, system: system,
-            deadLetters: options.deadLetters ?? system.deadLetters, trace: capture.trace)
+            deadLetters: options.deadLetters ?? system.deadLetters, trace: trace)
     }
 
     /// The one ending of every send and post, delivered or not: the dead-letter sink and the

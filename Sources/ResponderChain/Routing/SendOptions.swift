@@ -80,6 +80,12 @@ public struct SendOptions: Sendable {
 
     /// These options for a send that starts now: a ``timeout`` becomes a ``deadline`` (the
     /// earlier one wins when both are set). The clock is read only when there is a timeout.
+    /// Whether a send with these options needs nothing set up before its first hop: no
+    /// deadline or timeout, no withdrawal signal, no tracer of its own.
+    var needsNoSetUp: Bool {
+        deadlineStorage == nil && timeout == nil && withdrawal == nil && tracer == nil
+    }
+
     func started() -> SendOptions {
         guard let timeout else { return self }
         var started = self
