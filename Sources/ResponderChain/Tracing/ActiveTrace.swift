@@ -106,27 +106,32 @@ struct TraceBinder: Sendable {
 }
 
 extension Tracer {
-    /// Binds a plain tracer: its gate, then its point events with nothing around the hops.
-    fileprivate func plainBinder() -> @Sendable (any Event, EventSource, inout String?) -> (any ActiveTrace)?
-    {
+    /// A binder that asks this tracer's gate and, when it accepts, names the event (once, shared
+    /// with the other tracers of a multiplexer) and binds the send with `bind`, in the sender's
+    /// task.
+    fileprivate func binder(
+        _ bind: @escaping @Sendable (Self, String) -> any ActiveTrace
+    ) -> @Sendable (any Event, EventSource, inout String?) -> (any ActiveTrace)? {
         { event, source, eventName in
             guard self.shouldTrace(event, from: source) else { return nil }
             let name = eventName ?? event.traceName
             eventName = name
-            return UnscopedTrace(tracer: self, eventName: name)
+            return bind(self, name)
         }
+    }
+
+    /// Binds a plain tracer: its point events, with nothing around the hops.
+    fileprivate func plainBinder() -> @Sendable (any Event, EventSource, inout String?) -> (any ActiveTrace)?
+    {
+        binder { UnscopedTrace(tracer: $0, eventName: $1) }
     }
 }
 
 extension ScopingTracer {
-    /// Binds a scoping tracer: its gate, then its context captured in the sender's task.
+    /// Binds a scoping tracer: its context captured in the sender's task, its scope around each
+    /// hop.
     fileprivate func scopedBinder() -> @Sendable (any Event, EventSource, inout String?) -> (any ActiveTrace)?
     {
-        { event, source, eventName in
-            guard self.shouldTrace(event, from: source) else { return nil }
-            let name = eventName ?? event.traceName
-            eventName = name
-            return BoundTrace(tracer: self, context: self.captureContext(), eventName: name)
-        }
+        binder { BoundTrace(tracer: $0, context: $0.captureContext(), eventName: $1) }
     }
 }
