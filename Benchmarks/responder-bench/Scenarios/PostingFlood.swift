@@ -6,7 +6,7 @@ import ResponderChain
 /// posts pile up. The figure is the growth of the process's peak resident memory during the flood
 /// (Linux: the peak is reset through `/proc/self/clear_refs` before, and read as `VmHWM` after).
 ///
-/// Library: the system's default ``EventSystem/EventSystem.PostingLimit`` (4,096 outstanding, posters suspended when
+/// Library: the system's default ``EventSystem/PostingLimit`` (4,096 outstanding, posters suspended when
 /// full). Baseline: the same flood with the limit lifted to N, which is what an unbounded queue
 /// does: everything posted but not yet delivered stays in memory.
 struct PostingFlood: Scenario {

@@ -29,8 +29,8 @@ public enum Outcome: Sendable, CustomStringConvertible {
     case timedOut(Stop)
     /// A handler threw.
     case failed(Failure)
-    /// The event was not accepted: a posted event met its system's ``EventSystem/EventSystem.PostingLimit`` (with the
-    /// ``EventSystem/EventSystem.PostingLimit/Policy/reject`` policy, or its poster was cancelled while it waited for
+    /// The event was not accepted: a posted event met its system's ``EventSystem/PostingLimit`` (with the
+    /// ``EventSystem/PostingLimit/Policy/reject`` policy, or its poster was cancelled while it waited for
     /// room) or a shutdown; a send nested too deep met the ``EventSystem/forwardingLimit``; or
     /// the event would have waited for itself (``Rejection/Reason/wouldDeadlock``). The
     /// responder that refused it never ran a handler for it.
@@ -411,11 +411,11 @@ extension Outcome {
     public struct Rejection: Sendable {
         /// Why a posted event was not accepted.
         public enum Reason: Hashable, Sendable, CustomStringConvertible {
-            /// The system already held ``EventSystem/EventSystem.PostingLimit/maxOutstanding`` posted events and its
-            /// policy is ``EventSystem/EventSystem.PostingLimit/Policy/reject``.
+            /// The system already held ``EventSystem/PostingLimit/maxOutstanding`` posted events and its
+            /// policy is ``EventSystem/PostingLimit/Policy/reject``.
             case limitReached(maxOutstanding: Int)
             /// The posting task was cancelled while it waited for room (policy
-            /// ``EventSystem/EventSystem.PostingLimit/Policy/suspend``).
+            /// ``EventSystem/PostingLimit/Policy/suspend``).
             case posterCancelled
             /// The system is shutting down, or has shut down
             /// (``EventSystem/shutDown(gracePeriod:)``): it accepts no new posts.

@@ -22,7 +22,7 @@ final class PostOffice: Sendable {
     private let observers: EventObservers
 
     /// The delivery running in the current task, if any: posts made by its handlers are accepted
-    /// over the limit (see ``EventSystem/EventSystem.PostingLimit``), but only while that delivery runs.
+    /// over the limit (see ``EventSystem/PostingLimit``), but only while that delivery runs.
     @TaskLocal private static var delivery: DeliveryStamp?
 
     /// The office whose ``shutDown(until:system:)`` runs in the current task: a call made from
@@ -219,7 +219,7 @@ final class PostOffice: Sendable {
     ///
     /// Called from inside the delivery of one of this office's posts, the drain does not wait
     /// for that post (it waits for the drain) and ends the posts queued behind it, which cannot
-    /// run before it ends; the report counts it ``EventSystem/EventSystem.ShutdownReport/inProgress``. Called from inside
+    /// run before it ends; the report counts it ``EventSystem/ShutdownReport/inProgress``. Called from inside
     /// its own endings (a dead-letter sink the shutdown delivers to), it returns the counts so far
     /// at once.
     nonisolated(nonsending) func shutDown(until deadline: ContinuousClock.Instant, system: EventSystem)

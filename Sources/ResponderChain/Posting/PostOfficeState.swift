@@ -1,5 +1,5 @@
 /// The state machine behind ``PostOffice``: the per-sender queues ("lanes"), the count of
-/// outstanding posts against the ``EventSystem/EventSystem.PostingLimit``, the tasks waiting (for room, for the shutdown
+/// outstanding posts against the ``EventSystem/PostingLimit``, the tasks waiting (for room, for the shutdown
 /// to begin, for the drain), and the shutdown.
 ///
 /// A pure value: it never runs user code, starts tasks or resumes continuations. Its data lives
@@ -654,7 +654,7 @@ struct PostOfficeState {
     }
 
     /// Makes the report, the first time the drain is complete: the counts so far, with the
-    /// posts still outstanding (the callers' own) as ``EventSystem/EventSystem.ShutdownReport/inProgress``. Later calls
+    /// posts still outstanding (the callers' own) as ``EventSystem/ShutdownReport/inProgress``. Later calls
     /// return it unchanged. `closed` when the office closed with it (nothing is outstanding:
     /// finish the observation streams). Only once the shutdown has begun.
     mutating func makeReport() -> (report: EventSystem.ShutdownReport, closed: Bool) {
@@ -767,7 +767,7 @@ extension PostOfficeState.Open {
 
     /// One outstanding post's ticket holds its outcome: its room is freed, and handed to waiting
     /// posters, first come first served, once there is room for a batch
-    /// (``EventSystem/EventSystem.PostingLimit/resumeBatch``): a poster resumed for a single slot would suspend again at
+    /// (``EventSystem/PostingLimit/resumeBatch``): a poster resumed for a single slot would suspend again at
     /// its next post, paying a wake-up per event.
     mutating func postEnded(_ settlement: TicketState.Settlement, limit: EventSystem.PostingLimit)
         -> PostOfficeState.Released

@@ -10,7 +10,7 @@ extension Responder {
     ///
     /// Cancelling the posting task does not cancel an accepted post: cancel its ``Ticket``. A
     /// timeout in `options` counts from this call, time in the queue included.
-    /// When the system's ``EventSystem/EventSystem.PostingLimit`` is reached, this waits for room or returns a rejected
+    /// When the system's ``EventSystem/PostingLimit`` is reached, this waits for room or returns a rejected
     /// ticket, as the limit's policy says; once the system is shutting down
     /// (``EventSystem/shutDown(gracePeriod:)``), the ticket is rejected at once.
     ///

@@ -2,7 +2,7 @@ import Synchronization
 
 extension EventSystem {
     /// The process-wide event system: the one passed to ``bootstrap(_:)``, or a system with no
-    /// tracer, no dead-letter sink and the default ``EventSystem/EventSystem.PostingLimit`` if the first event was sent
+    /// tracer, no dead-letter sink and the default ``EventSystem/PostingLimit`` if the first event was sent
     /// before any bootstrap.
     ///
     /// The first read fixes it for the life of the process: every event is accounted for by the

@@ -105,10 +105,10 @@ public final class EventSystem: Sendable {
     public var outstandingPosts: Int { postOffice.statistics.outstanding }
 
     /// The largest ``outstandingPosts`` seen since the system was created: never more than
-    /// ``EventSystem/EventSystem.PostingLimit/maxOutstanding``, plus the posts made by handlers during delivery.
+    /// ``EventSystem/PostingLimit/maxOutstanding``, plus the posts made by handlers during delivery.
     public var peakOutstandingPosts: Int { postOffice.statistics.peak }
 
-    /// The number of posters waiting for room right now (policy ``EventSystem/EventSystem.PostingLimit/Policy/suspend``).
+    /// The number of posters waiting for room right now (policy ``EventSystem/PostingLimit/Policy/suspend``).
     public var suspendedPosters: Int { postOffice.statistics.suspended }
 
     /// Whether ``shutDown(gracePeriod:)`` has been called: the system accepts no more posts.
@@ -138,7 +138,7 @@ public final class EventSystem: Sendable {
     /// dead-letter sink) may call it, a `Quit` event that stops its service: the drain does not
     /// wait for that post, which waits for the drain, and the posts its sender queued behind it,
     /// which cannot run before it ends, end early. The call returns the report with that post
-    /// counted ``EventSystem/EventSystem.ShutdownReport/inProgress``; the post ends when its handler returns, and the
+    /// counted ``EventSystem/ShutdownReport/inProgress``; the post ends when its handler returns, and the
     /// observation streams finish after it.
     ///
     /// Calling it again (or concurrently) waits for the same drain and returns the same report:
