@@ -359,24 +359,7 @@ struct PostOfficeState {
     /// Cancels the poster `id`: the continuation to resume as cancelled, if it was suspended;
     /// otherwise it is remembered as cancelled for when it arrives.
     mutating func cancelPoster(_ id: WaiterID) -> CheckedContinuation<Admission, Never>? {
-        let action: RoomLine.CancelAction
-        switch state {
-        case .open(var open):
-            state = .modifying
-            action = open.roomLine.cancel(id)
-            state = .open(open)
-        case .shuttingDown(var shuttingDown):
-            state = .modifying
-            action = shuttingDown.late.posters.cancel(id)
-            state = .shuttingDown(shuttingDown)
-        case .closed(var closed):
-            action = closed.late.posters.cancel(id)
-            state = .closed(closed)
-        case .modifying:
-            preconditionFailure("cancel during a transition")
-        }
-        if case .resume(let waiter) = action { return waiter.continuation }
-        return nil
+        cancel(id, whileOpen: \.roomLine, late: \.posters)
     }
 
     /// Records the task delivering `lane`.
@@ -521,18 +504,29 @@ struct PostOfficeState {
     /// Cancels the task `id` waiting for the shutdown: the continuation to resume with `false`,
     /// if it was suspended; otherwise it is remembered as cancelled for when it arrives.
     mutating func cancelShutdownWaiter(_ id: WaiterID) -> CheckedContinuation<Bool, Never>? {
-        let action: ShutdownLine.CancelAction
+        cancel(id, whileOpen: \.shutdownLine, late: \.shutdownWaiters)
+    }
+
+    /// Cancels the waiter `id` of one waiting line: `open`'s while the office is open, the late
+    /// arrivals' once it shuts down. Returns the continuation to resume as cancelled, if the
+    /// waiter was suspended; otherwise it is remembered as cancelled for when it arrives.
+    private mutating func cancel<Element, Continuation>(
+        _ id: WaiterID,
+        whileOpen open: WritableKeyPath<Open, WaitingLine<Element, Continuation>>,
+        late: WritableKeyPath<LateArrivals, WaitingLine<Element, Continuation>>
+    ) -> Continuation? {
+        let action: WaitingLine<Element, Continuation>.CancelAction
         switch state {
-        case .open(var open):
+        case .open(var office):
             state = .modifying
-            action = open.shutdownLine.cancel(id)
-            state = .open(open)
+            action = office[keyPath: open].cancel(id)
+            state = .open(office)
         case .shuttingDown(var shuttingDown):
             state = .modifying
-            action = shuttingDown.late.shutdownWaiters.cancel(id)
+            action = shuttingDown.late[keyPath: late].cancel(id)
             state = .shuttingDown(shuttingDown)
         case .closed(var closed):
-            action = closed.late.shutdownWaiters.cancel(id)
+            action = closed.late[keyPath: late].cancel(id)
             state = .closed(closed)
         case .modifying:
             preconditionFailure("cancel during a transition")
