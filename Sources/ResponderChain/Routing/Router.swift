@@ -41,8 +41,14 @@ enum Router {
                     deadline: nil, eventID: EventID.next(), middleware: system.middleware,
                     runsCapturePhase: system.runsCapturePhase, forwardingLimit: system.forwardingLimit)
                 let outcome = await route(event, from: sender, start: given.start, context: &context)
+                // The ending inline, not through `end(_:…options:…)`: an async call would copy
+                // the whole `SendOptions` into its frame on every send.
+                guard outcome.goesToDeadLetters else {
+                    return publish(outcome, of: event, source: source, system: system, trace: nil)
+                }
                 return await end(
-                    outcome, of: event, source: source, options: given, system: system, trace: nil)
+                    outcome, of: event, source: source, system: system,
+                    deadLetters: given.deadLetters ?? system.deadLetters, trace: nil)
             }
             return await send(
                 event, from: sender, source: source, options: given, signal: nil,
