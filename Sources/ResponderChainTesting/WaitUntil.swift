@@ -40,12 +40,6 @@ public struct WaitTimedOut: Error, Equatable, CustomStringConvertible {
     /// How long the condition was checked.
     public let limit: Duration
 
-    /// A timeout of the wait for `condition`, after `limit`.
-    public init(condition: String, limit: Duration) {
-        self.condition = condition
-        self.limit = limit
-    }
-
     /// For example: `still waiting until "the shutdown has begun" after 30.0 seconds`.
     public var description: String {
         "still waiting until \"\(condition)\" after \(limit)"

@@ -6,12 +6,6 @@ extension Hop {
         /// The value, as `String(describing:)` prints it.
         public let value: String
 
-        /// An entry (for tests and adapters).
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
-
         /// `OrderID=42`.
         public var description: String { "\(name)=\(value)" }
     }

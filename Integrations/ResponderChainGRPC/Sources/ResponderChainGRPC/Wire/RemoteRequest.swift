@@ -42,12 +42,6 @@ public struct WireValue: Codable, Hashable, Sendable {
     public var name: String
     /// The value, as JSON.
     public var json: Data
-
-    /// A value.
-    public init(name: String, json: Data) {
-        self.name = name
-        self.json = json
-    }
 }
 
 /// The wire format's version, and its JSON coding.
