@@ -1,5 +1,5 @@
 import Foundation
-@testable import ResponderChain
+import ResponderChain
 import ResponderChainTesting
 import Testing
 
@@ -9,13 +9,12 @@ private typealias F = ConcurrencyFixtures
 struct BackpressureTests {
     @Test("a full system with the reject policy rejects a post at once; it is traced and dead-lettered")
     func rejectWhenFull() async throws {
-        let gate = Gate()
         let tracer = RecordingTracer()
         let letters = DeadLetterRecorder()
-        let system = EventSystem(
-            tracer: tracer, deadLetters: letters.sink,
-            postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .reject))
-        let node = F.Node("node", .park(gate), root: true, system: system)
+        let (gate, system, node) = F.parkedRoot(
+            in: EventSystem(
+                tracer: tracer, deadLetters: letters.sink,
+                postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .reject)))
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let second = await node.post(F.Numbered(sender: 0, number: 1))
@@ -39,9 +38,8 @@ struct BackpressureTests {
 
     @Test("a full system with the suspend policy makes the poster wait until there is room")
     func suspendWhenFull() async throws {
-        let gate = Gate()
-        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .suspend))
-        let node = F.Node("node", .park(gate), root: true, system: system)
+        let (gate, system, node) = F.parkedRoot(
+            in: EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .suspend)))
 
         _ = await node.post(F.Numbered(sender: 0, number: 0))
         _ = await node.post(F.Numbered(sender: 0, number: 1))
@@ -59,9 +57,8 @@ struct BackpressureTests {
 
     @Test("posters waiting for room are admitted first come, first served")
     func waitingPostersInOrder() async throws {
-        let gate = Gate()
-        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1))
-        let node = F.Node("node", .park(gate), root: true, system: system)
+        let (gate, system, node) = F.parkedRoot(
+            in: EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1)))
 
         _ = await node.post(F.Numbered(sender: 0, number: 0))
         var waiting: [Task<Ticket, Never>] = []
@@ -76,9 +73,8 @@ struct BackpressureTests {
 
     @Test("a poster cancelled while it waits for room gets a rejected ticket; the event is never delivered")
     func cancelWaitingPoster() async throws {
-        let gate = Gate()
-        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1))
-        let node = F.Node("node", .park(gate), root: true, system: system)
+        let (gate, system, node) = F.parkedRoot(
+            in: EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1)))
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let waiting = Task { await node.post(F.Numbered(sender: 0, number: 1)) }
@@ -114,7 +110,8 @@ struct BackpressureTests {
         let flood = 100
         let hold = Gate()
         let after = Gate()  // opened once the handler that started the task has returned
-        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: limit, whenFull: policy))
+        let system = EventSystem(
+            postingLimit: EventSystem.PostingLimit(maxOutstanding: limit, whenFull: policy))
         let consumer = F.Node("consumer", .park(hold), root: true, system: system)
         let tickets = F.Collector<Ticket>()
         let starter = F.Scripted(
@@ -172,7 +169,8 @@ struct BackpressureTests {
         let posts = Self.floodSize
         let counter = F.OutcomeCounter()
         let limit = 1_024
-        let system = EventSystem(tracer: counter, postingLimit: EventSystem.PostingLimit(maxOutstanding: limit))
+        let system = EventSystem(
+            tracer: counter, postingLimit: EventSystem.PostingLimit(maxOutstanding: limit))
         let top = F.Node("top", .suspendRandomly(seed: 11), root: true, system: system)
         let leaf = F.Node("leaf", .pass, parent: top, system: system)
 

@@ -20,9 +20,8 @@ struct ShutdownTests {
     /// A node that parks on a gate, and three posts to it: the first parked in its handler, the
     /// other two queued.
     private static func threePostsOneParked() async throws -> (Rig, Gate, F.Node, [Ticket]) {
-        let gate = Gate()
         let rig = Rig()
-        let node = F.Node("node", .park(gate), root: true, system: rig.system)
+        let (gate, _, node) = F.parkedRoot(in: rig.system)
         var tickets: [Ticket] = []
         for number in 0..<3 {
             tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
@@ -102,9 +101,8 @@ struct ShutdownTests {
 
     @Test("posters waiting for room are refused as soon as the shutdown begins")
     func waitingPostersRefused() async throws {
-        let gate = Gate()
         let rig = Rig(limit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .suspend))
-        let node = F.Node("node", .park(gate), root: true, system: rig.system)
+        let (gate, _, node) = F.parkedRoot(in: rig.system)
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let waiting = Task { await node.post(F.Numbered(sender: 1, number: 1)) }
         try await waitUntil("one poster waits for room") { rig.system.suspendedPosters == 1 }
@@ -170,9 +168,8 @@ struct ShutdownTests {
 
     @Test("shutting down twice, or at once from two tasks, waits for the same drain and returns its counts")
     func repeatedShutdown() async throws {
-        let gate = Gate()
         let rig = Rig()
-        let node = F.Node("node", .park(gate), root: true, system: rig.system)
+        let (gate, _, node) = F.parkedRoot(in: rig.system)
         _ = await node.post(F.Numbered(sender: 0, number: 0))
         try await gate.waitForArrivals(1)
 
@@ -188,9 +185,8 @@ struct ShutdownTests {
 
     @Test("cancelling the task that shuts down ends the grace period at once")
     func cancellingTheShutdown() async throws {
-        let gate = Gate()  // never opened
         let rig = Rig()
-        let node = F.Node("node", .park(gate), root: true, system: rig.system)
+        let (gate, _, node) = F.parkedRoot(in: rig.system)  // the gate is never opened
         let ticket = await node.post(F.Numbered(sender: 0, number: 0))
         try await gate.waitForArrivals(1)
 
