@@ -1,4 +1,3 @@
-import Foundation
 import ResponderChain
 import ResponderChainTesting
 import Testing
@@ -9,12 +8,8 @@ private typealias F = ConcurrencyFixtures
 struct BackpressureTests {
     @Test("a full system with the reject policy rejects a post at once; it is traced and dead-lettered")
     func rejectWhenFull() async throws {
-        let tracer = RecordingTracer()
-        let letters = DeadLetterRecorder()
-        let (gate, system, node) = F.parkedRoot(
-            in: EventSystem(
-                tracer: tracer, deadLetters: letters.sink,
-                postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .reject)))
+        let rig = F.Rig(limit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .reject))
+        let (gate, system, node) = F.parkedRoot(in: rig.system)
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let second = await node.post(F.Numbered(sender: 0, number: 1))
@@ -24,8 +19,8 @@ struct BackpressureTests {
         #expect(rejection.reason == .limitReached(maxOutstanding: 2))
         #expect(rejection.sender == ResponderID(node))
         #expect(rejection.path.hops == 0)
-        #expect(letters.outcomes.map(\.kind) == [.rejected])
-        #expect(tracer.outcomes.map(\.kind) == [.rejected])
+        #expect(rig.letters.outcomes.map(\.kind) == [.rejected])
+        #expect(rig.tracer.outcomes.map(\.kind) == [.rejected])
         #expect(system.outstandingPosts == 2)
 
         gate.open()
@@ -156,17 +151,12 @@ struct BackpressureTests {
         #expect(system.outstandingPosts == 0)
     }
 
-    /// How many posts the flood makes: a million by default; fewer where the environment says
-    /// (the thread-sanitizer run in `.ci/run` sets 100,000).
-    static var floodSize: Int {
-        ProcessInfo.processInfo.environment["RESPONDERCHAIN_FLOOD_POSTS"].flatMap(Int.init) ?? 1_000_000
-    }
-
     @Test(
         "a flood of posts against a slow top responder stays within the limit, and every post gets one outcome",
         .timeLimit(.minutes(5)))
     func flood() async {
-        let posts = Self.floodSize
+        // A million; fewer where the environment says (the thread-sanitizer run sets 100,000).
+        let posts = F.stressSize("RESPONDERCHAIN_FLOOD_POSTS", standard: 1_000_000)
         let counter = F.OutcomeCounter()
         let limit = 1_024
         let system = EventSystem(

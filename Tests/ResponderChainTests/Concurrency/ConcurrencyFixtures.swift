@@ -1,3 +1,4 @@
+import Foundation
 @testable import ResponderChain
 import ResponderChainTesting
 /// Test doubles for the concurrency suites, kept in one namespace so they never clash with others.
@@ -59,6 +60,24 @@ enum ConcurrencyFixtures {
             parent = node
         }
         return nodes
+    }
+
+    /// A system of its own with a recording tracer and a dead-letter recorder.
+    struct Rig {
+        let tracer = RecordingTracer()
+        let letters = DeadLetterRecorder()
+        let system: EventSystem
+
+        init(limit: EventSystem.PostingLimit = .default) {
+            system = EventSystem(tracer: tracer, deadLetters: letters.sink, postingLimit: limit)
+        }
+    }
+
+    /// How many operations a stress test makes: the whole number in the environment variable
+    /// `name` when it holds one (the thread-sanitizer run in `.ci/run` asks for fewer), `standard`
+    /// otherwise.
+    static func stressSize(_ name: String, standard: Int) -> Int {
+        ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? standard
     }
 
     /// A tracer that only counts finished sends by kind: cheap enough for floods.

@@ -169,17 +169,12 @@ struct DeadlineTests {
 
     // MARK: Regressions: a deadline is reported as a deadline
 
-    /// How many sends and posts the deadline race makes: 50,000 by default; more or fewer where
-    /// `RESPONDERCHAIN_DEADLINE_RACE_SENDS` says.
-    static var deadlineRaceSends: Int {
-        ProcessInfo.processInfo.environment["RESPONDERCHAIN_DEADLINE_RACE_SENDS"].flatMap(Int.init) ?? 50_000
-    }
-
     @Test(
         "sends and posts stopped by nothing but their deadline end timed out, never cancelled",
         .timeLimit(.minutes(5)))
     func deadlineIsNeverReportedAsCancellation() async {
-        let total = Self.deadlineRaceSends
+        // 50,000; more or fewer where the environment says.
+        let total = F.stressSize("RESPONDERCHAIN_DEADLINE_RACE_SENDS", standard: 50_000)
         let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)  // one sending task per core
         let counts = await withTaskGroup(of: [Outcome.Kind: Int].self) { group in
             for worker in 0..<workers {
