@@ -3,11 +3,13 @@ import Testing
 
 @Suite("Gate", .timeLimit(.minutes(1)))
 struct GateTests {
+    /// The gate under test: each test runs on a new suite value, so each gets a new, closed gate.
+    let gate = Gate()
+    /// What the test's tasks did, in order.
+    let timeline = Timeline()
+
     @Test("a task that passes a closed gate parks until the gate opens")
     func parksUntilOpen() async throws {
-        let gate = Gate()
-        let timeline = Timeline()
-
         let parked = Task {
             try await gate.pass()
             timeline.append("passed")
@@ -24,8 +26,6 @@ struct GateTests {
 
     @Test("waitForArrivals returns once that many tasks have reached the gate")
     func waitsForArrivals() async throws {
-        let gate = Gate()
-
         let tasks = (0..<3).map { _ in Task { try await gate.pass() } }
         try await gate.waitForArrivals(3)
 
@@ -36,7 +36,6 @@ struct GateTests {
 
     @Test("waitForArrivals returns at once when enough tasks have already arrived")
     func waitForPastArrivals() async throws {
-        let gate = Gate()
         gate.open()
         try await gate.pass()
         try await gate.pass()
@@ -48,8 +47,6 @@ struct GateTests {
 
     @Test("cancelling a parked task wakes it with CancellationError, and the gate stays closed")
     func cancellationWakesAParkedTask() async throws {
-        let gate = Gate()
-
         let parked = Task { try await gate.pass() }
         try await gate.waitForArrivals(1)
         parked.cancel()
@@ -60,8 +57,6 @@ struct GateTests {
 
     @Test("a task already cancelled when it reaches the gate does not park")
     func cancelledBeforeArriving() async throws {
-        let gate = Gate()
-
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             try await gate.pass()
@@ -75,8 +70,6 @@ struct GateTests {
         "cancelling a task waiting for arrivals wakes it with CancellationError and takes it out of the line; the other waiters are served"
     )
     func cancellationWakesAnArrivalWaiter() async throws {
-        let gate = Gate()
-        let timeline = Timeline()
         let cancelled = Task {
             do {
                 try await gate.waitForArrivals(1)
@@ -108,9 +101,6 @@ struct GateTests {
 
     @Test("a task already cancelled when it waits for arrivals throws at once and never enters the line")
     func cancelledBeforeWaitingForArrivals() async throws {
-        let gate = Gate()
-        let timeline = Timeline()
-
         let waiting = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             do {
@@ -135,7 +125,6 @@ struct GateTests {
 
     @Test("a pass after the gate opened returns at once")
     func passAfterOpen() async throws {
-        let gate = Gate()
         gate.open()
 
         try await gate.pass()

@@ -1,5 +1,4 @@
-import Foundation
-@testable import ResponderChain
+import ResponderChain
 import ResponderChainTesting
 import Testing
 
@@ -9,13 +8,8 @@ private typealias F = ConcurrencyFixtures
 struct BackpressureTests {
     @Test("a full system with the reject policy rejects a post at once; it is traced and dead-lettered")
     func rejectWhenFull() async throws {
-        let gate = Gate()
-        let tracer = RecordingTracer()
-        let letters = DeadLetterRecorder()
-        let system = EventSystem(
-            tracer: tracer, deadLetters: letters.sink,
-            postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .reject))
-        let node = F.Node("node", .park(gate), root: true, system: system)
+        let rig = F.Rig(limit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .reject))
+        let (gate, system, node) = F.parkedRoot(in: rig.system)
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let second = await node.post(F.Numbered(sender: 0, number: 1))
@@ -25,8 +19,8 @@ struct BackpressureTests {
         #expect(rejection.reason == .limitReached(maxOutstanding: 2))
         #expect(rejection.sender == ResponderID(node))
         #expect(rejection.path.hops == 0)
-        #expect(letters.outcomes.map(\.kind) == [.rejected])
-        #expect(tracer.outcomes.map(\.kind) == [.rejected])
+        #expect(rig.letters.outcomes.map(\.kind) == [.rejected])
+        #expect(rig.tracer.outcomes.map(\.kind) == [.rejected])
         #expect(system.outstandingPosts == 2)
 
         gate.open()
@@ -39,9 +33,8 @@ struct BackpressureTests {
 
     @Test("a full system with the suspend policy makes the poster wait until there is room")
     func suspendWhenFull() async throws {
-        let gate = Gate()
-        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .suspend))
-        let node = F.Node("node", .park(gate), root: true, system: system)
+        let (gate, system, node) = F.parkedRoot(
+            in: EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .suspend)))
 
         _ = await node.post(F.Numbered(sender: 0, number: 0))
         _ = await node.post(F.Numbered(sender: 0, number: 1))
@@ -59,9 +52,8 @@ struct BackpressureTests {
 
     @Test("posters waiting for room are admitted first come, first served")
     func waitingPostersInOrder() async throws {
-        let gate = Gate()
-        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1))
-        let node = F.Node("node", .park(gate), root: true, system: system)
+        let (gate, system, node) = F.parkedRoot(
+            in: EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1)))
 
         _ = await node.post(F.Numbered(sender: 0, number: 0))
         var waiting: [Task<Ticket, Never>] = []
@@ -76,9 +68,8 @@ struct BackpressureTests {
 
     @Test("a poster cancelled while it waits for room gets a rejected ticket; the event is never delivered")
     func cancelWaitingPoster() async throws {
-        let gate = Gate()
-        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1))
-        let node = F.Node("node", .park(gate), root: true, system: system)
+        let (gate, system, node) = F.parkedRoot(
+            in: EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 1)))
 
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let waiting = Task { await node.post(F.Numbered(sender: 0, number: 1)) }
@@ -114,7 +105,8 @@ struct BackpressureTests {
         let flood = 100
         let hold = Gate()
         let after = Gate()  // opened once the handler that started the task has returned
-        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: limit, whenFull: policy))
+        let system = EventSystem(
+            postingLimit: EventSystem.PostingLimit(maxOutstanding: limit, whenFull: policy))
         let consumer = F.Node("consumer", .park(hold), root: true, system: system)
         let tickets = F.Collector<Ticket>()
         let starter = F.Scripted(
@@ -159,20 +151,16 @@ struct BackpressureTests {
         #expect(system.outstandingPosts == 0)
     }
 
-    /// How many posts the flood makes: a million by default; fewer where the environment says
-    /// (the thread-sanitizer run in `.ci/run` sets 100,000).
-    static var floodSize: Int {
-        ProcessInfo.processInfo.environment["RESPONDERCHAIN_FLOOD_POSTS"].flatMap(Int.init) ?? 1_000_000
-    }
-
     @Test(
         "a flood of posts against a slow top responder stays within the limit, and every post gets one outcome",
         .timeLimit(.minutes(5)))
     func flood() async {
-        let posts = Self.floodSize
+        // A million; fewer where the environment says (the thread-sanitizer run sets 100,000).
+        let posts = F.stressSize("RESPONDERCHAIN_FLOOD_POSTS", standard: 1_000_000)
         let counter = F.OutcomeCounter()
         let limit = 1_024
-        let system = EventSystem(tracer: counter, postingLimit: EventSystem.PostingLimit(maxOutstanding: limit))
+        let system = EventSystem(
+            tracer: counter, postingLimit: EventSystem.PostingLimit(maxOutstanding: limit))
         let top = F.Node("top", .suspendRandomly(seed: 11), root: true, system: system)
         let leaf = F.Node("leaf", .pass, parent: top, system: system)
 

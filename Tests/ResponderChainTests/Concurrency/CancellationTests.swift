@@ -1,4 +1,4 @@
-@testable import ResponderChain
+import ResponderChain
 import ResponderChainTesting
 import Testing
 
@@ -8,13 +8,9 @@ private typealias F = ConcurrencyFixtures
 struct CancellationTests {
     @Test("cancelling an awaited send while a handler is parked stops it there; responders above never run")
     func cancelAwaitedSendWhileParked() async throws {
-        let gate = Gate()
-        let (top, parked, leaf) = F.parkedChain(.park(gate))
+        let (gate, top, parked, leaf) = F.parkedChain()
 
-        let sending = Task { await leaf.send(F.Numbered(sender: 0, number: 0)) }
-        try await gate.waitForArrivals(1)
-        sending.cancel()
-        let outcome = await sending.value
+        let outcome = try await cancelOnceParked(sendingFrom: leaf, gate: gate)
 
         let stop = try #require(outcome.cancelledDetails)
         #expect(stop.responder == ResponderID(parked))
@@ -28,13 +24,9 @@ struct CancellationTests {
 
     @Test("a handler that ignores cancellation finishes, and the event stops before the next hop")
     func cancelledSendStopsBeforeNextHop() async throws {
-        let gate = Gate()
-        let (top, parked, _) = F.parkedChain(.parkIgnoringCancellation(gate))
+        let (gate, top, parked, _) = F.parkedChain(ignoringCancellation: true)
 
-        let sending = Task { await parked.send(F.Numbered(sender: 0, number: 0)) }
-        try await gate.waitForArrivals(1)
-        sending.cancel()
-        let outcome = await sending.value
+        let outcome = try await cancelOnceParked(sendingFrom: parked, gate: gate)
 
         let stop = try #require(outcome.cancelledDetails)
         #expect(stop.responder == ResponderID(top))
@@ -45,6 +37,15 @@ struct CancellationTests {
         #expect(outcome.handlers == [ResponderID(parked)])
         #expect(await parked.sawTaskCancelled)
         #expect(await top.seen.isEmpty)
+    }
+
+    /// Sends event 0 from `sender` in a task, cancels that task once a handler has arrived at
+    /// `gate`, and returns the send's outcome.
+    private func cancelOnceParked(sendingFrom sender: F.Node, gate: Gate) async throws -> Outcome {
+        let sending = Task { await sender.send(F.Numbered(sender: 0, number: 0)) }
+        try await gate.waitForArrivals(1)
+        sending.cancel()
+        return await sending.value
     }
 
     @Test("a send whose task is cancelled before it starts never reaches its first responder")
@@ -70,8 +71,7 @@ struct CancellationTests {
         "cancelling a ticket while its handler is parked stops it there; the sender's next post still arrives"
     )
     func cancelTicketWhileParked() async throws {
-        let gate = Gate()
-        let (top, parked, leaf) = F.parkedChain(.park(gate))
+        let (gate, top, parked, leaf) = F.parkedChain()
 
         let first = await leaf.post(F.Numbered(sender: 0, number: 0))
         let second = await leaf.post(F.Numbered(sender: 0, number: 1))
@@ -94,9 +94,8 @@ struct CancellationTests {
 
     @Test("cancelling a queued ticket ends it at once, before hop 1, and nobody sees the event")
     func cancelQueuedTicket() async throws {
-        let gate = Gate()
+        let (gate, system, parked) = F.parkedRoot("parked")
         let tracer = RecordingTracer()
-        let parked = F.Node("parked", .park(gate), root: true, system: EventSystem())
         let options = SendOptions(tracer: tracer)
 
         let first = await parked.post(F.Numbered(sender: 0, number: 0), options: options)
@@ -115,7 +114,7 @@ struct CancellationTests {
         #expect(await first.outcome.kind == .handled)
         #expect(await parked.seen.map(\.number) == [0])
         #expect(tracer.outcomes.map(\.kind) == [.cancelled, .handled])
-        #expect(parked.eventSystem.outstandingPosts == 0)
+        #expect(system.outstandingPosts == 0)
     }
 
     @Test("cancelling a ticket after its outcome is known changes nothing")
@@ -130,8 +129,7 @@ struct CancellationTests {
 
     @Test("cancelling the posting task does not cancel what it already posted")
     func posterCancellationDoesNotCancelPosts() async throws {
-        let gate = Gate()
-        let parked = F.Node("parked", .park(gate), root: true)
+        let (gate, _, parked) = F.parkedRoot("parked")
         let posting = Task { await parked.post(F.Numbered(sender: 0, number: 0)) }
         let ticket = await posting.value
         try await gate.waitForArrivals(1)

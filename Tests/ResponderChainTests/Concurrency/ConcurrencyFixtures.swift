@@ -1,3 +1,4 @@
+import Foundation
 @testable import ResponderChain
 import ResponderChainTesting
 /// Test doubles for the concurrency suites, kept in one namespace so they never clash with others.
@@ -25,12 +26,28 @@ enum ConcurrencyFixtures {
     typealias Script = ScriptedResponder.Script
     typealias Step = ScriptedResponder.Step
 
-    /// `leaf` (passes) → `parked` (runs `script`, a park on a gate) → `top` (a root that
-    /// handles): the chain in which a stop finds a handler parked at hop 2.
-    static func parkedChain(_ script: Script) -> (top: Node, parked: Node, leaf: Node) {
+    /// `leaf` (passes) → `parked` (parks on `gate`, a new closed one) → `top` (a root that
+    /// handles): the chain in which a stop finds a handler parked at hop 2. The park is woken by a
+    /// cancellation unless `ignoringCancellation`, in which case the handler handles and lets the
+    /// event continue once the gate opens.
+    static func parkedChain(ignoringCancellation: Bool = false) -> (
+        gate: Gate, top: Node, parked: Node, leaf: Node
+    ) {
+        let gate = Gate()
         let top = Node("top", .handle, root: true)
+        let script: Script = ignoringCancellation ? .parkIgnoringCancellation(gate) : .park(gate)
         let parked = Node("parked", script, parent: top)
-        return (top, parked, Node("leaf", .pass, parent: parked))
+        return (gate, top, parked, Node("leaf", .pass, parent: parked))
+    }
+
+    /// A root called `name` in `system` whose handler parks every event on `gate`, a new closed
+    /// one: the first event waits there until the test opens the gate, and later posts of the
+    /// same sender queue behind it.
+    static func parkedRoot(
+        _ name: String = "node", in system: EventSystem = EventSystem(), exclusive: Bool = false
+    ) -> (gate: Gate, system: EventSystem, node: Node) {
+        let gate = Gate()
+        return (gate, system, Node(name, .park(gate), root: true, exclusive: exclusive, system: system))
     }
 
     /// A chain of `count` passing nodes below `top`, returned leaf first.
@@ -43,6 +60,24 @@ enum ConcurrencyFixtures {
             parent = node
         }
         return nodes
+    }
+
+    /// A system of its own with a recording tracer and a dead-letter recorder.
+    struct Rig {
+        let tracer = RecordingTracer()
+        let letters = DeadLetterRecorder()
+        let system: EventSystem
+
+        init(limit: EventSystem.PostingLimit = .default) {
+            system = EventSystem(tracer: tracer, deadLetters: letters.sink, postingLimit: limit)
+        }
+    }
+
+    /// How many operations a stress test makes: the whole number in the environment variable
+    /// `name` when it holds one (the thread-sanitizer run in `.ci/run` asks for fewer), `standard`
+    /// otherwise.
+    static func stressSize(_ name: String, standard: Int) -> Int {
+        ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? standard
     }
 
     /// A tracer that only counts finished sends by kind: cheap enough for floods.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import ResponderChain
+import ResponderChain
 import ResponderChainTesting
 import Testing
 
@@ -9,10 +9,10 @@ private typealias F = ConcurrencyFixtures
 struct DeadlineTests {
     @Test("a deadline that passes while a handler is parked ends the send timed out there")
     func deadlineWhileParked() async throws {
-        let gate = Gate()  // never opened: only the deadline can end the wait
+        // The gate is never opened: only the deadline can end the wait.
+        let (_, top, parked, leaf) = F.parkedChain()
         // Long enough for the first two hops to begin even on a loaded machine; the test then
         // waits for the deadline itself, which is the behaviour under test.
-        let (top, parked, leaf) = F.parkedChain(.park(gate))
 
         let outcome = await leaf.send(
             F.Numbered(sender: 0, number: 0), options: SendOptions(timeout: .seconds(1)))
@@ -30,11 +30,10 @@ struct DeadlineTests {
         "a stored timeout starts with each send: a send made after an earlier one timed out gets its own time"
     )
     func storedTimeoutStartsPerSend() async throws {
-        let gate = Gate()  // never opened: the first send can only end by timing out
-        // A system of its own: a post through the process-wide one could wait for room behind
-        // the floods of suites running beside this one, and time out there.
-        let system = EventSystem()
-        let parked = F.Node("parked", .park(gate), root: true, system: system)
+        // The gate is never opened: the first send can only end by timing out. A system of its
+        // own: a post through the process-wide one could wait for room behind the floods of
+        // suites running beside this one, and time out there.
+        let (_, system, parked) = F.parkedRoot("parked")
         let quick = F.Node("quick", .handle, root: true, system: system)
         let options = SendOptions(timeout: .seconds(1))
 
@@ -74,8 +73,7 @@ struct DeadlineTests {
 
     @Test("a posted event whose deadline passed while it was queued ends timed out before hop 1")
     func postedDeadlineCountsQueueTime() async throws {
-        let gate = Gate()
-        let parked = F.Node("parked", .park(gate), root: true)
+        let (gate, _, parked) = F.parkedRoot("parked")
         let first = await parked.post(F.Numbered(sender: 0, number: 0))
         let late = await parked.post(
             F.Numbered(sender: 0, number: 1), options: SendOptions(deadline: .now - .milliseconds(1)))
@@ -98,18 +96,28 @@ struct DeadlineTests {
 
     // MARK: Regressions: a stop during a hop wins over what the hop then does
 
+    /// What each of these regressions starts from: a gate that is never opened, so that only the
+    /// stop wakes what waits at it, and a system of its own whose dead letters are recorded.
+    private struct StopRig {
+        let gate = Gate()
+        let letters = DeadLetterRecorder()
+        let system: EventSystem
+
+        init() { system = EventSystem(deadLetters: letters.sink) }
+    }
+
     @Test(
         "a stop during a hop whose handler ignores it and returns handled ends the send stopped there, not handled",
         arguments: F.StopCause.allCases)
     func stopWinsOverHandled(cause: ConcurrencyFixtures.StopCause) async throws {
-        let gate = Gate()  // never opened: only the stop wakes the handler
-        let system = EventSystem()
-        let top = F.Scripted("top", .handle, root: true, system: system)
+        let rig = StopRig()
+        let top = F.Scripted("top", .handle, root: true, system: rig.system)
         let parked = F.Scripted(
-            "parked", F.Script([.parkIgnoringStop(gate)], then: .handled), parent: top, system: system)
-        let leaf = F.Scripted("leaf", .pass, parent: parked, system: system)
+            "parked", F.Script([.parkIgnoringStop(rig.gate)], then: .handled), parent: top, system: rig.system
+        )
+        let leaf = F.Scripted("leaf", .pass, parent: parked, system: rig.system)
 
-        let stop = try await stopAtHop2(of: parked, by: cause, sentFrom: leaf, once: gate)
+        let stop = try await stopAtHop2(of: parked, by: cause, sentFrom: leaf, once: rig.gate)
         #expect(stop.whileHandling)
         #expect(await top.log.isEmpty)
     }
@@ -118,31 +126,27 @@ struct DeadlineTests {
         "a stop during a root's hop whose handler then passes ends the send stopped, not unhandled, and sends no dead letter",
         arguments: F.StopCause.allCases)
     func stopWinsOverUnhandled(cause: ConcurrencyFixtures.StopCause) async throws {
-        let gate = Gate()  // never opened: only the stop wakes the handler
-        let letters = DeadLetterRecorder()
-        let system = EventSystem(deadLetters: letters.sink)
+        let rig = StopRig()
         let root = F.Scripted(
-            "root", F.Script([.parkIgnoringStop(gate)], then: .pass), root: true, system: system)
-        let leaf = F.Scripted("leaf", .pass, parent: root, system: system)
+            "root", F.Script([.parkIgnoringStop(rig.gate)], then: .pass), root: true, system: rig.system)
+        let leaf = F.Scripted("leaf", .pass, parent: root, system: rig.system)
 
-        let stop = try await stopAtHop2(of: root, by: cause, sentFrom: leaf, once: gate)
+        let stop = try await stopAtHop2(of: root, by: cause, sentFrom: leaf, once: rig.gate)
         #expect(stop.whileHandling)
-        #expect(letters.outcomes.map(\.kind) == [])
+        #expect(rig.letters.outcomes.map(\.kind) == [])
     }
 
     @Test(
         "a stop while a responder's next is being read, which then gives nil, ends the send stopped, not interrupted, and sends no dead letter",
         arguments: F.StopCause.allCases)
     func stopWinsOverInterrupted(cause: ConcurrencyFixtures.StopCause) async throws {
-        let gate = Gate()  // never opened: only the stop wakes the read of `next`
-        let letters = DeadLetterRecorder()
-        let system = EventSystem(deadLetters: letters.sink)
+        let rig = StopRig()
         // Not a root, and its `next` is nil once read: a broken chain, were the send not stopped.
-        let broken = F.Scripted("broken", .pass, system: system, nextGate: gate)
-        let leaf = F.Scripted("leaf", .pass, parent: broken, system: system)
+        let broken = F.Scripted("broken", .pass, system: rig.system, nextGate: rig.gate)
+        let leaf = F.Scripted("leaf", .pass, parent: broken, system: rig.system)
 
-        _ = try await stopAtHop2(of: broken, by: cause, sentFrom: leaf, once: gate)
-        #expect(letters.outcomes.map(\.kind) == [])
+        _ = try await stopAtHop2(of: broken, by: cause, sentFrom: leaf, once: rig.gate)
+        #expect(rig.letters.outcomes.map(\.kind) == [])
     }
 
     /// Sends event 0 from `leaf`, stops it by `cause` once `gate` has had one arrival, and
@@ -165,17 +169,12 @@ struct DeadlineTests {
 
     // MARK: Regressions: a deadline is reported as a deadline
 
-    /// How many sends and posts the deadline race makes: 50,000 by default; more or fewer where
-    /// `RESPONDERCHAIN_DEADLINE_RACE_SENDS` says.
-    static var deadlineRaceSends: Int {
-        ProcessInfo.processInfo.environment["RESPONDERCHAIN_DEADLINE_RACE_SENDS"].flatMap(Int.init) ?? 50_000
-    }
-
     @Test(
         "sends and posts stopped by nothing but their deadline end timed out, never cancelled",
         .timeLimit(.minutes(5)))
     func deadlineIsNeverReportedAsCancellation() async {
-        let total = Self.deadlineRaceSends
+        // 50,000; more or fewer where the environment says.
+        let total = F.stressSize("RESPONDERCHAIN_DEADLINE_RACE_SENDS", standard: 50_000)
         let workers = max(2, ProcessInfo.processInfo.activeProcessorCount)  // one sending task per core
         let counts = await withTaskGroup(of: [Outcome.Kind: Int].self) { group in
             for worker in 0..<workers {

@@ -20,8 +20,7 @@ struct ReentrancyTests {
 
     @Test("a reentrant responder runs a second event's handler while the first one is suspended")
     func reentrantByDefault() async throws {
-        let gate = Gate()
-        let node = F.Node("node", .park(gate), root: true)
+        let (gate, _, node) = F.parkedRoot()
         let first = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
         let second = Task { await node.send(F.Numbered(sender: 1, number: 1)) }
 
@@ -39,8 +38,7 @@ struct ReentrancyTests {
     private func parkedWithOneWaiting() async throws -> (
         node: F.Node, gate: Gate, first: Task<Outcome, Never>, second: Task<Outcome, Never>
     ) {
-        let gate = Gate()
-        let node = F.Node("node", .park(gate), root: true, exclusive: true)
+        let (gate, _, node) = F.parkedRoot(exclusive: true)
         let first = Task { await node.send(F.Numbered(sender: 0, number: 0)) }
         try await gate.waitForArrivals(1)
         let second = Task { await node.send(F.Numbered(sender: 0, number: 1)) }
@@ -63,8 +61,7 @@ struct ReentrancyTests {
 
     @Test("events waiting for a one-at-a-time responder are handled in the order they arrived")
     func waitersInArrivalOrder() async throws {
-        let gate = Gate()
-        let node = F.Node("node", .park(gate), root: true, exclusive: true)
+        let (gate, _, node) = F.parkedRoot(exclusive: true)
         var sends = [Task { await node.send(F.Numbered(sender: 0, number: 0)) }]
         try await gate.waitForArrivals(1)
         for number in 1...5 {
@@ -81,8 +78,7 @@ struct ReentrancyTests {
         "a one-at-a-time responder that is held, with events waiting, does not make an event at another one wait"
     )
     func heldResponderDoesNotDelayAnother() async throws {
-        let gate = Gate()
-        let held = F.Node("held", .park(gate), root: true, exclusive: true)
+        let (gate, _, held) = F.parkedRoot("held", exclusive: true)
         let other = F.Node("other", .handle, root: true, exclusive: true)
         let holder = Task { await held.send(F.Numbered(sender: 0, number: 0)) }
         try await gate.waitForArrivals(1)

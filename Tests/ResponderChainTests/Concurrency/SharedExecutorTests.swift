@@ -40,22 +40,24 @@ struct SharedExecutorTests {
         }
     }
 
-    private func members(_ count: Int, on executor: SharedExecutor, checks: Checks) -> [Member] {
+    /// A chain of `count` members on `group`, leaf first, with the checks their handlers count.
+    private func members(_ count: Int, on group: SharedExecutor = SharedExecutor()) -> (
+        group: SharedExecutor, chain: [Member], checks: Checks
+    ) {
+        let checks = Checks()
         var chain: [Member] = []
         var parent: Member?
         for _ in 0..<count {
-            let member = Member(executor, parent: parent, checks: checks)
+            let member = Member(group, parent: parent, checks: checks)
             chain.insert(member, at: 0)
             parent = member
         }
-        return chain
+        return (group, chain, checks)
     }
 
     @Test("a send made inside the group runs every member's handler on the group's executor")
     func sendInsideTheGroup() async {
-        let checks = Checks()
-        let group = SharedExecutor(label: "window")
-        let chain = members(8, on: group, checks: checks)
+        let (group, chain, checks) = members(8, on: SharedExecutor(label: "window"))
         let leaf = chain[0]
         let outcome = await group.run { group in
             let outcome = await leaf.send(Tick())
@@ -69,18 +71,14 @@ struct SharedExecutorTests {
 
     @Test("a send from outside the group enters it, and every member's handler still runs on it")
     func sendFromOutside() async {
-        let checks = Checks()
-        let group = SharedExecutor()
-        let chain = members(5, on: group, checks: checks)
+        let (_, chain, checks) = members(5)
         #expect(await chain[0].send(Tick()).kind == .handled)
         #expect(checks.value == 5)
     }
 
     @Test("events posted from inside the group are delivered on its executor, in post order")
     func postsInsideTheGroup() async {
-        let checks = Checks()
-        let group = SharedExecutor()
-        let chain = members(4, on: group, checks: checks)
+        let (group, chain, checks) = members(4)
         let leaf = chain[0]
         let tickets = await group.run { _ in
             var tickets: [Ticket] = []

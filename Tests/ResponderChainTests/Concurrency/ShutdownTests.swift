@@ -6,23 +6,11 @@ private typealias F = ConcurrencyFixtures
 
 @Suite("Shutdown", .timeLimit(.minutes(1)))
 struct ShutdownTests {
-    /// A system with a recording tracer and dead-letter recorder.
-    private struct Rig {
-        let tracer = RecordingTracer()
-        let letters = DeadLetterRecorder()
-        let system: EventSystem
-
-        init(limit: EventSystem.PostingLimit = .default) {
-            system = EventSystem(tracer: tracer, deadLetters: letters.sink, postingLimit: limit)
-        }
-    }
-
     /// A node that parks on a gate, and three posts to it: the first parked in its handler, the
     /// other two queued.
-    private static func threePostsOneParked() async throws -> (Rig, Gate, F.Node, [Ticket]) {
-        let gate = Gate()
-        let rig = Rig()
-        let node = F.Node("node", .park(gate), root: true, system: rig.system)
+    private static func threePostsOneParked() async throws -> (F.Rig, Gate, F.Node, [Ticket]) {
+        let rig = F.Rig()
+        let (gate, _, node) = F.parkedRoot(in: rig.system)
         var tickets: [Ticket] = []
         for number in 0..<3 {
             tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
@@ -35,7 +23,7 @@ struct ShutdownTests {
         "a system with nothing outstanding shuts down at once; later posts are refused, traced and dead-lettered"
     )
     func nothingOutstanding() async throws {
-        let rig = Rig()
+        let rig = F.Rig()
         let node = F.Node("node", .handle, root: true, system: rig.system)
 
         let report = await rig.system.shutDown(gracePeriod: .seconds(60))
@@ -102,9 +90,8 @@ struct ShutdownTests {
 
     @Test("posters waiting for room are refused as soon as the shutdown begins")
     func waitingPostersRefused() async throws {
-        let gate = Gate()
-        let rig = Rig(limit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .suspend))
-        let node = F.Node("node", .park(gate), root: true, system: rig.system)
+        let rig = F.Rig(limit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .suspend))
+        let (gate, _, node) = F.parkedRoot(in: rig.system)
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let waiting = Task { await node.post(F.Numbered(sender: 1, number: 1)) }
         try await waitUntil("one poster waits for room") { rig.system.suspendedPosters == 1 }
@@ -150,7 +137,7 @@ struct ShutdownTests {
         "a handler that ignores cancellation delays the shutdown until it returns; its event still ends cancelled by the shutdown"
     )
     func handlerIgnoringCancellation() async throws {
-        let rig = Rig()
+        let rig = F.Rig()
         let stubborn = Stubborn(system: rig.system)
         let ticket = await stubborn.post(F.Numbered(sender: 0, number: 0))
 
@@ -170,9 +157,8 @@ struct ShutdownTests {
 
     @Test("shutting down twice, or at once from two tasks, waits for the same drain and returns its counts")
     func repeatedShutdown() async throws {
-        let gate = Gate()
-        let rig = Rig()
-        let node = F.Node("node", .park(gate), root: true, system: rig.system)
+        let rig = F.Rig()
+        let (gate, _, node) = F.parkedRoot(in: rig.system)
         _ = await node.post(F.Numbered(sender: 0, number: 0))
         try await gate.waitForArrivals(1)
 
@@ -188,9 +174,8 @@ struct ShutdownTests {
 
     @Test("cancelling the task that shuts down ends the grace period at once")
     func cancellingTheShutdown() async throws {
-        let gate = Gate()  // never opened
-        let rig = Rig()
-        let node = F.Node("node", .park(gate), root: true, system: rig.system)
+        let rig = F.Rig()
+        let (gate, _, node) = F.parkedRoot(in: rig.system)  // the gate is never opened
         let ticket = await node.post(F.Numbered(sender: 0, number: 0))
         try await gate.waitForArrivals(1)
 
@@ -205,7 +190,7 @@ struct ShutdownTests {
     /// grace period: every post ends in exactly one outcome, and the report adds up.
     @Test("every post accepted before the shutdown gets exactly one outcome, with posters still posting")
     func everyPostAccountedFor() async throws {
-        let rig = Rig(limit: EventSystem.PostingLimit(maxOutstanding: 64))
+        let rig = F.Rig(limit: EventSystem.PostingLimit(maxOutstanding: 64))
         let top = F.Node("top", .suspendRandomly(seed: 7), root: true, system: rig.system)
         let leaves = (0..<8).map { index in
             F.Node("leaf\(index)", .suspendRandomly(seed: UInt64(index)), parent: top, system: rig.system)

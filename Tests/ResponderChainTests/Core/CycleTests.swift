@@ -5,40 +5,45 @@ import Testing
 extension CoreSuites {
     @Suite("Cycles", .timeLimit(.minutes(1)))
     struct CycleTests {
+        /// Builds a chain of `count` stations reacting with `reaction` whose top is no root but
+        /// links back to station `target`, sends a ``Ping`` from the leaf with `options`, then
+        /// unlinks the top. Checks that the send ended cycleDetected, naming station `target` as
+        /// the repeated responder and the top as the one that closed the cycle; returns the chain,
+        /// the names of the handlers that ran, in order, and the cycle.
+        private func sendAroundACycle(
+            of count: Int, _ reaction: Reaction = .pass, closingOnto target: Int,
+            options: SendOptions = .default
+        ) async throws -> (chain: [Station], journal: [String], cycle: Outcome.Cycle) {
+            let (journal, chain) = journaledChain(Array(repeating: reaction, count: count), topIsRoot: false)
+            await chain[count - 1].link(to: chain[target])
+            defer { Task { [chain] in await chain[count - 1].link(to: nil) } }
+
+            let outcome = await chain[0].send(Ping(), options: options)
+
+            let cycle = try #require(outcome.cycleDetectedDetails)
+            #expect(cycle.repeated == ResponderID(chain[target]))
+            #expect(cycle.closedBy == ResponderID(chain[count - 1]))
+            return (chain, journal.names, cycle)
+        }
+
         @Test(
             "a cycle ends cycleDetected, naming the repeated responder and the one that closed it, with no handler run twice",
             arguments: [1, 2, 50, 700])
         func cycleOfLength(_ length: Int) async throws {
-            let journal = Journal()
-            let ring = makeChain(
-                Array(repeating: .handleAndContinue, count: length), topIsRoot: false, journal: journal)
-            await ring[length - 1].link(to: ring[0])
-            defer { Task { [ring] in await ring[length - 1].link(to: nil) } }
+            let (ring, journal, cycle) = try await sendAroundACycle(
+                of: length, .handleAndContinue, closingOnto: 0)
 
-            let outcome = await ring[0].send(Ping())
-
-            let cycle = try #require(outcome.cycleDetectedDetails)
-            #expect(cycle.repeated == ResponderID(ring[0]))
-            #expect(cycle.closedBy == ResponderID(ring[length - 1]))
             #expect(cycle.path.hops == length)
             #expect(cycle.path.handlers == ring.map { ResponderID($0) })
-            #expect(journal.names == ring.map(\.name))
+            #expect(journal == ring.map(\.name))
         }
 
         @Test("a cycle that closes onto a responder past the first 16 is detected at its first repeat")
         func cycleClosingDeepInTheChain() async throws {
-            let journal = Journal()
-            let chain = makeChain(Array(repeating: .pass, count: 300), topIsRoot: false, journal: journal)
-            await chain[299].link(to: chain[200])
-            defer { Task { [chain] in await chain[299].link(to: nil) } }
+            let (chain, journal, cycle) = try await sendAroundACycle(of: 300, closingOnto: 200)
 
-            let outcome = await chain[0].send(Ping())
-
-            let cycle = try #require(outcome.cycleDetectedDetails)
-            #expect(cycle.repeated == ResponderID(chain[200]))
-            #expect(cycle.closedBy == ResponderID(chain[299]))
             #expect(cycle.path.hops == 300)
-            #expect(journal.names == chain.map(\.name))
+            #expect(journal == chain.map(\.name))
         }
 
         @Test(
@@ -74,32 +79,16 @@ extension CoreSuites {
 
         @Test("a cycle above the sender names the responder where the loop closes")
         func cycleAboveTheSender() async throws {
-            let journal = Journal()
-            let chain = makeChain([.pass, .pass, .pass], topIsRoot: false, journal: journal)
-            await chain[2].link(to: chain[1])
-            defer { Task { [chain] in await chain[2].link(to: nil) } }
+            let (_, journal, _) = try await sendAroundACycle(of: 3, closingOnto: 1)
 
-            let outcome = await chain[0].send(Ping())
-
-            let cycle = try #require(outcome.cycleDetectedDetails)
-            #expect(cycle.repeated == ResponderID(chain[1]))
-            #expect(cycle.closedBy == ResponderID(chain[2]))
-            #expect(journal.names == ["s0", "s1", "s2"])
+            #expect(journal == ["s0", "s1", "s2"])
         }
 
         @Test("a cycle back to the sender is detected when the event starts at next")
         func cycleThroughTheSenderStartingAtNext() async throws {
-            let journal = Journal()
-            let chain = makeChain([.pass, .pass], topIsRoot: false, journal: journal)
-            await chain[1].link(to: chain[0])
-            defer { Task { [chain] in await chain[1].link(to: nil) } }
+            let (_, journal, _) = try await sendAroundACycle(of: 2, closingOnto: 0, options: .startingAtNext)
 
-            let outcome = await chain[0].send(Ping(), options: .startingAtNext)
-
-            let cycle = try #require(outcome.cycleDetectedDetails)
-            #expect(cycle.repeated == ResponderID(chain[0]))
-            #expect(cycle.closedBy == ResponderID(chain[1]))
-            #expect(journal.names == ["s1"])
+            #expect(journal == ["s1"])
         }
     }
 }

@@ -7,8 +7,7 @@ extension CoreSuites {
     struct DispositionTests {
         @Test("a handler that returns handled stops the event at its responder")
         func handledStops() async throws {
-            let journal = Journal()
-            let chain = makeChain([.pass, .handle, .handle, .pass], journal: journal)
+            let (journal, chain) = journaledChain([.pass, .handle, .handle, .pass])
 
             let outcome = await chain[0].send(Ping())
 
@@ -21,8 +20,7 @@ extension CoreSuites {
 
         @Test("handled and continue counts the responder as a handler and lets the event go on to the root")
         func handledAndContinueGoesOn() async throws {
-            let journal = Journal()
-            let chain = makeChain([.handleAndContinue, .pass, .pass], journal: journal)
+            let (journal, chain) = journaledChain([.handleAndContinue, .pass, .pass])
 
             let outcome = await chain[0].send(Ping())
 
@@ -35,9 +33,9 @@ extension CoreSuites {
 
         @Test("several responders handling one event are listed in the order they handled it")
         func severalHandlersInOrder() async throws {
-            let journal = Journal()
-            let chain = makeChain(
-                [.handleAndContinue, .pass, .handleAndContinue, .handle, .handle], journal: journal)
+            let (journal, chain) = journaledChain([
+                .handleAndContinue, .pass, .handleAndContinue, .handle, .handle,
+            ])
 
             let outcome = await chain[0].send(Ping())
 

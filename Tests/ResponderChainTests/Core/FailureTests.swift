@@ -7,8 +7,7 @@ extension CoreSuites {
     struct FailureTests {
         @Test("a throwing handler ends the send failed, with its error, its responder and its hop")
         func throwingHandlerFails() async throws {
-            let journal = Journal()
-            let chain = makeChain([.pass, .fail, .handle], journal: journal)
+            let (journal, chain) = journaledChain([.pass, .fail, .handle])
 
             let outcome = await chain[0].send(Ping())
 

@@ -5,10 +5,15 @@ import Testing
 extension CoreSuites {
     @Suite("Isolation of handlers")
     struct IsolationTests {
+        /// A new journal, and a root called `root` that handles ``Ping``, writing its name there.
+        private func journaledRoot() -> (journal: Journal, root: Station) {
+            let journal = Journal()
+            return (journal, Station(named: "root", .handle, root: true, journal: journal))
+        }
+
         @Test("main-actor and actor responders mix in one chain, each handler on its own isolation")
         func mainActorAndActors() async throws {
-            let journal = Journal()
-            let root = Station(named: "root", .handle, root: true, journal: journal)
+            let (journal, root) = journaledRoot()
             let upper = await Panel("upper", .handleAndContinue, parent: root, journal: journal)
             let middle = Station(named: "middle", .pass, parent: upper, journal: journal)
             let lower = await Panel("lower", .pass, parent: middle, journal: journal)
@@ -42,8 +47,7 @@ extension CoreSuites {
         @Test(
             "a responder isolated to another global actor runs its handler on that actor")
         func otherGlobalActor() async throws {
-            let journal = Journal()
-            let root = Station(named: "root", .handle, root: true, journal: journal)
+            let (journal, root) = journaledRoot()
             let ledger = await Ledger(parent: root, journal: journal)
             let leaf = Station(named: "leaf", .pass, parent: ledger, journal: journal)
 
@@ -59,8 +63,7 @@ extension CoreSuites {
         @Test(
             "a global-actor responder's table runs its entries, catch-all and middleware on that actor")
         func globalActorTable() async throws {
-            let journal = Journal()
-            let root = Station(named: "root", .handle, root: true, journal: journal)
+            let (journal, root) = journaledRoot()
             let ledger = await TableLedger(parent: root)
             let leaf = Station(named: "leaf", .pass, parent: ledger, journal: journal)
 

@@ -7,8 +7,7 @@ extension CoreSuites {
     struct PathOrderTests {
         @Test("an event visits a 5-deep chain from the sender up to the root, one hop each, in order")
         func visitsEveryResponderInOrder() async throws {
-            let journal = Journal()
-            let chain = makeChain(Array(repeating: .pass, count: 5), journal: journal)
+            let (journal, chain) = journaledChain(Array(repeating: .pass, count: 5))
 
             let outcome = await chain[0].send(Ping())
 
@@ -23,8 +22,7 @@ extension CoreSuites {
 
         @Test("an event starting at next skips the sender's handlers and visits the rest in order")
         func startingAtNextSkipsTheSender() async throws {
-            let journal = Journal()
-            let chain = makeChain(Array(repeating: .pass, count: 5), journal: journal)
+            let (journal, chain) = journaledChain(Array(repeating: .pass, count: 5))
 
             let outcome = await chain[0].send(Ping(), options: .startingAtNext)
 

@@ -5,20 +5,23 @@ import Testing
 extension CoreSuites {
     @Suite("Proxies and catch-all sinks")
     struct ProxyTests {
-        @Test("a proxy beside a responder handles the events the responder's own table lacks")
-        func proxyHandles() async throws {
+        @Test(
+            "a proxy beside a responder gets the events the responder's own table lacks: the send ends there when it handles, and goes on to next when it passes and there is no catch-all",
+            arguments: [true, false])
+        func proxyHandlesOrPassesToNext(handles: Bool) async throws {
             let root = RootSink(.handled)
-            let proxy = EventProxy(.handled)
+            let proxy = EventProxy(handles ? .handled : .pass)
             let controller = Controller(proxy: proxy, parent: root)
 
             let outcome = await controller.send(Knock())
 
             let handled = try #require(outcome.handledDetails)
-            #expect(handled.stoppedAt == ResponderID(controller))
-            #expect(handled.handlers == [ResponderID(controller)])
-            #expect(handled.info[Tag.self] == "proxy")
+            let stoppedAt = handles ? ResponderID(controller) : ResponderID(root)
+            #expect(handled.stoppedAt == stoppedAt)
+            #expect(handled.handlers == [stoppedAt])
+            if handles { #expect(handled.info[Tag.self] == "proxy") }
             #expect(await proxy.seen == ["Knock"])
-            #expect(await root.seen.isEmpty)
+            #expect(await root.seen == (handles ? [] : ["Knock"]))
         }
 
         @Test("the responder's own entry wins over its proxy")
@@ -45,21 +48,6 @@ extension CoreSuites {
             #expect(await proxy.seen == ["Knock"])
             #expect(await controller.fallbackSaw == ["Knock"])
             #expect(await root.seen.isEmpty)
-        }
-
-        @Test("a proxy that passes, with no catch-all, lets the event go on to next")
-        func proxyPassesToNext() async throws {
-            let root = RootSink(.handled)
-            let proxy = EventProxy(.pass)
-            let controller = Controller(proxy: proxy, parent: root)
-
-            let outcome = await controller.send(Knock())
-
-            let handled = try #require(outcome.handledDetails)
-            #expect(handled.stoppedAt == ResponderID(root))
-            #expect(handled.handlers == [ResponderID(root)])
-            #expect(await proxy.seen == ["Knock"])
-            #expect(await root.seen == ["Knock"])
         }
 
         @Test("with no proxy set, the event goes on to next")

@@ -181,23 +181,17 @@ private actor FeedController: Responder {
     var next: (any Responder)? { nil }
     nonisolated var isRoot: Bool { true }
 
+    /// Logs what a handler did with its event, and handles it.
+    private func handled(_ line: String) -> Disposition {
+        log.append(line)
+        return .handled
+    }
+
     static let strategies = Strategies<FeedController> {
-        $0.on(Like.self) { feed, like, _ in
-            feed.log.append("like \(like.post)")
-            return .handled
-        }
-        $0.on(Share.self) { feed, share, _ in
-            feed.log.append("share \(share.post)")
-            return .handled
-        }
-        $0.on(Comment.self) { feed, comment, _ in
-            feed.log.append("comment \(comment.post): \(comment.text)")
-            return .handled
-        }
-        $0.on(Follow.self) { feed, follow, _ in
-            feed.log.append("follow \(follow.user)")
-            return .handled
-        }
+        $0.on(Like.self) { feed, like, _ in feed.handled("like \(like.post)") }
+        $0.on(Share.self) { feed, share, _ in feed.handled("share \(share.post)") }
+        $0.on(Comment.self) { feed, comment, _ in feed.handled("comment \(comment.post): \(comment.text)") }
+        $0.on(Follow.self) { feed, follow, _ in feed.handled("follow \(follow.user)") }
     }
 }
 

@@ -6,14 +6,13 @@ import Testing
 struct CaptureLinkTests {
     @Test("A re-link made during the capture pass takes effect in the bubble, not in the capture")
     func relinkDuringCaptureTakesEffectInTheBubble() async throws {
-        let journal = Journal()
-        let system = capturingSystem()
         let gate = Gate()
+        let system = capturingSystem()
+        let (journal, nodes) = journaledNodes(
+            [.both(.pass, .pass), .both(.pass, .pass), .both(.park(gate, then: .pass), .pass)], system: system
+        )
         let other = Node(
             "other", capture: .pass, bubble: .handle, root: true, system: system, journal: journal)
-        let nodes = makeNodes(
-            [.both(.pass, .pass), .both(.pass, .pass), .both(.park(gate, then: .pass), .pass)],
-            system: system, journal: journal)
 
         async let sent = nodes[0].send(Ping())
         try await gate.waitForArrivals(1)
@@ -29,10 +28,8 @@ struct CaptureLinkTests {
 
     @Test("A cycle among the links ends the send before any handler runs")
     func cycleAmongTheLinksEndsTheSendBeforeAnyHandler() async throws {
-        let journal = Journal()
-        let nodes = makeNodes(
-            [.both(.pass, .pass), .both(.pass, .pass), .both(.pass, .pass)], topIsRoot: false,
-            system: capturingSystem(), journal: journal)
+        let (journal, nodes) = journaledNodes(
+            [.both(.pass, .pass), .both(.pass, .pass), .both(.pass, .pass)], topIsRoot: false)
         await nodes[2].link(to: nodes[0])
 
         let outcome = await nodes[0].send(Ping())
@@ -46,10 +43,7 @@ struct CaptureLinkTests {
 
     @Test("A link back to the sender of a send that starts at next is a cycle too")
     func linkBackToTheSenderOfAnAtNextSendIsACycle() async throws {
-        let journal = Journal()
-        let nodes = makeNodes(
-            [.both(.pass, .pass), .both(.pass, .pass)], topIsRoot: false, system: capturingSystem(),
-            journal: journal)
+        let (journal, nodes) = journaledNodes([.both(.pass, .pass), .both(.pass, .pass)], topIsRoot: false)
         await nodes[1].link(to: nodes[0])
 
         let outcome = await nodes[0].send(Ping(), options: .startingAtNext)
@@ -60,10 +54,8 @@ struct CaptureLinkTests {
 
     @Test("A chain that breaks before a root is captured as far as it goes, then ends interrupted")
     func brokenChainIsCapturedAsFarAsItGoes() async throws {
-        let journal = Journal()
-        let nodes = makeNodes(
-            [.both(.pass, .pass), .both(.handleAndContinue, .pass)], topIsRoot: false,
-            system: capturingSystem(), journal: journal)
+        let (journal, nodes) = journaledNodes(
+            [.both(.pass, .pass), .both(.handleAndContinue, .pass)], topIsRoot: false)
 
         let outcome = await nodes[0].send(Ping())
 
@@ -76,12 +68,10 @@ struct CaptureLinkTests {
 
     @Test("A responder that leaves the chain during capture is still captured, and not bubbled")
     func responderThatLeavesDuringCaptureIsNotBubbled() async throws {
-        let journal = Journal()
-        let system = capturingSystem()
         let gate = Gate()
-        let nodes = makeNodes(
-            [.both(.pass, .pass), .both(.pass, .pass), .both(.park(gate, then: .pass), .handle)],
-            system: system, journal: journal)
+        let (journal, nodes) = journaledNodes([
+            .both(.pass, .pass), .both(.pass, .pass), .both(.park(gate, then: .pass), .handle),
+        ])
 
         async let sent = nodes[0].send(Ping())
         try await gate.waitForArrivals(1)

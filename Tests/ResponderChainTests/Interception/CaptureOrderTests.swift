@@ -75,8 +75,7 @@ struct CaptureOrderTests {
 
     @Test("The ordering table", arguments: cases)
     func orderingTable(_ row: CaptureOrderCase) async throws {
-        let journal = Journal()
-        let nodes = makeNodes(row.chain, system: capturingSystem(), journal: journal)
+        let (journal, nodes) = journaledNodes(row.chain)
         let outcome = await nodes[0].send(Ping(), options: SendOptions(start: row.start))
 
         #expect(journal.names == row.journal)
@@ -93,10 +92,7 @@ struct CaptureOrderTests {
 
     @Test("An intercepted outcome names the interceptor and says it was intercepted")
     func interceptedOutcomeNamesTheInterceptor() async throws {
-        let journal = Journal()
-        let nodes = makeNodes(
-            [.bubble(.handle), .capture(.handle), .bubble(.pass)], system: capturingSystem(), journal: journal
-        )
+        let (_, nodes) = journaledNodes([.bubble(.handle), .capture(.handle), .bubble(.pass)])
         let outcome = await nodes[0].send(Ping())
         let handled = try #require(outcome.handledDetails)
         #expect(handled.stoppedAt == ResponderID(nodes[1]))
@@ -107,11 +103,10 @@ struct CaptureOrderTests {
 
     @Test("Hops are numbered in one sequence: capture hops first, then the bubble's")
     func hopsAreNumberedInOneSequence() async throws {
-        let journal = Journal()
         let system = capturingSystem(tracer: RecordingTracer())
         let tracer = try #require(system.tracer as? RecordingTracer)
-        let nodes = makeNodes(
-            [.both(.pass, .pass), .bubble(.pass), .both(.pass, .pass)], system: system, journal: journal)
+        let (_, nodes) = journaledNodes(
+            [.both(.pass, .pass), .bubble(.pass), .both(.pass, .pass)], system: system)
         let outcome = await nodes[0].send(Ping())
         let hops = tracer.enteredHops(for: outcome.eventID)
         #expect(hops.map(\.number) == [1, 2, 3, 4, 5])

@@ -6,10 +6,9 @@ import Testing
 struct CapturePostingTests {
     @Test("Posts of one sender reach the capture handlers above it, and then the sender, in post order")
     func postsKeepTheirOrderThroughCapture() async throws {
-        let journal = Journal()
-        let nodes = makeNodes(
-            [.both(.pass, .handle), .bubble(.pass), .both(.appendTrail(then: .pass), .pass)],
-            system: capturingSystem(), journal: journal)
+        let (journal, nodes) = journaledNodes([
+            .both(.pass, .handle), .bubble(.pass), .both(.appendTrail(then: .pass), .pass),
+        ])
 
         var tickets: [Ticket] = []
         for number in 1...50 { tickets.append(await nodes[0].post(Numbered(number: number))) }
@@ -23,10 +22,9 @@ struct CapturePostingTests {
 
     @Test("A post intercepted in capture resolves its ticket with the interception, and is not dead-lettered")
     func interceptedPostResolvesItsTicket() async throws {
-        let journal = Journal()
         let letters = DeadLetterRecorder()
         let system = EventSystem(deadLetters: letters.sink, runsCapturePhase: true)
-        let nodes = makeNodes([.bubble(.handle), .capture(.handle)], system: system, journal: journal)
+        let (journal, nodes) = journaledNodes([.bubble(.handle), .capture(.handle)], system: system)
 
         let outcome = await nodes[0].post(Ping()).outcome
 

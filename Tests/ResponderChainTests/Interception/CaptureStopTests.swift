@@ -10,11 +10,10 @@ struct CaptureStopTests {
         "Cancelling the sender while a capture handler is parked ends the send cancelled during that capture hop"
     )
     func cancellationDuringCapture() async throws {
-        let journal = Journal()
         let gate = Gate()
-        let nodes = makeNodes(
-            [.both(.pass, .handle), .both(.park(gate, then: .pass), .pass), .both(.pass, .pass)],
-            system: capturingSystem(), journal: journal)
+        let (journal, nodes) = journaledNodes([
+            .both(.pass, .handle), .both(.park(gate, then: .pass), .pass), .both(.pass, .pass),
+        ])
 
         let sending = Task { await nodes[0].send(Ping()) }
         try await gate.waitForArrivals(1)
@@ -33,11 +32,10 @@ struct CaptureStopTests {
 
     @Test("A deadline that passes during capture ends the send timed out in the capture phase")
     func deadlinePassesDuringCapture() async throws {
-        let journal = Journal()
         let gate = Gate()
-        let nodes = makeNodes(
-            [.both(.pass, .handle), .both(.pass, .pass), .both(.park(gate, then: .pass), .pass)],
-            system: capturingSystem(), journal: journal)
+        let (journal, nodes) = journaledNodes([
+            .both(.pass, .handle), .both(.pass, .pass), .both(.park(gate, then: .pass), .pass),
+        ])
 
         // Long enough for the capture pass to reach the parked handler even on a loaded machine
         // (with 200 ms, a loaded CI run saw the deadline pass before the first hop); the gate is
@@ -79,10 +77,9 @@ struct CaptureStopTests {
 
     @Test("A capture handler that throws ends the send failed at its capture hop")
     func failingCaptureHandler() async throws {
-        let journal = Journal()
-        let nodes = makeNodes(
-            [.both(.pass, .handle), .both(.fail, .pass), .both(.handleAndContinue, .pass)],
-            system: capturingSystem(), journal: journal)
+        let (_, nodes) = journaledNodes([
+            .both(.pass, .handle), .both(.fail, .pass), .both(.handleAndContinue, .pass),
+        ])
 
         let outcome = await nodes[0].send(Ping())
 
@@ -97,10 +94,8 @@ struct CaptureStopTests {
 
     @Test("A responder with capture handlers reached through a system without capture fails the send, typed")
     func captureHandlersWithoutACapturePassFailTheSend() async throws {
-        let journal = Journal()
-        let nodes = makeNodes(
-            [.bubble(.pass), .both(.handle, .handle), .bubble(.handle)], system: EventSystem(),
-            journal: journal)
+        let (journal, nodes) = journaledNodes(
+            [.bubble(.pass), .both(.handle, .handle), .bubble(.handle)], system: EventSystem())
 
         let outcome = await nodes[0].send(Ping())
 

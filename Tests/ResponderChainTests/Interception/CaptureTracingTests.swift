@@ -7,10 +7,9 @@ struct CaptureTracingTests {
     @Test("Capture hops are entered and left with their phase, and printed with an arrow")
     func captureHopsAreTracedAsSuch() async throws {
         let tracer = RecordingTracer()
-        let journal = Journal()
-        let nodes = makeNodes(
+        let (_, nodes) = journaledNodes(
             [.both(.pass, .handle), .bubble(.pass), .both(.tag("top", then: .handledAndContinue), .pass)],
-            system: capturingSystem(tracer: tracer), journal: journal)
+            system: capturingSystem(tracer: tracer))
 
         let outcome = await nodes[0].send(Ping())
 
@@ -18,12 +17,13 @@ struct CaptureTracingTests {
         #expect(records.map(\.hop.phase) == [.capture, .capture, .bubble])
         #expect(records.map(\.disposition) == [.handledAndContinue, .pass, .handled])
         #expect(
-            tracer.lines(for: outcome.eventID, printer: PrintingTracer.Printer(showsDurations: false)).dropFirst() == [
-                "  1  ↓ n2  actor  handledAndContinue  +Tag=top",
-                "  2  ↓ n0  actor  pass",
-                "  3  n0    actor  handled",
-                "  = handled by n2, n0 after 3 hops",
-            ])
+            tracer.lines(for: outcome.eventID, printer: PrintingTracer.Printer(showsDurations: false))
+                .dropFirst() == [
+                    "  1  ↓ n2  actor  handledAndContinue  +Tag=top",
+                    "  2  ↓ n0  actor  pass",
+                    "  3  n0    actor  handled",
+                    "  = handled by n2, n0 after 3 hops",
+                ])
         #expect(records.first?.hop.description.contains("capture hop 1 n2") == true)
     }
 

@@ -74,6 +74,20 @@ struct Refuse: HopMiddleware {
 
 @Suite("Wrappers: code around hops, per chain and per responder, in a documented order")
 struct HopMiddlewareTests {
+    /// `leaf`, whose handler reacts with `handler` and whose own wrappers `build` adds, below the
+    /// root `top`, whose handler reacts with `topHandler`: both in a system of their own without
+    /// wrappers, writing to a new journal.
+    private func wrappedLeaf(
+        handler: Reaction, below topHandler: Reaction = .handle,
+        _ build: sending (inout Strategies<Wrapped>) -> Void
+    ) -> (journal: Journal, top: Wrapped, leaf: Wrapped) {
+        let journal = Journal()
+        let system = EventSystem()
+        let top = Wrapped("top", system: system, journal: journal, handler: topHandler)
+        let leaf = Wrapped("leaf", parent: top, system: system, journal: journal, handler: handler, build)
+        return (journal, top, leaf)
+    }
+
     @Test(
         "System wrappers run outermost in array order, then the responder's in registration order, then the handlers"
     )
@@ -131,10 +145,7 @@ struct HopMiddlewareTests {
 
     @Test("A responder's wrapper can change the disposition its handlers returned")
     func wrapperChangesTheDisposition() async throws {
-        let journal = Journal()
-        let system = EventSystem()
-        let top = Wrapped("top", system: system, journal: journal)
-        let leaf = Wrapped("leaf", parent: top, system: system, journal: journal, handler: .pass) {
+        let (journal, _, leaf) = wrappedLeaf(handler: .pass) {
             $0.use { _, _, context, next in
                 let disposition = try await next(&context)
                 return disposition == .pass ? .handled : disposition
@@ -149,10 +160,7 @@ struct HopMiddlewareTests {
 
     @Test("A wrapper can catch a handler's failure and decide instead")
     func wrapperCatchesAFailure() async throws {
-        let journal = Journal()
-        let system = EventSystem()
-        let top = Wrapped("top", system: system, journal: journal)
-        let leaf = Wrapped("leaf", parent: top, system: system, journal: journal, handler: .fail) {
+        let (_, top, leaf) = wrappedLeaf(handler: .fail) {
             $0.use { _, _, context, next in
                 do {
                     return try await next(&context)
@@ -216,11 +224,8 @@ struct HopMiddlewareTests {
 
     @Test("Information a wrapper adds is seen by the handlers and by the hops above")
     func wrapperInformationTravelsUp() async throws {
-        let journal = Journal()
-        let system = EventSystem()
-        let top = Wrapped("top", system: system, journal: journal, handler: .appendTrail(then: .handled))
-        let leaf = Wrapped(
-            "leaf", parent: top, system: system, journal: journal, handler: .appendTrail(then: .pass)
+        let (_, _, leaf) = wrappedLeaf(
+            handler: .appendTrail(then: .pass), below: .appendTrail(then: .handled)
         ) {
             $0.use { wrapped, _, context, next in
                 context.info[Trail.self, default: []].append("before")

@@ -9,9 +9,7 @@ private typealias O = ObservationFixtures
 struct ObservationShutdownTests {
     @Test("every post accepted before the shutdown appears before the streams end, and then the loops end")
     func drainedPostsThenEnd() async throws {
-        let gate = Gate()
-        let system = EventSystem()
-        let node = F.Node("node", .park(gate), root: true, system: system)
+        let (gate, system, node) = F.parkedRoot()
         let outcomeStream = system.observeOutcomes()
         let deadLetterStream = system.observeDeadLetters()
         async let outcomes = O.readToEnd(outcomeStream)
@@ -40,9 +38,7 @@ struct ObservationShutdownTests {
 
     @Test("posts ended by the shutdown appear as dead letters before the streams end")
     func endedEarlyAreDeadLetters() async throws {
-        let gate = Gate()
-        let system = EventSystem()
-        let node = F.Node("node", .park(gate), root: true, system: system)
+        let (gate, system, node) = F.parkedRoot()
         let deadLetterStream = system.observeDeadLetters()
         async let deadLetters = O.readToEnd(deadLetterStream)
         for number in 0..<3 {
@@ -69,9 +65,7 @@ struct ObservationShutdownTests {
         "at a shutdown, one sender's posts keep post order within each way they ended: delivered, refused, ended while queued"
     )
     func orderAtShutdown() async throws {
-        let gate = Gate()
-        let system = EventSystem()
-        let node = F.Node("node", .park(gate), root: true, system: system)
+        let (gate, system, node) = F.parkedRoot()
         let sender = F.Node("sender", .pass, parent: node, system: system)
         let stream = system.observeOutcomes()
         async let observed = O.readToEnd(stream)

@@ -160,6 +160,13 @@ func makeChain(
     return stations
 }
 
+/// A chain made by ``makeChain(_:topIsRoot:system:journal:)`` whose stations write to a new
+/// journal, and that journal.
+func journaledChain(_ reactions: [Reaction], topIsRoot: Bool = true) -> (journal: Journal, chain: [Station]) {
+    let journal = Journal()
+    return (journal, makeChain(reactions, topIsRoot: topIsRoot, journal: journal))
+}
+
 /// A responder whose table handles only ``Knock``.
 actor Doorman: Responder {
     private let parent: (any Responder)?
@@ -224,7 +231,7 @@ final class Panel: MainActorResponder {
     }
 }
 
-/// A global actor other than the main actor.
+/// A global actor other than the main actor, for the core and the tracing suites.
 @globalActor
 actor LedgerActor {
     static let shared = LedgerActor()

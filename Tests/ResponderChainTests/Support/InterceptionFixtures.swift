@@ -83,6 +83,15 @@ func makeNodes(
     return nodes
 }
 
+/// A chain made by ``makeNodes(_:topIsRoot:system:journal:)`` whose nodes write to a new
+/// journal, and that journal; the system runs the capture pass unless another is given.
+func journaledNodes(
+    _ specs: [NodeSpec], topIsRoot: Bool = true, system: EventSystem = capturingSystem()
+) -> (journal: Journal, nodes: [Node]) {
+    let journal = Journal()
+    return (journal, makeNodes(specs, topIsRoot: topIsRoot, system: system, journal: journal))
+}
+
 /// A system wrapper that writes `label>` before the rest of the hop and `<label` after it.
 struct JournalingWrapper: HopMiddleware {
     let label: String

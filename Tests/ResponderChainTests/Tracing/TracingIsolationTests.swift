@@ -5,15 +5,11 @@ import Testing
 private typealias F = TracingFixtures
 
 extension TracingFixtures {
-    @globalActor
-    actor LaneActor {
-        static let shared = LaneActor()
-    }
-
-    /// A responder isolated to another global actor: its hops run on it.
-    @LaneActor
+    /// A root isolated to a global actor other than the main actor (the core suites'
+    /// ``LedgerActor``): its hops run on it.
+    @LedgerActor
     final class LaneResponder: GlobalActorResponder {
-        nonisolated static var globalActor: any Actor { LaneActor.shared }
+        nonisolated static var globalActor: any Actor { LedgerActor.shared }
         var next: (any Responder)? { nil }
         nonisolated var isRoot: Bool { true }
 
@@ -51,11 +47,11 @@ struct TracingIsolationTests {
         #expect(outcome.kind == .handled)
         #expect(
             tracer.hops(for: outcome.eventID).map(\.hop.isolation) == [
-                .mainActor, .responder, .nonisolated, .actor("LaneActor"),
+                .mainActor, .responder, .nonisolated, .actor("LedgerActor"),
             ])
         #expect(
             tracer.hops(for: outcome.eventID).map(\.hop.isolation.description) == [
-                "MainActor", "actor", "nonisolated", "LaneActor",
+                "MainActor", "actor", "nonisolated", "LedgerActor",
             ])
     }
 
@@ -68,6 +64,7 @@ struct TracingIsolationTests {
 
         let outcome = await free.send(F.Ping(), options: SendOptions(tracer: tracer))
 
-        #expect(tracer.hops(for: outcome.eventID).map(\.hop.isolation) == [.mainActor, .actor("LaneActor")])
+        #expect(
+            tracer.hops(for: outcome.eventID).map(\.hop.isolation) == [.mainActor, .actor("LedgerActor")])
     }
 }

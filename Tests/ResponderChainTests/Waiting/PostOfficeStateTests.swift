@@ -64,6 +64,15 @@ struct PostOfficeStateTests {
         return (answer, admission)
     }
 
+    /// Posts `count` posts (numbered from 0) on the sender's lane of `state` and starts the
+    /// lane's delivery: post 0 is in flight, the others are queued behind it. Returns the posts.
+    func postWithTheFirstInFlight(_ count: Int, in state: inout PostOfficeState) -> [PendingPost] {
+        let posts = (0..<count).map(post)
+        for post in posts { _ = state.post(post, lane: lane, overLimit: false) }
+        _ = state.nextStep(lane: lane, after: nil)
+        return posts
+    }
+
     /// The number of the post a step delivers, or `nil`.
     func delivered(_ step: PostOfficeState.DeliveryStep) -> Int? {
         guard case .deliver(let post) = step else { return nil }
@@ -167,9 +176,7 @@ struct PostOfficeStateTests {
     )
     func ticketCancellation() {
         var state = PostOfficeState(limit: .default)
-        let posts = (0..<3).map(post)
-        for post in posts { _ = state.post(post, lane: lane, overLimit: false) }
-        _ = state.nextStep(lane: lane, after: nil)  // 0 in flight
+        let posts = postWithTheFirstInFlight(3, in: &state)
 
         guard case .removedFromQueue(let removed) = state.cancel(posts[1].ticket, lane: lane) else {
             Issue.record("the queued post was not removed")
@@ -206,9 +213,7 @@ struct PostOfficeStateTests {
     @Test("while draining, posts that finish count as finished, and the last one closes the office")
     func drainFinishes() {
         var state = PostOfficeState(limit: .default)
-        let posts = (0..<2).map(post)
-        for post in posts { _ = state.post(post, lane: lane, overLimit: false) }
-        _ = state.nextStep(lane: lane, after: nil)
+        let posts = postWithTheFirstInFlight(2, in: &state)
         _ = state.shutdown()
         #expect(state.phase == .draining)
 
@@ -224,9 +229,7 @@ struct PostOfficeStateTests {
     )
     func endRemaining() {
         var state = PostOfficeState(limit: .default)
-        let posts = (0..<3).map(post)
-        for post in posts { _ = state.post(post, lane: lane, overLimit: false) }
-        _ = state.nextStep(lane: lane, after: nil)
+        let posts = postWithTheFirstInFlight(3, in: &state)
         _ = state.shutdown()
 
         let remaining = state.endRemaining()
@@ -251,9 +254,7 @@ struct PostOfficeStateTests {
     @Test("while draining, a post is counted by the outcome its ticket holds, the first one recorded")
     func countedByTheTicketsOutcome() throws {
         var state = PostOfficeState(limit: .default)
-        let posts = (0..<2).map(post)
-        for post in posts { _ = state.post(post, lane: lane, overLimit: false) }
-        _ = state.nextStep(lane: lane, after: nil)
+        let posts = postWithTheFirstInFlight(2, in: &state)
         _ = state.shutdown()
 
         _ = endedByShutdown(posts[0])  // the shutdown's stop reached the ticket first
