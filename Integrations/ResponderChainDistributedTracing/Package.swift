@@ -38,6 +38,7 @@ let package = Package(
             dependencies: [
                 "ResponderChainDistributedTracing",
                 .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainTesting", package: "ResponderChain"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]

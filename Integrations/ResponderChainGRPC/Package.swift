@@ -33,12 +33,22 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The order events and information the demo, the test server and the tests send across,
+        // and the registry naming them: one definition for every process of this package.
+        .target(
+            name: "RemoteOrders",
+            dependencies: [
+                "ResponderChainGRPC",
+                .product(name: "ResponderChain", package: "ResponderChain"),
+            ]
+        ),
         // A gateway and a backend process joined by a remote link, printing the joined trace:
         //   swift run remote-chain-demo
         .executableTarget(
             name: "remote-chain-demo",
             dependencies: [
                 "ResponderChainGRPC",
+                "RemoteOrders",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -53,6 +63,7 @@ let package = Package(
             name: "remote-chain-test-server",
             dependencies: [
                 "ResponderChainGRPC",
+                "RemoteOrders",
                 .product(name: "ResponderChain", package: "ResponderChain"),
             ]
         ),
@@ -71,6 +82,7 @@ let package = Package(
             name: "ResponderChainGRPCTests",
             dependencies: [
                 "ResponderChainGRPC",
+                "RemoteOrders",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),

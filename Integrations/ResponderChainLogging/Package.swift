@@ -38,6 +38,7 @@ let package = Package(
             dependencies: [
                 "ResponderChainLogging",
                 .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainTesting", package: "ResponderChain"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]

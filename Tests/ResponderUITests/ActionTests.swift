@@ -16,10 +16,11 @@ private struct EditorScene {
     let editor = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 400, height: 300), label: "editor")
     let menu = View(frame: Rect(x: 0, y: 300, width: 400, height: 100), label: "menu")
     let counter = Counter()
+    /// An event proxy that handles `Share`, for a test to put beside a responder.
+    let shareProxy = UIFixtures.ShareProxy()
 
     init() {
-        scene.controller.view.addSubview(editor)
-        scene.controller.view.addSubview(menu)
+        scene.controller.view.addSubviews(editor, menu)
         editor.acceptsFocus = true
         let counter = counter
         scene.controller.handlers.on(Copy.self) { _, _, _ in
@@ -80,13 +81,12 @@ struct ActionTests {
     @Test("an action only the controller's event proxy handles is performed through the controller")
     func eventProxy() async {
         let ui = EditorScene()
-        let proxy = UIFixtures.ShareProxy()
-        ui.scene.controller.eventProxy = proxy
+        ui.scene.controller.eventProxy = ui.shareProxy
         #expect(await ui.scene.app.target(forAction: Share.self, from: ui.menu) === ui.scene.controller)
-        #expect(await proxy.shared == 0)
+        #expect(await ui.shareProxy.shared == 0)
         let outcome = await ui.scene.app.sendAction(Share(), from: ui.menu)
         #expect(outcome.handlers == [ResponderID(ui.scene.controller)])
-        #expect(await proxy.shared == 1)
+        #expect(await ui.shareProxy.shared == 1)
     }
 
     @Test(
@@ -94,18 +94,17 @@ struct ActionTests {
     )
     func proxyOfAView() async {
         let ui = EditorScene()
-        let shareProxy = UIFixtures.ShareProxy()
         #expect(ui.editor.becomeFirstResponder())
         #expect(await ui.scene.app.target(forAction: Share.self) == nil)
 
-        ui.editor.handlers.proxy { _ in shareProxy }
+        ui.editor.handlers.proxy { [shareProxy = ui.shareProxy] _ in shareProxy }
 
         #expect(await ui.editor.canPerform(Share.self))
         #expect(await ui.scene.app.target(forAction: Share.self) === ui.editor)
-        #expect(await shareProxy.shared == 0)
+        #expect(await ui.shareProxy.shared == 0)
         let outcome = await ui.scene.app.sendAction(Share())
         #expect(outcome.handlers == [ResponderID(ui.editor)])
-        #expect(await shareProxy.shared == 1)
+        #expect(await ui.shareProxy.shared == 1)
     }
 
     @Test(
@@ -113,17 +112,16 @@ struct ActionTests {
     )
     func proxiesOfProxies() async {
         let ui = EditorScene()
-        let shareProxy = UIFixtures.ShareProxy()
         let first = View(label: "first proxy")
         let second = View(label: "second proxy")
         first.handlers.proxy { _ in second }
-        second.handlers.proxy { _ in shareProxy }
+        second.handlers.proxy { [shareProxy = ui.shareProxy] _ in shareProxy }
         ui.menu.handlers.proxy { _ in first }
 
         #expect(await ui.scene.app.target(forAction: Share.self, from: ui.menu) === ui.menu)
         let outcome = await ui.scene.app.sendAction(Share(), from: ui.menu)
         #expect(outcome.handlers == [ResponderID(ui.menu)])
-        #expect(await shareProxy.shared == 1)
+        #expect(await ui.shareProxy.shared == 1)
 
         second.handlers.proxy { _ in first }  // first → second → first
         #expect(await !ui.menu.canPerform(Share.self))

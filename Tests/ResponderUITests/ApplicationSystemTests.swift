@@ -15,8 +15,7 @@ struct ApplicationSystemTests {
     func viewsUseTheApplicationsSystem() async throws {
         let letters = DeadLetterRecorder()
         let scene = UIFixtures.Scene(withDelegate: false, deadLetters: letters.sink)
-        let leaf = View(label: "leaf")
-        scene.controller.view.addSubview(leaf)
+        let leaf = scene.add(View(label: "leaf"))
 
         let outcome = await leaf.send(UIFixtures.Ping())
 
@@ -31,8 +30,7 @@ struct ApplicationSystemTests {
     func movedViewFollows() async throws {
         let first = UIFixtures.Scene(withDelegate: false)
         let second = UIFixtures.Scene(withDelegate: false)
-        let leaf = View(label: "leaf")
-        first.controller.view.addSubview(leaf)
+        let leaf = first.add(View(label: "leaf"))
         await leaf.send(UIFixtures.Ping())
 
         second.controller.view.addSubview(leaf)
@@ -86,8 +84,7 @@ struct ApplicationSystemTests {
     @Test("the window layer's own events go through the application's system: pointer, key and action")
     func windowLayerEvents() async throws {
         let scene = UIFixtures.Scene(withDelegate: false)
-        let field = View(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "field")
-        scene.controller.view.addSubview(field)
+        let field = scene.add(View(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "field"))
 
         _ = await scene.window.tap(at: Point(x: 10, y: 10))
         let tapHops = scene.recorder.labels

@@ -191,8 +191,7 @@ struct ChainShapeTests {
         arguments: [false, true])
     func noBounceBetweenMainActorHops(withDeadline: Bool) async {
         let scene = UIFixtures.Scene()
-        let leaf = View(label: "leaf")
-        scene.controller.view.addSubview(leaf)
+        let leaf = scene.add(View(label: "leaf"))
         let probe = Probe()
         leaf.handlers.on(Ping.self) { _, _, _ in
             // Queued behind the current main-actor job: it can only run if the send gives up
@@ -217,8 +216,7 @@ struct ChainShapeTests {
     @Test("an event sent from a background task reaches the main-actor responders and the delegate")
     func sentFromBackground() async {
         let scene = UIFixtures.Scene()
-        let leaf = View(label: "leaf")
-        scene.controller.view.addSubview(leaf)
+        let leaf = scene.add(View(label: "leaf"))
         leaf.handlers.on(Ping.self) { _, ping, context in
             MainActor.assertIsolated()
             return .pass

@@ -29,8 +29,7 @@ struct DetachingTests {
     @Test("an event in flight when its window is detached ends interrupted at the window")
     func windowDetached() async throws {
         let scene = UIFixtures.Scene()
-        let leaf = View(label: "leaf")
-        scene.controller.view.addSubview(leaf)
+        let leaf = scene.add(View(label: "leaf"))
 
         let outcome = try await send(from: leaf, in: scene) { scene.app.removeWindow(scene.window) }
 
@@ -60,13 +59,8 @@ struct DetachingTests {
     )
     func pointerInFlight() async throws {
         let (letters, app, window, target) = windowWithDeadLetters()
-        let gate = Gate()
-        target.handlers.on(PointerEvent.self) { _, pointer, _ in
-            if pointer.phase == .began { try await gate.pass() }
-            return .pass
-        }
-        let dispatching = Task { @MainActor in await window.dispatch(.began, at: Point(x: 10, y: 10)) }
-        try await gate.waitForArrivals(1)
+        let gate = target.parkPointerEvents(.began)
+        let dispatching = try await window.dispatch(.began, at: Point(x: 10, y: 10), parkingAt: gate)
 
         app.removeWindow(window)
         gate.open()
@@ -93,14 +87,9 @@ struct DetachingTests {
     )
     func pointerEndedInFlight() async throws {
         let (letters, app, window, target) = windowWithDeadLetters()
-        let gate = Gate()
-        target.handlers.on(PointerEvent.self) { _, pointer, _ in
-            if pointer.phase == .ended { try await gate.pass() }
-            return .pass
-        }
+        let gate = target.parkPointerEvents(.ended)
         try #require(await window.dispatch(.began, at: Point(x: 10, y: 10)) != nil)
-        let dispatching = Task { @MainActor in await window.dispatch(.ended, at: Point(x: 10, y: 10)) }
-        try await gate.waitForArrivals(1)
+        let dispatching = try await window.dispatch(.ended, at: Point(x: 10, y: 10), parkingAt: gate)
 
         app.removeWindow(window)
         gate.open()

@@ -11,9 +11,7 @@ private struct FormScene {
     let email = RecordingView(frame: Rect(x: 0, y: 50, width: 200, height: 40), label: "email")
 
     init() {
-        scene.controller.view.addSubview(form)
-        form.addSubview(name)
-        form.addSubview(email)
+        scene.add(form).addSubviews(name, email)
         name.acceptsFocus = true
         email.acceptsFocus = true
     }

@@ -49,8 +49,7 @@ struct HandlerRegistrarTests {
     @Test("removing a handler by type lets that event pass on; the other handlers stay")
     func removalByType() async throws {
         let scene = UIFixtures.Scene()
-        let view = View(label: "view")
-        scene.controller.view.addSubview(view)
+        let view = scene.add(View(label: "view"))
         view.handlers.on(Ping.self) { _, _, _ in .handled }
         view.handlers.on(Share.self) { _, _, _ in .handled }
 
@@ -92,8 +91,7 @@ struct HandlerRegistrarTests {
     )
     func namedEvents() async throws {
         let scene = UIFixtures.Scene()
-        let cell = Cell(label: "cell")
-        scene.controller.view.addSubview(cell)
+        let cell = scene.add(Cell(label: "cell"))
         cell.handlers.on(.rename, payload: String.self) { cell, name, _ in
             cell.renamed.append(name)
             return .handled
@@ -159,8 +157,7 @@ struct HandlerRegistrarTests {
     )
     func proxy() async throws {
         let scene = UIFixtures.Scene()
-        let view = RecordingView(label: "view")
-        scene.controller.view.addSubview(view)
+        let view = scene.add(RecordingView(label: "view"))
         let proxy = ProxyView(label: "proxy")
         proxy.handlers.on(Share.self) { proxy, _, _ in
             proxy.seen.append("Share")

@@ -345,8 +345,7 @@ struct PointerCancellationTests {
         if scenario.parked != .began {
             try #require(await ui.window.dispatch(.began, at: Point(x: 20, y: 220))?.target === ui["knob"])
         }
-        let parked = ui.dispatchInTask(scenario.parked, at: scenario.location)
-        try await gate.waitForArrivals(1)
+        let parked = try await ui.window.dispatch(scenario.parked, at: scenario.location, parkingAt: gate)
 
         switch scenario.interference {
         case .change(let change): ui.apply(change)
@@ -428,11 +427,7 @@ struct PointerCancellationTests {
     )
     func parkedCancellation() async throws {
         let ui = cancellationScene()
-        let gate = Gate()
-        ui["knob"].handlers.on(PointerEvent.self) { _, pointer, _ in
-            if pointer.phase == .cancelled { try await gate.pass() }
-            return .pass
-        }
+        let gate = ui["knob"].parkPointerEvents(.cancelled)
         try await ui.begin(on: ui["knob"])
 
         ui.apply(.remove("panel"))
@@ -577,23 +572,13 @@ private final class InFlightStorm {
     init(seed: UInt64) {
         tree = RandomViewTree(seed: seed)
         driver = ParkingStormDriver(tree: tree)
-        for view in tree.views {
-            view.pointerDisposition = tree.random.chance(40) ? .handled : .pass
-            view.onPointer = { [unowned tree] _ in
+        // A parked cancellation is `parkedCancellation`'s, not the storm's.
+        driver.rig(
+            parkChance: 35,
+            bound: { [unowned self] pointer, view in bound[pointer] = view },
+            onPointer: { [unowned tree] _ in
                 if tree.random.chance(25) { tree.interfere() }
-            }
-            view.handlers.on(PointerEvent.self) { [unowned self] view, pointer, context in
-                if pointer.phase == .began, context.hop == 1 {
-                    self.bound["\(pointer.pointer.rawValue)"] = view.label
-                }
-                // The window's cancellations are not parked: the driver waits only for what its
-                // own steps send (a parked cancellation is `parkedCancellation`'s).
-                if pointer.phase != .cancelled, self.tree.random.chance(35) {
-                    try await self.driver.park(pointer, at: view)
-                }
-                return .pass
-            }
-        }
+            })
     }
 
     /// Random input, gate openings and direct tree changes; then a final detach that cancels
@@ -610,9 +595,6 @@ private final class InFlightStorm {
 
     /// Drops the views' hooks and handlers (they hold the tree and the storm).
     func tearDown() {
-        for view in tree.views {
-            view.onPointer = nil
-            view.handlers.remove(PointerEvent.self)
-        }
+        driver.tearDown()
     }
 }

@@ -6,31 +6,12 @@ private typealias AddToCart = UIFixtures.AddToCart
 private typealias FavouriteChanged = UIFixtures.FavouriteChanged
 private typealias Ping = UIFixtures.Ping
 
-/// A scene with a "Buy" button at (100, 100, 40 × 20) that sends `AddToCart` on tap, and a
-/// favourite switch at (200, 100, 50 × 30) that sends `FavouriteChanged`. Nobody handles either
-/// until a test says so.
-@MainActor
-private struct ShopScene {
-    let scene = UIFixtures.Scene()
-    let buy = Button(frame: Rect(x: 100, y: 100, width: 40, height: 20), title: "Buy")
-    let favourite = Switch(frame: Rect(x: 200, y: 100, width: 50, height: 30), label: "favourite")
-    let onBuy = Point(x: 110, y: 110)
-    let onFavourite = Point(x: 210, y: 110)
-
-    init() {
-        scene.controller.view.addSubview(buy)
-        scene.controller.view.addSubview(favourite)
-        buy.addChainEvent(for: .tap) { button in AddToCart(sku: "sku-\(button.title)") }
-        favourite.addChainEvent(for: .valueChanged) { toggle in FavouriteChanged(isOn: toggle.isOn) }
-    }
-}
-
 @Suite("What a pointer delivery returns")
 @MainActor
 struct PointerDeliveryTests {
     @Test("a tap on a button returns its chain event, handled where the chain handled it")
     func handledChainEvent() async throws {
-        let shop = ShopScene()
+        let shop = UIFixtures.ShopScene()
         shop.scene.controller.handlers.on(AddToCart.self) { _, _, _ in .handled }
 
         let delivery = try #require(await shop.scene.window.tap(at: shop.onBuy))
@@ -48,7 +29,7 @@ struct PointerDeliveryTests {
 
     @Test("a tap on a button whose chain event nobody handles returns it unhandled at the delegate")
     func unhandledChainEvent() async throws {
-        let shop = ShopScene()
+        let shop = UIFixtures.ShopScene()
 
         let delivery = try #require(await shop.scene.window.tap(at: shop.onBuy))
 
@@ -59,7 +40,7 @@ struct PointerDeliveryTests {
 
     @Test("a tap on a button in a detached window returns its chain event interrupted at the window")
     func interruptedChainEvent() async throws {
-        let shop = ShopScene()
+        let shop = UIFixtures.ShopScene()
         shop.scene.app.removeWindow(shop.scene.window)
 
         let delivery = try #require(await shop.scene.window.tap(at: shop.onBuy))
@@ -74,7 +55,7 @@ struct PointerDeliveryTests {
         "a chain event under way when its window is detached comes back interrupted, and the tap waited for it"
     )
     func windowDetachedWhileTheChainEventIsUnderWay() async throws {
-        let shop = ShopScene()
+        let shop = UIFixtures.ShopScene()
         let app = shop.scene.app
         let window = shop.scene.window
         shop.scene.controller.view.handlers.on(AddToCart.self) { _, _, _ in
@@ -91,7 +72,7 @@ struct PointerDeliveryTests {
 
     @Test("a switch, which overrides controlTriggered, reports its value-changed event")
     func switchReports() async throws {
-        let shop = ShopScene()
+        let shop = UIFixtures.ShopScene()
         shop.scene.controller.handlers.on(FavouriteChanged.self) { _, _, _ in .handled }
 
         let first = try #require(await shop.scene.window.tap(at: shop.onFavourite))
@@ -106,7 +87,7 @@ struct PointerDeliveryTests {
 
     @Test("every chain event a tap sends is returned, in the order sent")
     func severalChainEvents() async throws {
-        let shop = ShopScene()
+        let shop = UIFixtures.ShopScene()
         shop.buy.addChainEvent(for: .tap) { _ in Ping(tag: "second") }
         shop.scene.controller.handlers.on(Ping.self) { _, _, _ in .handled }
 
@@ -120,7 +101,7 @@ struct PointerDeliveryTests {
         "phases that trigger nothing return no chain events: began, moved, an ended outside, a tap on a plain view"
     )
     func nothingTriggered() async throws {
-        let shop = ShopScene()
+        let shop = UIFixtures.ShopScene()
         let began = try #require(await shop.scene.window.dispatch(.began, at: shop.onBuy))
         let moved = try #require(await shop.scene.window.dispatch(.moved, at: Point(x: 300, y: 300)))
         let endedOutside = try #require(await shop.scene.window.dispatch(.ended, at: Point(x: 300, y: 300)))
@@ -137,7 +118,7 @@ struct PointerDeliveryTests {
         "what a chain event's handlers trigger in turn is theirs, not the tap's; a tap made from a handler returns its own"
     )
     func nestedTriggers() async throws {
-        let shop = ShopScene()
+        let shop = UIFixtures.ShopScene()
         let window = shop.scene.window
         let favourite = shop.favourite
         let onFavourite = shop.onFavourite

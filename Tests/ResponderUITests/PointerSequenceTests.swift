@@ -13,9 +13,7 @@ private struct PointerScene {
     let knob = RecordingView(frame: Rect(x: 10, y: 10, width: 50, height: 50), label: "knob")
 
     init() {
-        scene.controller.view.addSubview(left)
-        scene.controller.view.addSubview(right)
-        scene.controller.view.addSubview(panel)
+        scene.controller.view.addSubviews(left, right, panel)
         panel.addSubview(knob)
     }
 }
@@ -167,11 +165,7 @@ struct PointerSequenceTests {
         let holder = RecordingView(label: "holder")
         let view = RecordingView(label: "view")
         holder.addSubview(view)
-        let gate = Gate()
-        view.handlers.on(PointerEvent.self) { _, pointer, _ in
-            if pointer.phase == .began { try await gate.pass() }
-            return .pass
-        }
+        let gate = view.parkPointerEvents(.began)
         let sending = Task { @MainActor in await view.send(PointerEvent(phase: .began, location: .zero)) }
         try await gate.waitForArrivals(1)
         gate.open()

@@ -364,7 +364,8 @@ struct TakeOverScript: Sendable, CustomTestStringConvertible {
     func run() async throws {
         let ui = takeOverScene()
         if let handler = handlesCancelled { ui[handler].cancelledDisposition = .handled }
-        let gate = Gate()
+        // Where the old view parks, when it does.
+        var gate = Gate()
         // Whether each take-over a hook tried succeeded.
         var hookTookOver: [Bool] = []
         switch hook {
@@ -395,10 +396,7 @@ struct TakeOverScript: Sendable, CustomTestStringConvertible {
                 }
             }
         case .oldViewParks(let phase):
-            ui["button"].handlers.on(PointerEvent.self) { _, pointer, _ in
-                if pointer.phase == phase { try await gate.pass() }
-                return .pass
-            }
+            gate = ui["button"].parkPointerEvents(phase)
         }
         var parked: Task<PointerDelivery?, Never>?
 
@@ -411,7 +409,7 @@ struct TakeOverScript: Sendable, CustomTestStringConvertible {
             case .sendWithdrawn(let phase, let target, let withdrawal):
                 try ui.expectWithdrawn(try await send(phase, to: target, in: ui), withdrawal)
             case .sendParked(let phase):
-                parked = ui.dispatchInTask(phase, at: ui.middle(of: ui["button"]))
+                parked = ui.window.dispatchInTask(phase, at: ui.middle(of: ui["button"]))
                 try await gate.waitForArrivals(1)
             case .letGo(let withdrawal):
                 gate.open()
@@ -730,25 +728,16 @@ private final class TakeOverStorm {
     init(seed: UInt64) {
         tree = RandomViewTree(seed: seed)
         driver = ParkingStormDriver(tree: tree)
-        for view in tree.views {
-            view.pointerDisposition = tree.random.chance(40) ? .handled : .pass
-            view.onPointer = { [unowned self] pointer in
+        driver.rig(
+            parkChance: 30,
+            bound: { [unowned self] pointer, view in bound[pointer, default: []].insert(view) },
+            onPointer: { [unowned self] pointer in
                 if tree.random.chance(20) { tree.interfere() }
                 if tree.random.chance(25) { takeOver(near: pointer.pointer) }
-            }
-            view.handlers.on(PointerEvent.self) { [unowned self] view, pointer, context in
-                if pointer.phase == .began, context.hop == 1 {
-                    bound["\(pointer.pointer.rawValue)", default: []].insert(view.label)
-                }
+            },
+            inHandler: { [unowned self] pointer in
                 if tree.random.chance(20) { takeOver(near: pointer.pointer) }
-                // The window's cancellations are not parked: the driver waits only for what its
-                // own steps send.
-                if pointer.phase != .cancelled, tree.random.chance(30) {
-                    try await driver.park(pointer, at: view)
-                }
-                return .pass
-            }
-        }
+            })
     }
 
     /// Takes over `pointer`'s sequence half the time, another active pointer's otherwise, by an
@@ -810,9 +799,6 @@ private final class TakeOverStorm {
 
     /// Drops the views' hooks and handlers (they hold the tree and the storm).
     func tearDown() {
-        for view in tree.views {
-            view.onPointer = nil
-            view.handlers.remove(PointerEvent.self)
-        }
+        driver.tearDown()
     }
 }

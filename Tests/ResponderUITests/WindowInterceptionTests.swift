@@ -76,8 +76,8 @@ struct WindowInterceptionTests {
     @Test("a view's capture handlers run only its table in the capture pass, never its pointer methods")
     func captureRunsTheTableOnly() async throws {
         let shop = TargetScene()
-        let outer = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "outer")
-        shop.scene.controller.view.addSubview(outer)
+        let outer = shop.scene.add(
+            RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "outer"))
         shop.target.removeFromSuperview()
         outer.addSubview(shop.target)
         outer.handlers.on(PointerEvent.self, phase: .capture) { outer, pointer, _ in

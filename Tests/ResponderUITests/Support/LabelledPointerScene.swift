@@ -105,13 +105,6 @@ final class LabelledPointerScene {
         return reasons
     }
 
-    /// Dispatches `phase` of the primary pointer from a task of its own, so the test goes on
-    /// while the event is parked.
-    func dispatchInTask(_ phase: PointerPhase, at location: Point) -> Task<PointerDelivery?, Never> {
-        let window = window
-        return Task { @MainActor in await window.dispatch(phase, at: location) }
-    }
-
     /// Makes `change` to the tree.
     func apply(_ change: TreeChange) {
         switch change {

@@ -64,6 +64,41 @@ final class ParkingStormDriver {
         self.tree = tree
     }
 
+    /// Rigs every view of the grid: it handles or passes pointer events (chosen by the seed), runs
+    /// `onPointer` from inside its pointer methods, and has a pointer handler that reports the view
+    /// each sequence's `began` entered at hop 1 to `bound` (by pointer), runs `inHandler`, then
+    /// parks the event `parkChance` percent of the time. The window's cancellations are not
+    /// parked: the driver waits only for what its own steps send.
+    func rig(
+        parkChance: Int,
+        bound: @escaping @MainActor @Sendable (_ pointer: String, _ view: String) -> Void,
+        onPointer: @escaping @MainActor (PointerEvent) -> Void,
+        inHandler: @escaping @MainActor @Sendable (PointerEvent) -> Void = { _ in }
+    ) {
+        for view in tree.views {
+            view.pointerDisposition = tree.random.chance(40) ? .handled : .pass
+            view.onPointer = onPointer
+            view.handlers.on(PointerEvent.self) { [unowned self] view, pointer, context in
+                if pointer.phase == .began, context.hop == 1 {
+                    bound("\(pointer.pointer.rawValue)", view.label)
+                }
+                inHandler(pointer)
+                if pointer.phase != .cancelled, tree.random.chance(parkChance) {
+                    try await park(pointer, at: view)
+                }
+                return .pass
+            }
+        }
+    }
+
+    /// Drops the views' hooks and handlers (they hold the tree and the storm).
+    func tearDown() {
+        for view in tree.views {
+            view.onPointer = nil
+            view.handlers.remove(PointerEvent.self)
+        }
+    }
+
     /// Parks the running handler on a gate of its own, from a handler of `view`, until the
     /// driver opens it; the step that delivered the event is over meanwhile.
     func park(_ pointer: PointerEvent, at view: View) async throws {

@@ -1,4 +1,5 @@
 import ResponderChain
+import ResponderChainTesting
 import ResponderUI
 /// Test doubles for the window-layer suites, namespaced to avoid clashes with other modules'.
 enum UIFixtures {
@@ -31,26 +32,20 @@ enum UIFixtures {
         /// from inside the window layer's calls here (re-entrancy).
         var onPointer: ((PointerEvent) -> Void)?
 
-        override func pointerBegan(_ pointer: PointerEvent) -> Disposition {
-            log.append("began \(pointer.pointer.rawValue)")
+        override func pointerBegan(_ pointer: PointerEvent) -> Disposition { told(pointer) }
+        override func pointerMoved(_ pointer: PointerEvent) -> Disposition { told(pointer) }
+        override func pointerEnded(_ pointer: PointerEvent) -> Disposition { told(pointer) }
+        override func pointerCancelled(_ pointer: PointerEvent) -> Disposition { told(pointer) }
+
+        /// What every pointer method does (each is called for its own phase): logs
+        /// `<phase> <pointer>`, keeps a cancellation's reason, runs ``onPointer``, and answers
+        /// the disposition set for the phase.
+        private func told(_ pointer: PointerEvent) -> Disposition {
+            log.append("\(pointer.phase) \(pointer.pointer.rawValue)")
+            let cancelled = pointer.phase == .cancelled
+            if cancelled, let reason = pointer.cancellation { cancellations.append(reason) }
             onPointer?(pointer)
-            return pointerDisposition
-        }
-        override func pointerMoved(_ pointer: PointerEvent) -> Disposition {
-            log.append("moved \(pointer.pointer.rawValue)")
-            onPointer?(pointer)
-            return pointerDisposition
-        }
-        override func pointerEnded(_ pointer: PointerEvent) -> Disposition {
-            log.append("ended \(pointer.pointer.rawValue)")
-            onPointer?(pointer)
-            return pointerDisposition
-        }
-        override func pointerCancelled(_ pointer: PointerEvent) -> Disposition {
-            log.append("cancelled \(pointer.pointer.rawValue)")
-            if let reason = pointer.cancellation { cancellations.append(reason) }
-            onPointer?(pointer)
-            return cancelledDisposition ?? pointerDisposition
+            return cancelled ? cancelledDisposition ?? pointerDisposition : pointerDisposition
         }
         override func keyDown(_ key: KeyEvent) -> Disposition {
             log.append("keyDown \(key.key)")
@@ -158,5 +153,86 @@ enum UIFixtures {
 
         /// The options that give a test's own send the scene's tracer.
         var options: SendOptions { SendOptions(tracer: recorder) }
+
+        /// Adds `view` to the root controller's view, and returns it.
+        @discardableResult
+        func add<V: View>(_ view: V) -> V {
+            controller.view.addSubview(view)
+            return view
+        }
+    }
+
+    /// A scene with a "Buy" button at (100, 100, 40 × 20) that sends `AddToCart` on tap, and a
+    /// favourite switch at (200, 100, 50 × 30) that sends `FavouriteChanged`. Nobody handles
+    /// either unless the scene records them or a test registers a handler.
+    @MainActor
+    struct ShopScene {
+        /// What the root controller received of the chain events, when the scene records them.
+        @MainActor
+        final class Received {
+            var skus: [String] = []
+            var favourites: [Bool] = []
+        }
+
+        let scene = Scene()
+        let buy = Button(frame: Rect(x: 100, y: 100, width: 40, height: 20), title: "Buy")
+        let favourite = Switch(frame: Rect(x: 200, y: 100, width: 50, height: 30), label: "favourite")
+        let onBuy = Point(x: 110, y: 110)
+        let onFavourite = Point(x: 210, y: 110)
+        let received = Received()
+
+        /// The scene; with `recordingChainEvents`, the root controller handles both chain events,
+        /// noting them in ``received``.
+        init(recordingChainEvents: Bool = false) {
+            scene.controller.view.addSubviews(buy, favourite)
+            buy.addChainEvent(for: .tap) { button in AddToCart(sku: "sku-\(button.title)") }
+            favourite.addChainEvent(for: .valueChanged) { toggle in FavouriteChanged(isOn: toggle.isOn) }
+            guard recordingChainEvents else { return }
+            let received = received
+            scene.controller.handlers.on(AddToCart.self) { _, event, _ in
+                received.skus.append(event.sku)
+                return .handled
+            }
+            scene.controller.handlers.on(FavouriteChanged.self) { _, event, _ in
+                received.favourites.append(event.isOn)
+                return .handled
+            }
+        }
+    }
+}
+
+extension View {
+    /// Adds each of `views` as a subview, in order.
+    func addSubviews(_ views: View...) {
+        for view in views { addSubview(view) }
+    }
+
+    /// Registers a pointer handler on this view that parks each of its `phase` events until the
+    /// returned gate opens, and passes every pointer event on (to the view's pointer methods).
+    func parkPointerEvents(_ phase: PointerPhase) -> Gate {
+        let gate = Gate()
+        handlers.on(PointerEvent.self) { _, pointer, _ in
+            if pointer.phase == phase { try await gate.pass() }
+            return .pass
+        }
+        return gate
+    }
+}
+
+extension Window {
+    /// Dispatches `phase` of the primary pointer from a task of its own, so the test goes on
+    /// while the event is parked.
+    func dispatchInTask(_ phase: PointerPhase, at location: Point) -> Task<PointerDelivery?, Never> {
+        Task { @MainActor in await dispatch(phase, at: location) }
+    }
+
+    /// Dispatches `phase` of the primary pointer from a task of its own, and returns that task
+    /// once the event has arrived at `gate` (parked there by a handler).
+    func dispatch(
+        _ phase: PointerPhase, at location: Point, parkingAt gate: Gate
+    ) async throws -> Task<PointerDelivery?, Never> {
+        let dispatching = dispatchInTask(phase, at: location)
+        try await gate.waitForArrivals(1)
+        return dispatching
     }
 }

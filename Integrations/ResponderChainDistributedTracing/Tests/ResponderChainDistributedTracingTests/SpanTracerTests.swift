@@ -1,6 +1,7 @@
 import InMemoryTracing
 import ResponderChain
 import ResponderChainDistributedTracing
+import ResponderChainTesting
 import Testing
 import Tracing
 
@@ -8,19 +9,16 @@ private struct Probe: Event {}
 private struct Boom: Error {}
 private enum RequestKey: ServiceContextKey { typealias Value = String }
 
-/// Notes the request identifier of the `ServiceContext` its handler runs in.
-private actor Witness: Responder {
-    private(set) var requests: [String?] = []
+/// A root that notes the request identifier of the `ServiceContext` its handler runs in, and
+/// handles the event.
+private func requestWitness() -> ScriptedResponder {
+    ScriptedResponder(
+        "witness", .init([.note { _, _ in ServiceContext.current?[RequestKey.self] }]), root: true)
+}
 
-    nonisolated var isRoot: Bool { true }
-    var next: (any Responder)? { nil }
-
-    static let strategies = Strategies<Witness> {
-        $0.on(Probe.self) { witness, _, _ in
-            witness.requests.append(ServiceContext.current?[RequestKey.self])
-            return .handled
-        }
-    }
+/// The request identifiers a ``requestWitness()`` noted, in order.
+private func requests(noted witness: ScriptedResponder) async -> [String?] {
+    await witness.notes.map { $0 as? String }
 }
 
 /// What a handler saw of the current span.
@@ -29,30 +27,23 @@ private struct Seen: Sendable, Equatable {
     let traceID: String?
 }
 
-private actor Station: Responder {
-    let name: String
-    let parent: Station?
-    let fails: Bool
-    private(set) var seen: [Seen] = []
-
-    init(_ name: String, parent: Station? = nil, fails: Bool = false) {
-        self.name = name
-        self.parent = parent
-        self.fails = fails
+/// A responder that notes what it sees of the current span, then fails when `fails`, or else
+/// handles the event at the root (it has no parent) and passes it on below.
+private func station(_ name: String, parent: ScriptedResponder? = nil, fails: Bool = false)
+    -> ScriptedResponder
+{
+    let note = ScriptedResponder.Step.note { _, _ in
+        let span = ServiceContext.current?.inMemorySpanContext
+        return Seen(spanID: span?.spanID, traceID: span?.traceID)
     }
+    let script: ScriptedResponder.Script =
+        fails ? .init([note], throwing: Boom()) : .init([note], then: parent == nil ? .handled : .pass)
+    return ScriptedResponder(name, script, parent: parent, root: parent == nil)
+}
 
-    var next: (any Responder)? { parent }
-    nonisolated var isRoot: Bool { parent == nil }
-    nonisolated var label: String { name }
-
-    static let strategies = Strategies<Station> {
-        $0.on(Probe.self) { station, _, _ in
-            let span = ServiceContext.current?.inMemorySpanContext
-            station.seen.append(Seen(spanID: span?.spanID, traceID: span?.traceID))
-            if station.fails { throw Boom() }
-            return station.parent == nil ? .handled : .pass
-        }
-    }
+/// What a ``station(_:parent:fails:)`` saw of the current span, in order.
+private func seen(by station: ScriptedResponder) async -> [Seen] {
+    await station.notes.compactMap { $0 as? Seen }
 }
 
 @Suite("Span per hop (swift-distributed-tracing)")
@@ -61,8 +52,8 @@ struct SpanTracerTests {
     func spanPerHop() async throws {
         let backend = InMemoryTracer()
         let tracer = SpanTracer(tracer: backend)
-        let top = Station("Top")
-        let leaf = Station("Leaf", parent: top)
+        let top = station("Top")
+        let leaf = station("Leaf", parent: top)
 
         let (outcome, requestSpan) = await backend.withSpan("request") { span in
             (await leaf.send(Probe(), options: SendOptions(tracer: tracer)), span.spanContext)
@@ -79,14 +70,14 @@ struct SpanTracerTests {
         #expect(
             hops.allSatisfy { $0.attributes.get("responder.event_id") == .string("\(outcome.eventID)") })
         // The handlers ran inside their hop's span.
-        #expect(await leaf.seen == [Seen(spanID: hops[0].spanID, traceID: requestSpan.traceID)])
-        #expect(await top.seen == [Seen(spanID: hops[1].spanID, traceID: requestSpan.traceID)])
+        #expect(await seen(by: leaf) == [Seen(spanID: hops[0].spanID, traceID: requestSpan.traceID)])
+        #expect(await seen(by: top) == [Seen(spanID: hops[1].spanID, traceID: requestSpan.traceID)])
     }
 
     @Test("a handler's error is recorded on its hop's span")
     func errorOnSpan() async throws {
         let backend = InMemoryTracer()
-        let failing = Station("Failing", fails: true)
+        let failing = station("Failing", fails: true)
 
         let outcome = await failing.send(Probe(), options: SendOptions(tracer: SpanTracer(tracer: backend)))
 
@@ -106,7 +97,7 @@ struct SpanTracerTests {
             (tracer.captureContext(), span.spanContext)
         }
         let hop = Hop(
-            eventID: EventID(rawValue: 1), number: 1, responder: ResponderID(Station("Queued")),
+            eventID: EventID(rawValue: 1), number: 1, responder: ResponderID(station("Queued")),
             eventName: "Probe", isolation: .nonisolated)
         // …and delivers from another task, where task-locals did not follow.
         let inside = await Task.detached {
@@ -127,7 +118,7 @@ struct SpanTracerTests {
         "with a no-op backend, a send from a task with no context is declined; one with a context is traced")
     func noOpGate() async throws {
         let noOp = SpanTracer(tracer: NoOpTracer())
-        let witness = Witness()
+        let witness = requestWitness()
         #expect(!noOp.shouldTrace(Probe(), from: .responder(witness)))
         #expect(SpanTracer(tracer: InMemoryTracer()).shouldTrace(Probe(), from: .responder(witness)))
         var request = ServiceContext.topLevel
@@ -140,7 +131,7 @@ struct SpanTracerTests {
     @Test("with a no-op backend, the sender's context reaches the handlers, awaited and posted")
     func noOpCarriesContext() async throws {
         let tracer = SpanTracer(tracer: NoOpTracer())
-        let witness = Witness()
+        let witness = requestWitness()
         var request = ServiceContext.topLevel
         request[RequestKey.self] = "req-2"
 
@@ -150,6 +141,6 @@ struct SpanTracerTests {
         }
         _ = await ticket.outcome
         // Posted: delivered from another task, where the poster's task-locals did not follow.
-        #expect(await witness.requests == ["req-2", "req-2"])
+        #expect(await requests(noted: witness) == ["req-2", "req-2"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import InMemoryTracing
+import RemoteOrders
 import ResponderChain
 import ResponderChainDistributedTracing
 import ResponderChainGRPC

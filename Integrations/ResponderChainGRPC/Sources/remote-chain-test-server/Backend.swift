@@ -1,32 +1,6 @@
 import Foundation
 import ResponderChain
-import ResponderChainGRPC
-
-// The backend's side of the wire: the same names and JSON shapes as the front's (the test
-// fixtures'). The front cannot import an executable's types, so they are declared again here.
-
-/// An order: `{"sku": …, "quantity": …}` on the wire, as `orders.place`.
-struct PlaceOrder: Event, Codable {
-    var sku: String
-    var quantity = 1
-}
-
-/// The customer, as `customer-id`: crosses both ways.
-enum CustomerID: InfoKey { typealias Value = String }
-
-/// The number of an order among those this process has handled (1, 2, …), as `reservation`:
-/// set by ``Stock`` and sent back with the outcome, so that the front can see the order in
-/// which its events arrived here.
-enum Reservation: InfoKey { typealias Value = Int }
-
-/// The names this process lets cross: the front registers the same.
-func backendRegistry() -> RemoteRegistry {
-    var registry = RemoteRegistry()
-    try! registry.register(PlaceOrder.self, as: "orders.place")
-    try! registry.register(info: CustomerID.self, as: "customer-id")
-    try! registry.register(info: Reservation.self, as: "reservation")
-    return registry
-}
+import RemoteOrders
 
 /// Writes `line` to standard output at once (unbuffered: the test reads it through a pipe).
 func say(_ line: String) {

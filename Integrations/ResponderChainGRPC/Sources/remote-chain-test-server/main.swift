@@ -10,6 +10,7 @@
 // never outlives a crashed test.
 import Foundation
 import ResponderChain
+import RemoteOrders
 import ResponderChainGRPC
 
 /// The command line.
@@ -50,7 +51,7 @@ let system = EventSystem()
 let stock = Stock(system: system)
 let desk = Desk(next: stock, system: system)  // held here: entries hold theirs weakly
 let server = RemoteChainServer(
-    entries: RemoteEntries(["orders": desk], registry: backendRegistry()), host: "127.0.0.1",
+    entries: RemoteEntries(["orders": desk], registry: ordersRegistry()), host: "127.0.0.1",
     port: options.port)
 
 if options.exitWithStandardInput {

@@ -1,5 +1,6 @@
 import GRPCCore
 import GRPCNIOTransportHTTP2
+import RemoteOrders
 import ResponderChain
 import ResponderChainGRPC
 import ResponderChainTesting
@@ -12,7 +13,7 @@ struct GRPCLoopbackTests {
     )
     func overHTTP2() async throws {
         let chain = SplitChain(back: [.reserve(7), .handle, .pass])
-        let entries = RemoteEntries(["orders": chain.b[0]], registry: sharedRegistry())
+        let entries = RemoteEntries(["orders": chain.b[0]], registry: ordersRegistry())
         let server = GRPCServer(
             transport: .http2NIOPosix(
                 address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),
@@ -24,7 +25,7 @@ struct GRPCLoopbackTests {
             let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
             group.addTask { try await transport.run() }
             let link = RemoteLink(
-                entry: "orders", transport: transport, registry: sharedRegistry(), label: "grpc")
+                entry: "orders", transport: transport, registry: ordersRegistry(), label: "grpc")
             try await link.checkRegistry()
             let front = Station("front", .pass, next: link, system: chain.front)
 
@@ -47,7 +48,7 @@ struct GRPCLoopbackTests {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await closed.run() }
             let link = RemoteLink(
-                entry: "orders", transport: closed, registry: sharedRegistry(), label: "nowhere")
+                entry: "orders", transport: closed, registry: ordersRegistry(), label: "nowhere")
             let front = Station("front", .pass, next: link, system: chain.front)
             let outcome = await front.send(PlaceOrder(sku: "A-2"), options: SendOptions(timeout: .seconds(5)))
             let broken = try #require(outcome.interruptedDetails)

@@ -1,3 +1,4 @@
+import RemoteOrders
 import ResponderChain
 import ResponderChainGRPC
 import ResponderChainTesting
@@ -10,7 +11,7 @@ struct RemoteChainServerTests {
     @Test("with port 0 the server listens on a port the system chose, and listeningPort names it")
     func listeningPortForPortZero() async throws {
         let backend = Backend()
-        let server = RemoteChainServer(entries: backend.entries, port: 0)
+        let server = backend.server
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await server.run() }
             let port = try await server.listeningPort
@@ -27,10 +28,7 @@ struct RemoteChainServerTests {
     )
     func gracefulShutdown() async throws {
         let backend = Backend()
-        let server = RemoteChainServer(entries: backend.entries, port: 0)
-        try await testGracefulShutdown { trigger in
-            let serving = Task { try await server.run() }  // inherits the test's shutdown trigger
-            let port = try await server.listeningPort
+        try await backend.serve { trigger, serving, port in
             try await withLink(to: port) { link, front in
                 let underWay = Task { await front.send(PlaceOrder(sku: "slow-1")) }
                 try await backend.gate.waitForArrivals(1)  // cancellable: the time limit ends it
@@ -52,7 +50,7 @@ struct RemoteChainServerTests {
                     backend.gate.open()
                     return
                 }
-                #expect(await backend.counter.seen.first == "slow-1")
+                #expect(await backend.counter.seen.first == "slow-1 customer=-")
 
                 backend.gate.open()
                 let outcome = await underWay.value
@@ -75,10 +73,7 @@ struct RemoteChainServerTests {
     )
     func systemStopsBeforeServer() async throws {
         let backend = Backend()
-        let server = RemoteChainServer(entries: backend.entries, port: 0)
-        try await testGracefulShutdown { trigger in
-            let serving = Task { try await server.run() }
-            let port = try await server.listeningPort
+        try await backend.serve { trigger, serving, port in
             let letters = DeadLetterRecorder()
             try await withLink(to: port, deadLetters: letters) { link, front in
                 #expect(await front.send(PlaceOrder(sku: "A")).isHandled)
@@ -90,7 +85,7 @@ struct RemoteChainServerTests {
                 #expect(rejection.reason == .shuttingDown)
                 #expect(rejection.path.hops == 2)  // front, the link
                 #expect(letters.outcomes.map(\.eventID) == [outcome.eventID])
-                #expect(await backend.counter.seen == ["A"])
+                #expect(await backend.counter.seen == ["A customer=-"])
             }
             trigger.triggerGracefulShutdown()
             try await serving.value
@@ -109,7 +104,7 @@ struct RemoteChainServerTests {
         let result: Result
         do {
             let link = RemoteLink(
-                entry: "orders", transport: transport, registry: sharedRegistry(), label: "link",
+                entry: "orders", transport: transport, registry: ordersRegistry(), label: "link",
                 system: system)
             result = try await body(link, Station("front", .pass, next: link, system: system))
         } catch {
@@ -123,40 +118,28 @@ struct RemoteChainServerTests {
     }
 }
 
-/// A backend of one responder, exposed as `"orders"`: it parks orders whose sku starts with
-/// `slow` at its gate, and handles every order.
+/// A backend of one root station, `counter`, exposed as `"orders"` by a server on a port the
+/// system chooses: it handles every order, those whose sku starts with `slow` once its gate opens.
 private struct Backend {
     let system = EventSystem()
     let gate = Gate()
-    let counter: Counter
-    let entries: RemoteEntries
+    let counter: Station
+    let server: RemoteChainServer
 
     init() {
-        counter = Counter(gate: gate, system: system)
-        entries = RemoteEntries(["orders": counter], registry: sharedRegistry())
-    }
-}
-
-/// The responder of ``Backend``.
-private actor Counter: Responder {
-    nonisolated let eventSystem: EventSystem
-    nonisolated let gate: Gate
-    private(set) var seen: [String] = []
-
-    init(gate: Gate, system: EventSystem) {
-        self.gate = gate
-        self.eventSystem = system
+        counter = Station("counter", .handleSlowAfter(gate), root: true, system: system)
+        server = RemoteChainServer(
+            entries: RemoteEntries(["orders": counter], registry: ordersRegistry()), port: 0)
     }
 
-    var next: (any Responder)? { nil }
-    nonisolated var isRoot: Bool { true }
-    nonisolated var label: String { "counter" }
-
-    static let strategies = Strategies<Counter> {
-        $0.on(PlaceOrder.self) { counter, order, _ in
-            counter.seen.append(order.sku)
-            if order.sku.hasPrefix("slow") { try await counter.gate.pass() }
-            return .handled
+    /// Runs the server from a task of its own under `testGracefulShutdown`, whose trigger it
+    /// inherits, and `body` with the trigger, that task and the port the server listens on.
+    func serve(
+        _ body: (GracefulShutdownTestTrigger, Task<Void, any Error>, Int) async throws -> Void
+    ) async throws {
+        try await testGracefulShutdown { trigger in
+            let serving = Task { try await server.run() }
+            try await body(trigger, serving, try await server.listeningPort)
         }
     }
 }

@@ -1,3 +1,4 @@
+import RemoteOrders
 import ResponderChain
 import ResponderChainGRPC
 import ResponderChainTesting
@@ -35,10 +36,10 @@ struct RemoteLinkTests {
         let back = EventSystem(runsCapturePhase: true)
         let gatekeeper = Gatekeeper(system: back)
         let entry = Station("b0", .handle, next: gatekeeper, system: back)
-        let entries = RemoteEntries(["orders": entry], registry: sharedRegistry())
+        let entries = RemoteEntries(["orders": entry], registry: ordersRegistry())
         let front = EventSystem()
         let link = RemoteLink(
-            entry: "orders", transport: InProcessTransport(entries), registry: sharedRegistry(),
+            entry: "orders", transport: InProcessTransport(entries), registry: ordersRegistry(),
             label: "link",
             system: front)
         let f0 = Station("f0", .pass, next: link, system: front)
@@ -124,7 +125,7 @@ struct RemoteLinkTests {
         #expect(refused.failedDetails?.error as? RemoteLinkError == .unregisteredInfo(["FrontNote"]))
         #expect(await strict.b[0].seen.isEmpty)
 
-        var lenient = sharedRegistry()
+        var lenient = ordersRegistry()
         lenient.keepLocal(FrontNote.self)
         let chain = SplitChain(registry: lenient)
         let outcome = await chain.f0.send(PlaceOrder(sku: "A-1"), options: options)

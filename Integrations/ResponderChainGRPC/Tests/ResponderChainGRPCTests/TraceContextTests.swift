@@ -1,5 +1,6 @@
 import InMemoryTracing
 import Instrumentation
+import RemoteOrders
 import ResponderChain
 import ResponderChainDistributedTracing
 import ResponderChainGRPC
@@ -27,10 +28,10 @@ struct TraceContextTests {
             let b1 = Station("b1", .handle, root: true, system: back)
             let b0 = Station("b0", .pass, next: b1, system: back)
             b = [b0, b1]
-            let entries = RemoteEntries(["orders": b0], registry: sharedRegistry(), instrument: backTracer)
+            let entries = RemoteEntries(["orders": b0], registry: ordersRegistry(), instrument: backTracer)
             link = RemoteLink(
                 entry: "orders", transport: LoggingTransport(InProcessTransport(entries), log: requests),
-                registry: sharedRegistry(), label: "link", system: front, instrument: frontTracer)
+                registry: ordersRegistry(), label: "link", system: front, instrument: frontTracer)
             f0 = Station("f0", .pass, next: link, system: front)
         }
     }
@@ -75,20 +76,26 @@ struct TraceContextTests {
     }
 
     /// A gateway whose link writes and reads only `traceparent` (a W3C propagator's header), to a
-    /// backend probe that records the `traceparent` its handler sees.
+    /// backend probe that handles every ``PlaceOrder``, noting the `traceparent` its handler sees
+    /// ("none" without one).
     private struct TraceparentSplit {
         let requests = RequestLog()
-        let probe: ContextProbe
+        let probe: ScriptedResponder
         let gateway: Station
+
+        /// The `traceparent` of each order the probe handled, in order.
+        var seen: [String] { get async { await probe.notes.compactMap { $0 as? String } } }
 
         init() {
             let instrument = TraceparentInstrument()
-            probe = ContextProbe(system: EventSystem(tracer: SpanTracer()))
-            let entries = RemoteEntries(["orders": probe], registry: sharedRegistry(), instrument: instrument)
+            probe = ScriptedResponder(
+                "probe", .init([.note { _, _ in ServiceContext.current?[TraceparentKey.self] ?? "none" }]),
+                system: EventSystem(tracer: SpanTracer()), handling: [PlaceOrder.self])
+            let entries = RemoteEntries(["orders": probe], registry: ordersRegistry(), instrument: instrument)
             let front = EventSystem()
             let link = RemoteLink(
                 entry: "orders", transport: LoggingTransport(InProcessTransport(entries), log: requests),
-                registry: sharedRegistry(), system: front, instrument: instrument)
+                registry: ordersRegistry(), system: front, instrument: instrument)
             gateway = Station("gateway", .pass, next: link, system: front)
         }
     }
@@ -104,7 +111,7 @@ struct TraceContextTests {
         }
         #expect(outcome.kind == .handled)
         #expect(split.requests.all.first?.traceHeaders == ["traceparent": traceparent])
-        #expect(await split.probe.seen == [traceparent])
+        #expect(await split.seen == [traceparent])
     }
 
     @Test("without a trace context nothing is written, and the other side posts with none")
@@ -112,7 +119,7 @@ struct TraceContextTests {
         let split = TraceparentSplit()
         #expect(await split.gateway.send(PlaceOrder(sku: "A-4")).kind == .handled)
         #expect(split.requests.all.first?.traceHeaders == [:])
-        #expect(await split.probe.seen == ["none"])
+        #expect(await split.seen == ["none"])
     }
 }
 
@@ -161,24 +168,6 @@ struct TraceparentInstrument: Instrument {
     ) where Extract.Carrier == Carrier {
         if let traceparent = extractor.extract(key: "Traceparent", from: carrier) {
             context[TraceparentKey.self] = traceparent
-        }
-    }
-}
-
-/// A backend root that handles every ``PlaceOrder`` and records the `traceparent` its handler
-/// sees ("none" without one).
-actor ContextProbe: Responder {
-    nonisolated let eventSystem: EventSystem
-    private(set) var seen: [String] = []
-
-    init(system: EventSystem) { self.eventSystem = system }
-
-    var next: (any Responder)? { nil }
-
-    static let strategies = Strategies<ContextProbe> {
-        $0.on(PlaceOrder.self) { probe, _, _ in
-            probe.seen.append(ServiceContext.current?[TraceparentKey.self] ?? "none")
-            return .handled
         }
     }
 }

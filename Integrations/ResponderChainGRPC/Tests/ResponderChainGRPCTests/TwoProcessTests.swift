@@ -1,3 +1,4 @@
+import RemoteOrders
 import ResponderChain
 import ResponderChainGRPC
 import ResponderChainTesting
@@ -136,7 +137,7 @@ struct TwoProcessTests {
             group.addTask { try await transport.run() }
             defer { transport.shutDown() }
             let link = RemoteLink(
-                entry: "orders", transport: transport, registry: sharedRegistry(), label: "link",
+                entry: "orders", transport: transport, registry: ordersRegistry(), label: "link",
                 system: system)
             try await link.checkRegistry()
             try await body(link)

@@ -2,48 +2,44 @@ import InMemoryLogging
 import Logging
 import ResponderChain
 import ResponderChainLogging
+import ResponderChainTesting
 import Testing
 
 private struct Probe: Event {}
 private enum Stamp: InfoKey { typealias Value = String }
 
-private actor Station: Responder {
-    let name: String
-    let parent: Station?
-    let logger: Logger?
-
-    init(_ name: String, parent: Station? = nil, logger: Logger? = nil) {
-        self.name = name
-        self.parent = parent
-        self.logger = logger
+/// A responder that logs `handling` to `logger` (when given) and stamps its name on the event,
+/// then passes it on; the root of its chain when it has no parent.
+private func station(
+    _ name: String, parent: ScriptedResponder? = nil, logger: Logger? = nil
+) -> ScriptedResponder {
+    let stamp = ScriptedResponder.Step.perform { _, context in
+        logger?.info("handling")
+        context.info[Stamp.self] = name
     }
+    return ScriptedResponder(name, .init([stamp], then: .pass), parent: parent, root: parent == nil)
+}
 
-    var next: (any Responder)? { parent }
-    nonisolated var isRoot: Bool { parent == nil }
-    nonisolated var label: String { name }
-
-    static let strategies = Strategies<Station> {
-        $0.on(Probe.self) { station, _, context in
-            station.logger?.info("handling")
-            context.info[Stamp.self] = station.name
-            return .pass
-        }
-    }
+/// A logger at `level` whose lines `handler` keeps.
+private func inMemoryLogger(_ label: String, level: Logger.Level) -> (Logger, InMemoryLogHandler) {
+    let handler = InMemoryLogHandler()
+    var logger = Logger(label: label) { _ in handler }
+    logger.logLevel = level
+    return (logger, handler)
 }
 
 @Suite("Logging tracer (swift-log)")
 struct LoggingTracerTests {
     @Test("every point event of a send becomes one line carrying the event's id")
     func linesPerPointEvent() async throws {
-        let handler = InMemoryLogHandler()
-        var logger = Logger(label: "events") { _ in handler }
-        logger.logLevel = .trace
-        let top = Station("Top")
-        let leaf = Station("Leaf", parent: top)
+        let (logger, handler) = inMemoryLogger("events", level: .trace)
+        let top = station("Top")
+        let leaf = station("Leaf", parent: top)
 
         let outcome = await leaf.send(
             Probe(),
-            options: SendOptions(tracer: LoggingTracer(logger: logger), deadLetters: DeadLetter.Sink { _ in }))
+            options: SendOptions(tracer: LoggingTracer(logger: logger), deadLetters: DeadLetter.Sink { _ in })
+        )
 
         #expect(outcome.kind == .unhandled)
         let entries = handler.entries
@@ -68,7 +64,7 @@ struct LoggingTracerTests {
             return handler
         }
         let silent = Logger(label: "events") { _ in SwiftLogNoOpLogHandler() }
-        let root = Station("Root", logger: handlerLogger)
+        let root = station("Root", logger: handlerLogger)
 
         let outcome = await root.send(Probe(), options: SendOptions(tracer: LoggingTracer(logger: silent)))
 
@@ -81,11 +77,9 @@ struct LoggingTracerTests {
 
     @Test("its gate declines a send none of whose lines could reach the log, when it does not tag handlers")
     func declinesBelowLevel() async throws {
-        let handler = InMemoryLogHandler()
-        var quiet = Logger(label: "events") { _ in handler }
-        quiet.logLevel = .error
+        let (quiet, handler) = inMemoryLogger("events", level: .error)
         let tracer = LoggingTracer(logger: quiet, tagsHandlerLines: false)
-        let root = Station("Root")
+        let root = station("Root")
 
         // Declining loses nothing: no line of the send could have passed, and nothing is tagged.
         #expect(!tracer.shouldTrace(Probe(), from: .responder(root)))
@@ -109,12 +103,10 @@ struct LoggingTracerTests {
 
     @Test("above the handled level, a traced send logs only its notices and warnings")
     func filteredLines() async throws {
-        let handler = InMemoryLogHandler()
-        var logger = Logger(label: "events") { _ in handler }
-        logger.logLevel = .info
+        let (logger, handler) = inMemoryLogger("events", level: .info)
         let tracer = LoggingTracer(logger: logger)
-        let top = Station("Top")
-        let leaf = Station("Leaf", parent: top)
+        let top = station("Top")
+        let leaf = station("Leaf", parent: top)
 
         let outcome = await leaf.send(
             Probe(), options: SendOptions(tracer: tracer, deadLetters: DeadLetter.Sink { _ in }))

@@ -17,13 +17,14 @@ struct MetricsTracerTests {
         let system = EventSystem(
             tracer: tracer, postingLimit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .reject))
 
-        let top = Station("Top", .handle, root: true, system: system)
-        let leaf = Station("Leaf", parent: top, system: system)
-        let quietRoot = Station("QuietRoot", root: true, system: system)
-        let orphan = Station("Orphan", system: system)
-        let loop = Station("Loop", loops: true, system: system)
-        let failing = Station("Failing", .fail, system: system)
-        let parked = Station("Parked", .park(gate), root: true, system: system)
+        let top = ScriptedResponder("Top", .handle, root: true, system: system)
+        let leaf = ScriptedResponder("Leaf", parent: top, system: system)
+        let quietRoot = ScriptedResponder("QuietRoot", root: true, system: system)
+        let orphan = ScriptedResponder("Orphan", system: system)
+        let loop = ScriptedResponder("Loop", system: system)
+        await loop.link(to: loop)  // a one-responder cycle
+        let failing = ScriptedResponder("Failing", .fail(Boom()), system: system)
+        let parked = ScriptedResponder("Parked", .park(gate), root: true, system: system)
 
         var outcomes: [Outcome] = []
         for _ in 0..<3 { outcomes.append(await leaf.send(Probe())) }
@@ -70,8 +71,8 @@ struct MetricsTracerTests {
         let metrics = TestMetrics()
         let recorder = DeadLetterRecorder()
         let system = EventSystem(tracer: MetricsTracer(factory: metrics), deadLetters: recorder.sink)
-        let root = Station("Root", root: true, system: system)
-        let handler = Station("Handler", .handle, root: true, system: system)
+        let root = ScriptedResponder("Root", root: true, system: system)
+        let handler = ScriptedResponder("Handler", .handle, root: true, system: system)
 
         #expect(await root.send(Probe()).kind == .unhandled)
         #expect(await handler.send(Probe()).kind == .handled)
@@ -86,9 +87,9 @@ struct MetricsTracerTests {
         let recording = RecordingTracer()
         let tracer = MetricsTracer(dimensions: [("chain", "checkout")], factory: metrics)
         let system = EventSystem(tracer: MultiplexTracer([tracer, recording]))
-        let top = Station("Top", .handle, root: true, system: system)
-        let middle = Station("Middle", parent: top, system: system)
-        let leaf = Station("Leaf", parent: middle, system: system)
+        let top = ScriptedResponder("Top", .handle, root: true, system: system)
+        let middle = ScriptedResponder("Middle", parent: top, system: system)
+        let leaf = ScriptedResponder("Leaf", parent: middle, system: system)
 
         let outcome = await leaf.send(Probe())
         _ = await middle.send(Probe())
@@ -126,10 +127,10 @@ struct MetricsTracerTests {
     func cardinalityCap() async throws {
         let metrics = TestMetrics()
         let system = EventSystem(tracer: MetricsTracer(hopTimers: .perResponder(limit: 2), factory: metrics))
-        let d = Station("D", .handle, root: true, system: system)
-        let c = Station("C", parent: d, system: system)
-        let b = Station("B", parent: c, system: system)
-        let a = Station("A", parent: b, system: system)
+        let d = ScriptedResponder("D", .handle, root: true, system: system)
+        let c = ScriptedResponder("C", parent: d, system: system)
+        let b = ScriptedResponder("B", parent: c, system: system)
+        let a = ScriptedResponder("A", parent: b, system: system)
 
         _ = await a.send(Probe())
         _ = await a.send(Probe())
@@ -144,16 +145,16 @@ struct MetricsTracerTests {
         #expect(throws: (any Error).self) { try values("C") }
 
         let unlabelled = TestMetrics()
-        let single = Station(
+        let single = ScriptedResponder(
             "Single", .handle, parent: nil, root: true,
             system: EventSystem(tracer: MetricsTracer(hopTimers: .unlabelled, factory: unlabelled)))
-        let under = Station("Under", parent: single, system: single.eventSystem)
+        let under = ScriptedResponder("Under", parent: single, system: single.eventSystem)
         _ = await under.send(Probe())
         #expect(unlabelled.timers(label: names.hopDuration).count == 1)
         #expect(try unlabelled.expectTimer(names.hopDuration).values.count == 2)
 
         let off = TestMetrics()
-        let quiet = Station(
+        let quiet = ScriptedResponder(
             "Quiet", .handle, root: true,
             system: EventSystem(tracer: MetricsTracer(hopTimers: .off, timesSends: false, factory: off)))
         #expect(await quiet.send(Probe()).kind == .handled)
@@ -166,7 +167,7 @@ struct MetricsTracerTests {
     func concurrentCardinalityCap() async throws {
         let metrics = TestMetrics()
         let system = EventSystem(tracer: MetricsTracer(hopTimers: .perResponder(limit: 4), factory: metrics))
-        let roots = (0..<12).map { Station("Root\($0 % 6)", .handle, root: true, system: system) }
+        let roots = (0..<12).map { ScriptedResponder("Root\($0 % 6)", .handle, root: true, system: system) }
 
         await withTaskGroup(of: Void.self) { group in
             for root in roots {
@@ -193,7 +194,7 @@ struct MetricsTracerTests {
     func queuedTimer() async throws {
         let metrics = TestMetrics()
         let system = EventSystem(tracer: MetricsTracer(factory: metrics))
-        let root = Station("Root", .handle, root: true, system: system)
+        let root = ScriptedResponder("Root", .handle, root: true, system: system)
 
         _ = await root.send(Probe())
         #expect(try metrics.expectTimer(names.queuedDuration).values.isEmpty)
@@ -208,8 +209,8 @@ struct MetricsTracerTests {
         let metrics = TestMetrics()
         let tracer = MetricsTracer(factory: metrics)
         let system = EventSystem(tracer: tracer)
-        let top = Station("Top", .handle, root: true, system: system)
-        let leaves = (0..<8).map { _ in Station("Leaf", parent: top, system: system) }
+        let top = ScriptedResponder("Top", .handle, root: true, system: system)
+        let leaves = (0..<8).map { _ in ScriptedResponder("Leaf", parent: top, system: system) }
 
         await withTaskGroup(of: Void.self) { group in
             for leaf in leaves {
@@ -230,7 +231,7 @@ struct MetricsTracerTests {
         let metrics = TestMetrics()
         let custom = MetricNames(prefix: "ui_events")
         let system = EventSystem(tracer: MetricsTracer(names: custom, factory: metrics))
-        _ = await Station("Root", root: true, system: system).send(Probe())
+        _ = await ScriptedResponder("Root", root: true, system: system).send(Probe())
 
         #expect(
             try metrics.expectCounter("ui_events_outcomes_total", [("kind", "unhandled")]).totalValue == 1)
@@ -250,9 +251,10 @@ struct PostingGaugesTests {
     func gaugesFollowPosts() async throws {
         let metrics = TestMetrics()
         let gate = Gate()
-        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .suspend))
+        let system = EventSystem(
+            postingLimit: EventSystem.PostingLimit(maxOutstanding: 2, whenFull: .suspend))
         let gauges = PostingGauges(system: system, dimensions: [("chain", "checkout")], factory: metrics)
-        let parked = Station("Parked", .park(gate), root: true, system: system)
+        let parked = ScriptedResponder("Parked", .park(gate), root: true, system: system)
         func gauge(_ label: String) throws -> Double? {
             try metrics.expectGauge(label, [("chain", "checkout")]).lastValue
         }
@@ -287,7 +289,7 @@ struct PostingGaugesTests {
         let gate = Gate()
         let system = EventSystem()
         let gauges = PostingGauges(system: system, factory: metrics)
-        let parked = Station("Parked", .park(gate), root: true, system: system)
+        let parked = ScriptedResponder("Parked", .park(gate), root: true, system: system)
         let held = await parked.post(Probe())
         try await gate.waitForArrivals(1)
 

@@ -10,74 +10,64 @@ import Testing
 struct EventSystemServiceTests {
     @Test("runs until the graceful shutdown, then refuses new posts and finishes the accepted ones")
     func drainsOnGracefulShutdown() async throws {
-        let gate = Gate()
-        let system = EventSystem()
-        let worker = Worker(system: system, gate: gate)
-        let reports = ReportBox()
-        let service = EventSystemService(system, gracePeriod: .seconds(60)) { await reports.append($0) }
+        let it = GatedService(gracePeriod: .seconds(60))
 
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await service.run() }
+                group.addTask { try await it.service.run() }
                 var accepted: [Ticket] = []
-                for number in 0..<3 { accepted.append(await worker.post(Job(poster: 0, number: number))) }
-                try await gate.waitForArrivals(1)
-                #expect(!system.isShuttingDown)
+                for number in 0..<3 { accepted.append(await it.worker.post(Job(poster: 0, number: number))) }
+                try await it.gate.waitForArrivals(1)
+                #expect(!it.system.isShuttingDown)
 
                 trigger.triggerGracefulShutdown()
-                try await waitUntil("the shutdown has begun") { system.isShuttingDown }
-                let refused = await worker.post(Job(poster: 1, number: 0))
+                try await waitUntil("the shutdown has begun") { it.system.isShuttingDown }
+                let refused = await it.worker.post(Job(poster: 1, number: 0))
                 #expect(refused.finishedOutcome?.rejectedDetails?.reason == .shuttingDown)
 
-                gate.open()
+                it.gate.open()
                 try await group.waitForAll()
                 for ticket in accepted { #expect(ticket.finishedOutcome?.isHandled == true) }
             }
         }
-        #expect(await worker.handled.map(\.number) == [0, 1, 2])
-        #expect(await reports.reports == [EventSystem.ShutdownReport(finished: 3, endedEarly: 0, refused: 1)])
+        #expect(await it.worker.handled.map(\.number) == [0, 1, 2])
+        #expect(
+            await it.reports.reports == [EventSystem.ShutdownReport(finished: 3, endedEarly: 0, refused: 1)])
     }
 
     @Test("posts still held when the grace period ends are ended, dead-lettered and reported")
     func gracePeriodEnds() async throws {
-        let gate = Gate()
-        let letters = DeadLetterRecorder()
-        let system = EventSystem(deadLetters: letters.sink)
-        let worker = Worker(system: system, gate: gate)
-        let reports = ReportBox()
-        let service = EventSystemService(system, gracePeriod: .milliseconds(1)) { await reports.append($0) }
+        let it = GatedService(gracePeriod: .milliseconds(1))
 
         try await testGracefulShutdown { trigger in
             var tickets: [Ticket] = []
-            for number in 0..<3 { tickets.append(await worker.post(Job(poster: 0, number: number))) }
-            try await gate.waitForArrivals(1)
+            for number in 0..<3 { tickets.append(await it.worker.post(Job(poster: 0, number: number))) }
+            try await it.gate.waitForArrivals(1)
             trigger.triggerGracefulShutdown()
-            try await service.run()
+            try await it.service.run()
             for ticket in tickets {
                 #expect(ticket.finishedOutcome?.cancelledDetails?.reason == .shutdown)
             }
         }
-        #expect(await reports.reports == [EventSystem.ShutdownReport(finished: 0, endedEarly: 3, refused: 0)])
-        #expect(letters.outcomes.count == 3)
+        #expect(
+            await it.reports.reports == [EventSystem.ShutdownReport(finished: 0, endedEarly: 3, refused: 0)])
+        #expect(it.letters.outcomes.count == 3)
     }
 
     @Test("cancelled instead of shut down gracefully, it drains at once and still accounts for every post")
     func cancelledService() async throws {
-        let gate = Gate()
-        let system = EventSystem()
-        let worker = Worker(system: system, gate: gate)
-        let reports = ReportBox()
-        let service = EventSystemService(system, gracePeriod: .seconds(3_600)) { await reports.append($0) }
+        let it = GatedService(gracePeriod: .seconds(3_600))
 
-        let ticket = await worker.post(Job(poster: 0, number: 0))
-        try await gate.waitForArrivals(1)
+        let ticket = await it.worker.post(Job(poster: 0, number: 0))
+        try await it.gate.waitForArrivals(1)
         try await testGracefulShutdown { _ in
-            let running = Task { try await service.run() }
+            let running = Task { try await it.service.run() }
             running.cancel()
             try await running.value
         }
         #expect(ticket.finishedOutcome?.cancelledDetails?.reason == .shutdown)
-        #expect(await reports.reports == [EventSystem.ShutdownReport(finished: 0, endedEarly: 1, refused: 0)])
+        #expect(
+            await it.reports.reports == [EventSystem.ShutdownReport(finished: 0, endedEarly: 1, refused: 0)])
     }
 
     @Test(

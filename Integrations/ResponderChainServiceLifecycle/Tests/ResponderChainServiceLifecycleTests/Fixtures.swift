@@ -1,4 +1,5 @@
 import ResponderChain
+import ResponderChainServiceLifecycle
 import ResponderChainTesting
 
 /// A numbered event.
@@ -34,4 +35,22 @@ actor Worker: Responder {
 actor ReportBox {
     private(set) var reports: [EventSystem.ShutdownReport] = []
     func append(_ report: EventSystem.ShutdownReport) { reports.append(report) }
+}
+
+/// A system whose dead letters are recorded, a ``Worker`` on it whose handler parks each job on
+/// `gate` until it opens, and an `EventSystemService` for the system that reports to `reports`.
+struct GatedService {
+    let gate = Gate()
+    let letters = DeadLetterRecorder()
+    let reports = ReportBox()
+    let system: EventSystem
+    let worker: Worker
+    let service: EventSystemService
+
+    init(gracePeriod: Duration) {
+        system = EventSystem(deadLetters: letters.sink)
+        worker = Worker(system: system, gate: gate)
+        let reports = reports
+        service = EventSystemService(system, gracePeriod: gracePeriod) { await reports.append($0) }
+    }
 }

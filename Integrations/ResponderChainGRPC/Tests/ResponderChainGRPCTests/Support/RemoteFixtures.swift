@@ -1,34 +1,16 @@
+import RemoteOrders
 import ResponderChain
 import ResponderChainGRPC
 import ResponderChainTesting
 import Synchronization
 
-/// An order event that may cross.
-struct PlaceOrder: Event, Codable, Equatable {
-    var sku: String
-    var quantity = 1
-}
-
 /// An event that is not registered.
 struct LocalOnly: Event {}
 
-/// Information that crosses both ways.
-enum CustomerID: InfoKey { typealias Value = String }
-/// Information a backend hop adds, registered.
-enum Reservation: InfoKey { typealias Value = Int }
 /// Information kept in the front process.
 enum FrontNote: InfoKey { typealias Value = String }
 /// Information the backend adds but does not register.
 enum BackendScratch: InfoKey { typealias Value = String }
-
-/// The front's and the back's registry: the same names.
-func sharedRegistry() -> RemoteRegistry {
-    var registry = RemoteRegistry()
-    try! registry.register(PlaceOrder.self, as: "orders.place")
-    try! registry.register(info: CustomerID.self, as: "customer-id")
-    try! registry.register(info: Reservation.self, as: "reservation")
-    return registry
-}
 
 /// What a station does with a ``PlaceOrder``.
 enum Move: Sendable {
@@ -40,6 +22,8 @@ enum Move: Sendable {
     case scribble
     case fail
     case park(Gate)
+    /// Handles it, an order whose sku starts with `slow` once the gate opens.
+    case handleSlowAfter(Gate)
 }
 
 /// An error a backend handler throws.
@@ -86,6 +70,9 @@ actor Station: Responder {
             case .park(let gate):
                 try await gate.pass()
                 return .pass
+            case .handleSlowAfter(let gate):
+                if order.sku.hasPrefix("slow") { try await gate.pass() }
+                return .handled
             }
         }
     }
@@ -106,7 +93,7 @@ struct SplitChain {
     init(
         back moves: [Move] = [.pass, .handle, .pass], frontMove: Move = .pass,
         postingLimit: EventSystem.PostingLimit = .default,
-        registry: RemoteRegistry = sharedRegistry(), backRegistry: RemoteRegistry = sharedRegistry(),
+        registry: RemoteRegistry = ordersRegistry(), backRegistry: RemoteRegistry = ordersRegistry(),
         entry: String = "orders", transport: ((RemoteEntries) -> any RemoteTransport)? = nil
     ) {
         front = EventSystem(deadLetters: frontLetters.sink)

@@ -1,0 +1,37 @@
+// The order vocabulary the package's own processes share (the demo's gateway and backend, the
+// two-process test's server, and the tests): what may cross a remote link, and the names it
+// crosses as. Internal to this package: not offered as a product.
+public import ResponderChain
+public import ResponderChainGRPC
+
+/// An order: `{"sku": …, "quantity": …}` on the wire, as `orders.place`.
+public struct PlaceOrder: Event, Codable, Equatable {
+    public var sku: String
+    public var quantity: Int
+
+    /// An order of `quantity` items of `sku`.
+    public init(sku: String, quantity: Int = 1) {
+        self.sku = sku
+        self.quantity = quantity
+    }
+}
+
+/// The customer, as `customer-id`: crosses both ways.
+public enum CustomerID: InfoKey { public typealias Value = String }
+
+/// A number the backend gives an order (a reservation), as `reservation`: sent back with the
+/// outcome.
+public enum Reservation: InfoKey { public typealias Value = Int }
+
+/// The names both sides of a link give what may cross: the front and the back register the same.
+public func ordersRegistry() -> RemoteRegistry {
+    var registry = RemoteRegistry()
+    do {
+        try registry.register(PlaceOrder.self, as: "orders.place")
+        try registry.register(info: CustomerID.self, as: "customer-id")
+        try registry.register(info: Reservation.self, as: "reservation")
+    } catch {
+        fatalError("the order vocabulary's names clash: \(error)")
+    }
+    return registry
+}
