@@ -83,9 +83,12 @@ extension EventContext {
         at responder: any Responder,
         event: any Event,
         context: inout EventContext,
-        around handlers: HopMiddleware.Next
+        around handlers: HopMiddleware.Next? = nil
     ) async throws -> Disposition {
-        guard let outermost = middleware.first else { return try await handlers(&context) }
+        guard let outermost = middleware.first else {
+            guard let handlers else { return try await responder.handle(event, context: &context) }
+            return try await handlers(&context)
+        }
         let inner = middleware.dropFirst()
         return try await outermost.handle(event, at: responder, context: &context) { context in
             try await run(inner, at: responder, event: event, context: &context, around: handlers)

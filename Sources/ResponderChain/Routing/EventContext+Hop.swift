@@ -76,6 +76,7 @@ extension EventContext {
     }
 
     /// The handlers inside the tracer's scope, if the send is traced, and the system's middleware.
+    @inline(__always)
     nonisolated(nonsending) mutating func handlersAround(_ responder: some Responder, event: any Event)
         async -> HopResult
     {
@@ -86,14 +87,13 @@ extension EventContext {
     }
 
     /// The handlers inside the system's middleware, what they threw caught.
+    @inline(__always)
     nonisolated(nonsending) mutating func handlersInMiddleware(_ responder: some Responder, event: any Event)
         async -> HopResult
     {
         do {
             return .decided(
-                try await Self.run(middleware[...], at: responder, event: event, context: &self) { context in
-                    try await responder.handle(event, context: &context)
-                })
+                try await Self.run(middleware[...], at: responder, event: event, context: &self))
         } catch {
             return .threw(error)
         }

@@ -32,27 +32,33 @@ enum Router {
         trace captured: TraceCapture? = nil
     ) async -> Outcome {
         // The common set-up first: an awaited send with no deadline, signal or tracer of its
-        // own, through a system without a tracer, builds its context from constants.
+        // own, that no tracer of its system traces, builds its context from constants.
         if captured == nil, signal == nil, given.needsNoSetUp {
             let system = await sender.eventSystem
+            let eventID: EventID
             if system.traceBinder == nil {
-                var context = EventContext(
-                    key: EventKey(of: event), source: source, info: given.info, trace: nil, signal: nil,
-                    deadline: nil, eventID: EventID.next(), middleware: system.middleware,
-                    runsCapturePhase: system.runsCapturePhase, forwardingLimit: system.forwardingLimit)
-                let outcome = await route(event, from: sender, start: given.start, context: &context)
-                // The ending inline, not through `end(_:…options:…)`: an async call would copy
-                // the whole `SendOptions` into its frame on every send.
-                guard outcome.goesToDeadLetters else {
-                    return publish(outcome, of: event, source: source, system: system, trace: nil)
+                eventID = EventID.next()
+            } else {
+                // The tracers' gates decide here: a send they all decline stays on this path.
+                let capture = TraceCapture(event, from: source, system: system, options: given)
+                guard capture.trace == nil else {
+                    return await send(
+                        event, from: sender, source: source, options: given, signal: nil, capture: capture)
                 }
-                return await end(
-                    outcome, of: event, source: source, system: system,
-                    deadLetters: given.deadLetters ?? system.deadLetters, trace: nil)
+                eventID = capture.eventID
             }
-            return await send(
-                event, from: sender, source: source, options: given, signal: nil,
-                capture: TraceCapture(event, from: source, system: system, options: given))
+            var context = EventContext(
+                key: EventKey(of: event), source: source, info: given.info, trace: nil, signal: nil,
+                deadline: nil, eventID: eventID, middleware: system.middleware,
+                runsCapturePhase: system.runsCapturePhase, forwardingLimit: system.forwardingLimit)
+            let outcome = await route(event, from: sender, start: given.start, context: &context)
+            // The options are not handed to an async ending: that would copy them into its frame.
+            guard outcome.goesToDeadLetters else {
+                return publish(outcome, of: event, source: source, system: system, trace: nil)
+            }
+            return await end(
+                outcome, of: event, source: source, system: system,
+                deadLetters: given.deadLetters ?? system.deadLetters, trace: nil)
         }
         if let captured {
             return await send(
@@ -100,28 +106,12 @@ enum Router {
         } else {
             outcome = await route(event, from: sender, start: options.start, context: &context)
         }
-        return await end(
-            outcome, of: event, source: source, options: options, system: system, trace: capture.trace)
-    }
-
-    /// The ending of a routed send: ``end(_:of:source:system:deadLetters:trace:)`` with the
-    /// options' dead-letter sink (else the system's) when the outcome goes to dead letters,
-    /// ``publish(_:of:source:system:trace:)`` alone otherwise.
-    @inline(__always)
-    private static nonisolated(nonsending) func end(
-        _ outcome: Outcome,
-        of event: any Event,
-        source: EventSource,
-        options: SendOptions,
-        system: EventSystem,
-        trace: (any ActiveTrace)?
-    ) async -> Outcome {
         guard outcome.goesToDeadLetters else {
-            return publish(outcome, of: event, source: source, system: system, trace: trace)
+            return publish(outcome, of: event, source: source, system: system, trace: capture.trace)
         }
         return await end(
             outcome, of: event, source: source, system: system,
-            deadLetters: options.deadLetters ?? system.deadLetters, trace: trace)
+            deadLetters: options.deadLetters ?? system.deadLetters, trace: capture.trace)
     }
 
     /// The one ending of every send and post, delivered or not: the dead-letter sink and the
