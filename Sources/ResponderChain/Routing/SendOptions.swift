@@ -38,7 +38,12 @@ public struct SendOptions: Sendable {
     /// from hop 1, and hops add to it on the way up. Your copy of the options never changes.
     public var info: EventInfo
     /// A tracer for this send only, used instead of the event system's.
-    public var tracer: (any Tracer)?
+    public var tracer: (any Tracer)? {
+        get { tracerBinding?.tracer }
+        set { tracerBinding = newValue.map(TracerBinding.init) }
+    }
+    /// The tracer with its kind decided once, when it is set (see ``TraceBinder``).
+    var tracerBinding: TracerBinding?
     /// A dead-letter sink for this send only, used instead of the event system's.
     public var deadLetters: DeadLetter.Sink?
     /// A signal the sender keeps to withdraw the event while it is under way (the window
@@ -67,7 +72,7 @@ public struct SendOptions: Sendable {
         self.deadlineStorage = deadline.map(Moment.init)
         self.timeout = timeout
         self.info = info
-        self.tracer = tracer
+        self.tracerBinding = tracer.map(TracerBinding.init)
         self.deadLetters = deadLetters
     }
 
@@ -83,7 +88,7 @@ public struct SendOptions: Sendable {
     /// Whether a send with these options needs nothing set up before its first hop: no
     /// deadline or timeout, no withdrawal signal, no tracer of its own.
     var needsNoSetUp: Bool {
-        deadlineStorage == nil && timeout == nil && withdrawal == nil && tracer == nil
+        deadlineStorage == nil && timeout == nil && withdrawal == nil && tracerBinding == nil
     }
 
     func started() -> SendOptions {

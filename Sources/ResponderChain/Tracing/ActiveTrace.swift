@@ -70,6 +70,18 @@ struct BoundTrace<Bound: ScopingTracer>: ActiveTrace {
     var tracerName: String { _typeName(Bound.self, qualified: false) }
 }
 
+/// A send's own tracer (``SendOptions/tracer``) with its binder, made once when the tracer is set,
+/// so that options reused for many sends decide the tracer's kind once.
+final class TracerBinding: Sendable {
+    let tracer: any Tracer
+    let binder: TraceBinder
+
+    init(_ tracer: any Tracer) {
+        self.tracer = tracer
+        self.binder = TraceBinder(tracer)
+    }
+}
+
 /// How a tracer binds to the sends it accepts, decided once per tracer (when its system is
 /// created, or when a send names its own tracer): whether it is a ``MultiplexTracer``, a
 /// ``ScopingTracer`` or a plain ``Tracer`` is found out here, not per send.

@@ -63,7 +63,7 @@ struct TraceCapture: Sendable {
     private static func bind(
         _ event: any Event, from source: EventSource, system: EventSystem, options: SendOptions
     ) -> (any ActiveTrace)? {
-        if let tracer = options.tracer { return TraceBinder(tracer).bind(event, from: source) }
+        if let binding = options.tracerBinding { return binding.binder.bind(event, from: source) }
         return system.traceBinder?.bind(event, from: source)
     }
 
