@@ -15,7 +15,9 @@ struct PostingFlood: Scenario {
 
     func run(_ measurer: Measurer) async -> [Row] {
         let posts = measurer.options.quick ? 20_000 : 1_000_000
-        guard let bounded = await Self.flood(posts: posts, limit: EventSystem.PostingLimit.default.maxOutstanding),
+        guard
+            let bounded = await Self.flood(
+                posts: posts, limit: EventSystem.PostingLimit.default.maxOutstanding),
             let unbounded = await Self.flood(posts: posts, limit: posts)
         else {
             return [

@@ -9,7 +9,8 @@ struct MemoryFootprint: Scenario {
     let title = "8 memory"
 
     func run(_ measurer: Measurer) async -> [Row] {
-        guard AllocationCounter.isWorking else {
+        let counter = measurer.allocations
+        guard counter.isWorking else {
             return [
                 Row(
                     id: id, scenario: "\(title): not counted", depth: nil, hops: 1, library: nil,
@@ -20,14 +21,14 @@ struct MemoryFootprint: Scenario {
         }
         var rows = [
             bytesRow(
-                "actor", library: { ChainActor(isTop: false, next: nil) },
+                "actor", counter, library: { ChainActor(isTop: false, next: nil) },
                 baseline: { BareActor(isTop: false, next: nil) }),
             bytesRow(
-                "actor on a shared executor",
+                "actor on a shared executor", counter,
                 library: { SharedChainActor(leader: Self.leader, isTop: false, next: nil) },
                 baseline: { BareSharedActor(leader: Self.leader, isTop: false, next: nil) }),
             bytesRow(
-                "@MainActor class", library: { MainChainResponder(isTop: false, next: nil) },
+                "@MainActor class", counter, library: { MainChainResponder(isTop: false, next: nil) },
                 baseline: { BareMainActorLink(isTop: false, next: nil) }),
         ]
 
@@ -36,8 +37,8 @@ struct MemoryFootprint: Scenario {
         for depth in [8, 512] {
             let library = ChainActor.chain(depth: depth)
             let baseline = BareActor.chain(depth: depth)
-            let libraryCount = await Self.allocationsPerSend(library, events: events)
-            let baselineCount = await Self.allocationsPerSend(baseline, events: events)
+            let libraryCount = await Self.allocationsPerSend(library, events: events, counter: counter)
+            let baselineCount = await Self.allocationsPerSend(baseline, events: events, counter: counter)
             perDepth.append(
                 Row(
                     id: id, scenario: "\(title), allocations per send (distinct actors)",
@@ -56,10 +57,11 @@ struct MemoryFootprint: Scenario {
 
     /// The bytes requested per instance of each type (1,000 instances of each, counted).
     private func bytesRow(
-        _ kind: String, library: () -> AnyObject, baseline: () -> AnyObject
+        _ kind: String, _ counter: AllocationCounter, library: () -> AnyObject,
+        baseline: () -> AnyObject
     ) -> Row {
-        let (libraryBytes, libraryUsable) = Self.bytesPerInstance(of: library)
-        let (baselineBytes, baselineUsable) = Self.bytesPerInstance(of: baseline)
+        let (libraryBytes, libraryUsable) = Self.bytesPerInstance(of: library, counter: counter)
+        let (baselineBytes, baselineUsable) = Self.bytesPerInstance(of: baseline, counter: counter)
         return Row(
             id: id, scenario: "\(title), bytes per responder (\(kind))", depth: nil, hops: 1,
             library: Sample([libraryBytes]), baseline: Sample([baselineBytes]), unit: .bytes,
@@ -68,35 +70,38 @@ struct MemoryFootprint: Scenario {
                 + "\(baselineUsable) B (plain)")
     }
 
-    private static func bytesPerInstance(of make: () -> AnyObject) -> (Double, Int) {
+    private static func bytesPerInstance(of make: () -> AnyObject, counter: AllocationCounter) -> (
+        Double, Int
+    ) {
         let count = 1_000
         var instances: [AnyObject] = []
         instances.reserveCapacity(count)
-        let (_, reading) = AllocationCounter.measure {
+        let (_, reading) = counter.measure {
             for _ in 0..<count { instances.append(make()) }
         }
-        return (Double(reading.bytes) / Double(count), usableSize(of: instances[0]))
-    }
-
-    private static func usableSize(of object: AnyObject) -> Int {
-        AllocationCounter.usableSize(of: Unmanaged.passUnretained(object).toOpaque())
+        let usable = counter.usableSize(of: Unmanaged.passUnretained(instances[0]).toOpaque())
+        return (Double(reading.bytes) / Double(count), usable)
     }
 
     /// Heap allocations per awaited send from `bottom`, after a warm-up.
     @concurrent
-    static func allocationsPerSend(_ bottom: ChainActor, events: Int) async -> Double {
+    static func allocationsPerSend(_ bottom: ChainActor, events: Int, counter: AllocationCounter) async
+        -> Double
+    {
         for index in 0..<20 { await bottom.send(Probe(a: index, b: 1, c: 2)) }
-        let before = AllocationCounter.now
+        let before = counter.now
         for index in 0..<events { await bottom.send(Probe(a: index, b: 1, c: 2)) }
-        return Double(AllocationCounter.now.since(before).allocations) / Double(events)
+        return Double(counter.now.since(before).allocations) / Double(events)
     }
 
     /// Heap allocations per hand-forwarded event from `bottom`, after a warm-up.
     @concurrent
-    static func allocationsPerSend(_ bottom: BareActor, events: Int) async -> Double {
+    static func allocationsPerSend(_ bottom: BareActor, events: Int, counter: AllocationCounter) async
+        -> Double
+    {
         for index in 0..<20 { _ = await bottom.receive(Probe(a: index, b: 1, c: 2), hop: 1) }
-        let before = AllocationCounter.now
+        let before = counter.now
         for index in 0..<events { _ = await bottom.receive(Probe(a: index, b: 1, c: 2), hop: 1) }
-        return Double(AllocationCounter.now.since(before).allocations) / Double(events)
+        return Double(counter.now.since(before).allocations) / Double(events)
     }
 }

@@ -58,11 +58,14 @@ typealias Batch = (_ iterations: Int) async -> Timed
 @MainActor
 final class Measurer {
     let options: Options
+    /// The process's heap allocation counts (for the memory scenario).
+    let allocations: AllocationCounter
     /// Every batch's checksum, folded together and printed at the end.
     private(set) var checksum: UInt64 = 0
 
-    init(options: Options) {
+    init(options: Options, allocations: AllocationCounter = .unsupported) {
         self.options = options
+        self.allocations = allocations
     }
 
     /// The number of iterations that makes one repetition of `batch` last about the target.
