@@ -19,6 +19,21 @@ let package = Package(
     dependencies: [
         .package(name: "ResponderChain", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        // The peers.
+        .package(url: "https://github.com/apple/swift-nio", .upToNextMinor(from: "2.101.2")),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        // The integrations whose costs are measured, and what their scenarios build with.
+        .package(name: "ResponderChainLogging", path: "../Integrations/ResponderChainLogging"),
+        .package(name: "ResponderChainMetrics", path: "../Integrations/ResponderChainMetrics"),
+        .package(
+            name: "ResponderChainDistributedTracing", path: "../Integrations/ResponderChainDistributedTracing"
+        ),
+        .package(name: "ResponderChainGRPC", path: "../Integrations/ResponderChainGRPC"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-2", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport", from: "2.9.2"),
     ],
     targets: [
         .target(
@@ -27,6 +42,20 @@ let package = Package(
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderUI", package: "ResponderChain"),
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "ResponderChainLogging", package: "ResponderChainLogging"),
+                .product(name: "ResponderChainMetrics", package: "ResponderChainMetrics"),
+                .product(
+                    name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
+                .product(name: "ResponderChainGRPC", package: "ResponderChainGRPC"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
             ]
         ),
         .executableTarget(

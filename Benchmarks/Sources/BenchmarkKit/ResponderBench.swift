@@ -35,7 +35,12 @@ package enum ResponderBench {
         var rows: [Row] = []
         for scenario in selected {
             FileHandle.standardError.write(Data("running \(scenario.title)…\n".utf8))
-            rows += await scenario.run(measurer)
+            do {
+                rows += try await scenario.run(measurer)
+            } catch {
+                complain("FAILED: \(scenario.title): \(error)")
+                return 1
+            }
         }
         let elapsed = started.duration(to: .now)
 

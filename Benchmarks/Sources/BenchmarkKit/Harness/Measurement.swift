@@ -42,14 +42,23 @@ struct Timed: Sendable {
 struct Stopwatch {
     private let start = ContinuousClock.now
 
-    /// The time since the stopwatch was created, with the batch's result.
-    func stop(iterations: Int, checksum: UInt64) -> Timed {
+    /// The time since the stopwatch was created, with the batch's result (paths that check every
+    /// result themselves need no checksum).
+    func stop(iterations: Int, checksum: UInt64 = 0) -> Timed {
         Timed(elapsed: start.duration(to: .now), iterations: iterations, checksum: checksum)
     }
 }
 
 /// One batch of an operation: runs it `iterations` times and times it.
 typealias Batch = (_ iterations: Int) async -> Timed
+
+/// One batch of an operation that checks its results: runs it `iterations` times, times it, and
+/// throws when a result is wrong.
+///
+/// Untyped `throws` on purpose: with Swift 6.3.1, a function generic over a typed error that
+/// awaits async closures (`throws(Failure)`, called with `Failure == Never`) hung on its first
+/// call in release builds.
+typealias CheckedBatch = (_ iterations: Int) async throws -> Timed
 
 /// Repetitions and statistics: calibrates a batch size so that one repetition lasts about
 /// ``Options/repetitionTarget``, warms up, then takes the median of ``Options/repetitions``
@@ -69,11 +78,11 @@ final class Measurer {
     }
 
     /// The number of iterations that makes one repetition of `batch` last about the target.
-    func calibrate(_ batch: Batch, maxIterations: Int = 1 << 30) async -> Int {
+    func calibrate(_ batch: CheckedBatch, maxIterations: Int = 1 << 30) async throws -> Int {
         let target = options.repetitionTarget
         var iterations = 1
         while true {
-            let timed = await batch(iterations)
+            let timed = try await batch(iterations)
             consume(timed)
             if timed.elapsed >= target / 8 || iterations >= maxIterations {
                 let perIteration = Self.nanoseconds(timed.elapsed) / Double(iterations)
@@ -102,16 +111,31 @@ final class Measurer {
     /// Measures several batches in alternation: each is calibrated and warmed up, then every
     /// repetition runs each batch once.
     func measure(_ batches: [Batch], maxIterations: Int = 1 << 30) async -> [Sample] {
+        do {
+            return try await measure(
+                batches.map { batch in { await batch($0) } }, warmUp: 0, maxIterations: maxIterations)
+        } catch {
+            preconditionFailure("a batch that cannot throw threw \(error)")
+        }
+    }
+
+    /// Measures batches that check their results, in alternation, as above; throws the first
+    /// wrong result. With `warmUp`, each batch first runs that many iterations before it is
+    /// calibrated (connections, streams and caches that a first call sets up).
+    func measure(_ batches: [CheckedBatch], warmUp: Int, maxIterations: Int = 1 << 30) async throws
+        -> [Sample]
+    {
         var sizes: [Int] = []
         for batch in batches {
-            let size = await calibrate(batch, maxIterations: maxIterations)
-            consume(await batch(size))  // warm-up at the measured size
+            if warmUp > 0 { consume(try await batch(warmUp)) }
+            let size = try await calibrate(batch, maxIterations: maxIterations)
+            consume(try await batch(size))  // warm-up at the measured size
             sizes.append(size)
         }
         var values = Array(repeating: [Double](), count: batches.count)
         for _ in 0..<options.repetitions {
             for (index, batch) in batches.enumerated() {
-                let timed = await batch(sizes[index])
+                let timed = try await batch(sizes[index])
                 consume(timed)
                 values[index].append(Self.nanoseconds(timed.elapsed) / Double(timed.iterations))
             }

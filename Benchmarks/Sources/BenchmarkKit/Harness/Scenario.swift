@@ -6,8 +6,9 @@ protocol Scenario {
     var id: String { get }
     /// The scenario's name in the table.
     var title: String { get }
-    /// Measures the scenario and returns its rows.
-    func run(_ measurer: Measurer) async -> [Row]
+    /// Measures the scenario and returns its rows; throws when a measured path gave a wrong
+    /// result (a benchmark of a failing path is worthless: the run stops).
+    func run(_ measurer: Measurer) async throws -> [Row]
 }
 
 extension Scenario {
@@ -18,7 +19,8 @@ extension Scenario {
     }
 }
 
-/// Every scenario, in the order of the issue.
+/// Every scenario, in the order of the issue, then the peers, the integrations' tracers and the
+/// remote hop.
 @MainActor
 let allScenarios: [any Scenario] = [
     AwaitedSendActors(),
@@ -27,12 +29,17 @@ let allScenarios: [any Scenario] = [
     PostedEvents(),
     HandlerLookup(),
     HitTesting(),
-    Tracing(),
+    Tracers(),
     Observation(),
     Interception(),
     MemoryFootprint(),
     PostingFlood(),
     NotificationCenterReference(),
+    Peers(),
+    TracerCost.logging,
+    TracerCost.span,
+    TracerCost.metrics,
+    RemoteHopOverGRPC(),
 ]
 
 /// What a row's figure must be to meet its target.
@@ -49,6 +56,8 @@ enum Target: Sendable {
     case extraBytesAtMost(Double)
     /// The same number of allocations per event at every depth (no allocation per hop).
     case sameAtEveryDepth
+    /// Library ns/hop below the baseline's (a peer library's): ratio under 1.
+    case fasterThanBaseline
     /// Reported, not judged.
     case report
 
@@ -60,6 +69,7 @@ enum Target: Sendable {
         case .throughputAtLeast(let factor): return "≥ \(Self.format(factor))× events/s"
         case .extraBytesAtMost(let bytes): return "≤ +\(Self.format(bytes)) B"
         case .sameAtEveryDepth: return "same at every D"
+        case .fasterThanBaseline: return "faster than peer"
         case .report: return "report"
         }
     }
@@ -73,6 +83,7 @@ enum Target: Sendable {
         case .extraNanosecondsPerHopAtMost(let limit): return differencePerHop.map { $0 <= limit }
         case .throughputAtLeast(let factor): return ratio.map { $0 <= 1 / factor }
         case .extraBytesAtMost(let limit): return difference.map { $0 <= limit }
+        case .fasterThanBaseline: return ratio.map { $0 < 1 }
         case .sameAtEveryDepth, .report: return nil
         }
     }

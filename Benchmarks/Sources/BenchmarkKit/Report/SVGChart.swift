@@ -1,7 +1,8 @@
 import Foundation
 
 /// A chart of ns per hop against chain depth, both on log scales: the library's line (solid) and
-/// its baseline's (dashed) for each chain scenario, NotificationCenter as a grey reference.
+/// its baseline's (dashed) for each chain scenario, the peers' lines (dashed; their library side
+/// is scenario 1's), NotificationCenter as a grey reference.
 struct SVGChart {
     let rows: [Row]
     let subtitle: String
@@ -14,9 +15,11 @@ struct SVGChart {
         var points: [(depth: Int, value: Double)]
     }
 
-    private static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+    private static let palette = [
+        "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+    ]
     private static let charted: Set<String> = [
-        "actors", "shared-executor", "main-actor", "posted", "notification-center",
+        "actors", "shared-executor", "main-actor", "posted", "notification-center", "peers",
     ]
 
     private var series: [Series] {
@@ -31,6 +34,7 @@ struct SVGChart {
         for name in order {
             let group = groups[name] ?? []
             let reference = group.first?.id == "notification-center"
+            let peer = group.first?.id == "peers"
             let color = reference ? "#7f7f7f" : Self.palette[colorIndex % Self.palette.count]
             if !reference { colorIndex += 1 }
             let library = group.compactMap { row in
@@ -39,7 +43,7 @@ struct SVGChart {
             let baseline = group.compactMap { row in
                 row.baselinePerHop.map { (depth: row.depth ?? 1, value: $0.median) }
             }
-            if !library.isEmpty {
+            if !library.isEmpty && !peer {
                 result.append(
                     Series(
                         name: reference ? name : "\(name): library", color: color, dashed: false,
@@ -47,7 +51,9 @@ struct SVGChart {
             }
             if !baseline.isEmpty {
                 result.append(
-                    Series(name: "\(name): baseline", color: color, dashed: true, points: baseline))
+                    Series(
+                        name: "\(name): \(peer ? "peer" : "baseline")", color: color, dashed: true,
+                        points: baseline))
             }
         }
         return result
