@@ -26,7 +26,8 @@ struct Options: Sendable {
         usage: responder-bench [--quick] [--filter NAME] [--json FILE] [--svg FILE] [--markdown FILE]
 
           --quick            a seconds-long pass over every scenario (checks the benchmark works)
-          --filter NAME      run only scenarios whose id or title contains NAME (actors, hit-test, …)
+          --filter NAME      run only scenarios whose id or title contains NAME (actors, hit-test,
+                             peers, metrics-tracer, remote, …)
           --json FILE        also write the results as a JSON array
           --svg FILE         also write a chart of ns/hop against depth (log scale)
           --markdown FILE    also write the table as Markdown
