@@ -4,9 +4,10 @@ import PackageDescription
 let package = Package(
     name: "ResponderChain",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-    // The three libraries only: the demo and the benchmark are executable targets of this package,
-    // run with `swift run responder-demo` and `swift run -c release responder-bench`, and are not
-    // offered to packages that depend on this one.
+    // The three libraries only: the demo is an executable target of this package, run with
+    // `swift run responder-demo`, and is not offered to packages that depend on this one. The
+    // benchmarks are the nested package Benchmarks/ (it has dependencies; this package has none):
+    // `swift run -c release --package-path Benchmarks responder-bench`.
     products: [
         .library(name: "ResponderChain", targets: ["ResponderChain"]),
         .library(name: "ResponderUI", targets: ["ResponderUI"]),
@@ -20,16 +21,6 @@ let package = Package(
             name: "responder-demo",
             dependencies: ["ResponderChain", "ResponderUI", "ResponderChainTesting"]
         ),
-        .executableTarget(
-            name: "responder-bench",
-            dependencies: [
-                "ResponderChain", "ResponderUI", "ResponderChainTesting", "CAllocationCounter",
-            ],
-            path: "Benchmarks/responder-bench"
-        ),
-        // C, linked only into responder-bench: counts heap allocations by interposing malloc on
-        // Linux (a no-op elsewhere).
-        .target(name: "CAllocationCounter", path: "Benchmarks/CAllocationCounter"),
         .testTarget(
             name: "ResponderChainTests",
             dependencies: ["ResponderChain", "ResponderChainTesting"]
@@ -57,11 +48,9 @@ let package = Package(
     ]
 )
 
-// One set of strict settings for every Swift target: Swift 6 mode (complete strict concurrency)
-// plus the upcoming features that make dependencies and existentials explicit. C targets take no
-// Swift settings.
-let cTargets: Set<String> = ["CAllocationCounter"]
-for target in package.targets where !cTargets.contains(target.name) {
+// One set of strict settings for every target: Swift 6 mode (complete strict concurrency) plus the
+// upcoming features that make dependencies and existentials explicit.
+for target in package.targets {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .swiftLanguageMode(.v6),

@@ -23,16 +23,6 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
         ),
-        // What `SpanTracer` costs per hop with no tracing backend installed: a measurement to
-        // run in release mode, not a test (timings are printed, never asserted).
-        .executableTarget(
-            name: "span-tracer-cost",
-            dependencies: [
-                "ResponderChainDistributedTracing",
-                .product(name: "ResponderChain", package: "ResponderChain"),
-                .product(name: "Tracing", package: "swift-distributed-tracing"),
-            ]
-        ),
         .testTarget(
             name: "ResponderChainDistributedTracingTests",
             dependencies: [

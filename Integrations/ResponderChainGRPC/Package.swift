@@ -12,7 +12,6 @@ let package = Package(
     products: [
         .library(name: "ResponderChainGRPC", targets: ["ResponderChainGRPC"]),
         .executable(name: "remote-chain-demo", targets: ["remote-chain-demo"]),
-        .executable(name: "remote-bench", targets: ["remote-bench"]),
     ],
     dependencies: [
         .package(name: "ResponderChain", path: "../.."),
@@ -50,7 +49,8 @@ let package = Package(
                 "ResponderChainGRPC",
                 "RemoteOrders",
                 .product(name: "ResponderChain", package: "ResponderChain"),
-                .product(name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
+                .product(
+                    name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -67,17 +67,6 @@ let package = Package(
                 .product(name: "ResponderChain", package: "ResponderChain"),
             ]
         ),
-        // The remote hop against bare gRPC calls carrying the same payload, in one run (release):
-        //   swift run -c release remote-bench [--quick]
-        .executableTarget(
-            name: "remote-bench",
-            dependencies: [
-                "ResponderChainGRPC",
-                .product(name: "ResponderChain", package: "ResponderChain"),
-                .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
-            ]
-        ),
         .testTarget(
             name: "ResponderChainGRPCTests",
             dependencies: [
@@ -87,7 +76,8 @@ let package = Package(
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
-                .product(name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
+                .product(
+                    name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

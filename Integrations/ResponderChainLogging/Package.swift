@@ -23,16 +23,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // What `LoggingTracer` costs per hop when its lines are below the logger's level: a
-        // measurement to run in release mode, not a test (timings are printed, never asserted).
-        .executableTarget(
-            name: "logging-tracer-cost",
-            dependencies: [
-                "ResponderChainLogging",
-                .product(name: "ResponderChain", package: "ResponderChain"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
         .testTarget(
             name: "ResponderChainLoggingTests",
             dependencies: [

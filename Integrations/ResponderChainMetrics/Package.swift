@@ -24,17 +24,6 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
-        // What `MetricsTracer` costs per hop, with a no-op backend and with a backend of atomic
-        // counters: a measurement to run in release mode, not a test (timings are printed, never
-        // asserted).
-        .executableTarget(
-            name: "metrics-tracer-cost",
-            dependencies: [
-                "ResponderChainMetrics",
-                .product(name: "ResponderChain", package: "ResponderChain"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-            ]
-        ),
         .testTarget(
             name: "ResponderChainMetricsTests",
             dependencies: [

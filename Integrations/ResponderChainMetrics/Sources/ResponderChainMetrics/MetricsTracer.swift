@@ -43,7 +43,7 @@ import Synchronization
 /// mutex-protected table and the timer's record. The routing's own work for a traced send comes
 /// on top, and is most of it: measured on a 2-core VM, the adapter added 80–170 ns per hop to
 /// the routing's traced path, and the two together made a chain of actors 2.9–3.9 times as slow
-/// as with no tracer (`metrics-tracer-cost`; Docs/Tracing.md has the figures).
+/// as with no tracer (the benchmarks' scenario 7d; Docs/Tracing.md has the figures).
 ///
 /// The counters count a send when it finishes, so a send is seen by the outcome counter, the
 /// dead-letter counter and the send timer together. Combine it with other tracers with a
@@ -237,7 +237,7 @@ private final class SendTimer: Sendable {
 ///
 /// A dictionary under a mutex: looked up at every hop, it takes the lock and hashes the label.
 /// A look-up that writes nothing (set-once chains of `AtomicLazyReference`s) was tried and
-/// measured slower in `metrics-tracer-cost`: its retains of the shared nodes cost more than the
+/// measured slower (the benchmarks' scenario 7d): its retains of the shared nodes cost more than the
 /// uncontended lock.
 private final class HopTimerTable: Sendable {
     private struct State {
