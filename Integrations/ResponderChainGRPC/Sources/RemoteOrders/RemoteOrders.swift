@@ -6,7 +6,9 @@ public import ResponderChainGRPC
 
 /// An order: `{"sku": …, "quantity": …}` on the wire, as `orders.place`.
 public struct PlaceOrder: Event, Codable, Equatable {
+    /// The article ordered.
     public var sku: String
+    /// How many of it.
     public var quantity: Int
 
     /// An order of `quantity` items of `sku`.
@@ -17,11 +19,17 @@ public struct PlaceOrder: Event, Codable, Equatable {
 }
 
 /// The customer, as `customer-id`: crosses both ways.
-public enum CustomerID: InfoKey { public typealias Value = String }
+public enum CustomerID: InfoKey {
+    /// The customer's identifier.
+    public typealias Value = String
+}
 
 /// A number the backend gives an order (a reservation), as `reservation`: sent back with the
 /// outcome.
-public enum Reservation: InfoKey { public typealias Value = Int }
+public enum Reservation: InfoKey {
+    /// The reservation's number.
+    public typealias Value = Int
+}
 
 /// The names both sides of a link give what may cross: the front and the back register the same.
 public func ordersRegistry() -> RemoteRegistry {
