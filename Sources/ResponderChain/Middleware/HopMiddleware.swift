@@ -77,7 +77,9 @@ public protocol HopMiddleware: Sendable {
 
 extension EventContext {
     /// Runs `middleware`, outermost first, around `handlers` at `responder`'s hop: the one runner
-    /// of both scopes.
+    /// of both scopes. Without `handlers` (the system's scope) the innermost step is the
+    /// responder's own ``Responder/handle(_:context:)``, called directly rather than through a
+    /// closure.
     nonisolated(nonsending) static func run(
         _ middleware: ArraySlice<any HopMiddleware>,
         at responder: any Responder,
