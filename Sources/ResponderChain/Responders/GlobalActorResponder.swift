@@ -47,6 +47,7 @@ extension GlobalActorResponder {
 
     /// The hop, on ``globalActor``.
     @inlinable
+    @inline(__always)
     static func hop(
         on actor: isolated any Actor, at responder: Self, event: any Event, context: inout EventContext
     ) async -> (any Responder)? {

@@ -62,6 +62,7 @@ extension MainActorResponder {
     /// The hop, on the main actor.
     @MainActor
     @inlinable
+    @inline(__always)
     static func hop(at responder: Self, event: any Event, context: inout EventContext) async
         -> (any Responder)?
     {

@@ -32,6 +32,7 @@ extension Responder where Self: Actor, StrategyOwner == Self {
     /// once more between the handlers and the read of `next` (3 switches onto the actor per hop
     /// instead of 2, counted with `perf stat` on `swift_task_switch`; Docs/Benchmarks.md).
     @inlinable
+    @inline(__always)
     static func hop(at responder: isolated Self, event: any Event, context: inout EventContext) async
         -> (any Responder)?
     {
