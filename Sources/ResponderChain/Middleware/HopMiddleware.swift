@@ -76,21 +76,34 @@ public protocol HopMiddleware: Sendable {
 }
 
 extension EventContext {
-    /// Runs `middleware`, outermost first, around `handlers` at `responder`'s hop: the one runner
-    /// of both scopes. Without `handlers` (the system's scope) the innermost step is the
-    /// responder's own ``Responder/handle(_:context:)``, called directly rather than through a
-    /// closure.
+    /// Runs `middleware`, outermost first, around the responder's own
+    /// ``Responder/handle(_:context:)`` at `responder`'s hop: the system's scope.
+    nonisolated(nonsending) static func run(
+        _ middleware: ArraySlice<any HopMiddleware>,
+        at responder: any Responder,
+        event: any Event,
+        context: inout EventContext
+    ) async throws -> Disposition {
+        guard let outermost = middleware.first else {
+            return try await responder.handle(event, context: &context)
+        }
+        let inner = middleware.dropFirst()
+        return try await outermost.handle(event, at: responder, context: &context) { context in
+            try await run(inner, at: responder, event: event, context: &context)
+        }
+    }
+
+    /// Runs `middleware`, outermost first, around `handlers` at `responder`'s hop: the
+    /// responder's scope, around its table. `handlers` is not escaping, so none of the closures
+    /// is allocated.
     nonisolated(nonsending) static func run(
         _ middleware: ArraySlice<any HopMiddleware>,
         at responder: any Responder,
         event: any Event,
         context: inout EventContext,
-        around handlers: HopMiddleware.Next? = nil
+        around handlers: HopMiddleware.Next
     ) async throws -> Disposition {
-        guard let outermost = middleware.first else {
-            guard let handlers else { return try await responder.handle(event, context: &context) }
-            return try await handlers(&context)
-        }
+        guard let outermost = middleware.first else { return try await handlers(&context) }
         let inner = middleware.dropFirst()
         return try await outermost.handle(event, at: responder, context: &context) { context in
             try await run(inner, at: responder, event: event, context: &context, around: handlers)

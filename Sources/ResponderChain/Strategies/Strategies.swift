@@ -239,10 +239,24 @@ public struct Strategies<Owner: Responder>: Sendable {
         if context.phase == .bubble, !context.runsCapturePhase, capturesEvents {
             throw ResponderChainError.capturePhaseDisabled(ResponderID(owner))
         }
+        guard !middleware.isEmpty else {
+            return try await runTable(on: owner, from: isolation, event: event, context: &context)
+        }
         return try await EventContext.run(middleware[...], at: owner, event: event, context: &context) {
             context in
-            try await self[context.phase].run(on: owner, from: isolation, event: event, context: &context)
+            try await runTable(on: owner, from: isolation, event: event, context: &context)
         }
+    }
+
+    /// Runs the table of the context's phase. (Read in place: the subscript would copy it.)
+    @inline(__always)
+    nonisolated(nonsending) func runTable(
+        on owner: Owner, from isolation: (any Actor)?, event: any Event, context: inout EventContext
+    ) async throws -> Disposition {
+        if context.phase == .bubble {
+            return try await table.run(on: owner, from: isolation, event: event, context: &context)
+        }
+        return try await captureTable.run(on: owner, from: isolation, event: event, context: &context)
     }
 
     /// Whether the handler registered for `type` runs without suspending: the overload for a
