@@ -122,18 +122,21 @@ final class PostOffice: Sendable {
         let deliveries = LaneDeliveries(office: self, lane: lane)
         var delivered: TicketState.Settlement?
         while true {
-            let (step, released) = state.withLock { state in
-                let next = state.nextStep(lane: lane, after: delivered)
-                startLanes(next.released, in: &state)
-                if case .retire(successor: true) = next.step {
+            // Taken out of the lock through locals, not returned: a returned post would be
+            // copied on its way out (a retain and a release of each of its references).
+            var step = PostOfficeState.DeliveryStep.finished
+            var released = PostOfficeState.Released()
+            state.withLock { state in
+                (step, released) = state.nextStep(lane: lane, after: delivered)
+                startLanes(released, in: &state)
+                if case .retire(successor: true) = step {
                     startDelivery(of: lane, isolation: isolation, in: &state)
                 }
-                return next
             }
             // Whoever awaits the outcome wakes once the post no longer counts as outstanding.
             delivered?.resume()
             resume(released)
-            guard case .deliver(let post) = step else { return }
+            guard case .deliver(let post) = consume step else { return }
             let stamp = deliveries.begin(post.ticket)
             let outcome = await Self.$delivery.withValueKeepingIsolation(stamp) {
                 await Router.send(

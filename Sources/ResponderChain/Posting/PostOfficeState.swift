@@ -290,16 +290,20 @@ struct PostOfficeState {
     /// delivery's handlers), refuses it while shutting down.
     mutating func post(_ post: PendingPost, lane: ObjectIdentifier, overLimit: Bool) -> PostAction {
         switch state {
-        case .open(var open):
-            state = .modifying
-            defer { state = .open(open) }
+        case .open:
+            // No `defer` to put the data back: it would copy it rather than move it.
+            var open = takeOpen()
+            let action: PostAction
             if overLimit || open.hasRoom(under: limit) {
-                return .accepted(startDelivery: open.mail.enqueue(post, lane: lane))
+                action = .accepted(startDelivery: open.mail.enqueue(post, lane: lane))
+            } else {
+                switch limit.policy {
+                case .reject: action = .rejected(.limitReached(maxOutstanding: limit.maxOutstanding))
+                case .suspend: action = .mustWait(open.roomLine.makeID())
+                }
             }
-            switch limit.policy {
-            case .reject: return .rejected(.limitReached(maxOutstanding: limit.maxOutstanding))
-            case .suspend: return .mustWait(open.roomLine.makeID())
-            }
+            state = .open(consume open)
+            return action
         case .shuttingDown(var shuttingDown):
             state = .modifying
             shuttingDown.countRefused()
@@ -377,15 +381,15 @@ struct PostOfficeState {
         after delivered: TicketState.Settlement?
     ) -> (step: DeliveryStep, released: Released) {
         switch state {
-        case .open(var open):
-            state = .modifying
+        case .open:
+            var open = takeOpen()
             var released = Released()
             if let delivered {
                 open.mail.lanes[key]?.inFlight = nil
                 released = open.postEnded(delivered, limit: limit)
             }
             let step = open.mail.step(lane: key)
-            state = .open(open)
+            state = .open(consume open)
             return (step, released)
         case .shuttingDown(var shuttingDown):
             state = .modifying
@@ -410,10 +414,10 @@ struct PostOfficeState {
     /// counting as outstanding.
     mutating func endedWhileQueued(_ settlement: TicketState.Settlement) -> Released {
         switch state {
-        case .open(var open):
-            state = .modifying
+        case .open:
+            var open = takeOpen()
             let released = open.postEnded(settlement, limit: limit)
-            state = .open(open)
+            state = .open(consume open)
             return released
         case .shuttingDown(var shuttingDown):
             state = .modifying
@@ -672,13 +676,27 @@ struct PostOfficeState {
 
     // MARK: Helpers
 
+    /// Moves the data of the open office out of ``state``, leaving ``State/modifying`` there
+    /// until the caller puts it back. A move, not a copy: binding the payload with
+    /// `case .open(var open)` would retain every buffer of the office and release it again, at
+    /// each post.
+    private mutating func takeOpen() -> Open {
+        var taken = State.modifying
+        swap(&taken, &state)
+        guard case .open(let open) = consume taken else {
+            preconditionFailure("the office is not open")
+        }
+        return open
+    }
+
     /// Changes the mail in place, in the phases that hold one; `nil` once closed.
     private mutating func changeMail<Result>(_ change: (inout Mail) -> Result) -> Result? {
         switch state {
-        case .open(var open):
-            state = .modifying
-            defer { state = .open(open) }
-            return change(&open.mail)
+        case .open:
+            var open = takeOpen()
+            let result = change(&open.mail)
+            state = .open(consume open)
+            return result
         case .shuttingDown(var shuttingDown):
             state = .modifying
             defer { state = .shuttingDown(shuttingDown) }
