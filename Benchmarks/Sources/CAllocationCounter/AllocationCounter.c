@@ -87,6 +87,10 @@ uint64_t allocation_counter_bytes(void) { return __atomic_load_n(&bytes, __ATOMI
 size_t allocation_counter_usable_size(const void *pointer) {
     return malloc_usable_size((void *)pointer);
 }
+uint64_t allocation_counter_live_bytes(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (uint64_t)(info.uordblks + info.hblkhd);
+}
 
 #else
 
@@ -98,5 +102,6 @@ size_t allocation_counter_usable_size(const void *pointer) {
     (void)pointer;
     return 0;
 }
+uint64_t allocation_counter_live_bytes(void) { return 0; }
 
 #endif

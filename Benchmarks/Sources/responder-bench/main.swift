@@ -13,6 +13,7 @@ let allocations = AllocationCounter(
         AllocationCounter.Reading(
             allocations: allocation_counter_allocations(), bytes: allocation_counter_bytes())
     },
-    usableSize: { allocation_counter_usable_size($0) })
+    usableSize: { allocation_counter_usable_size($0) },
+    liveBytes: { allocation_counter_live_bytes() })
 
 exit(await ResponderBench.run(arguments: Array(CommandLine.arguments.dropFirst()), allocations: allocations))

@@ -6,8 +6,16 @@
 /// office outlives every post it holds (each lane's task holds it while it delivers), so once the
 /// office is gone the post has ended and there is nothing left to cancel or to wait behind.
 final class TicketState: Sendable {
+    /// The outcome, once there is one. In an object of its own: the ticket of a post waits in
+    /// its queue for as long as the post does, and an `Outcome` kept inline would more than
+    /// double its size.
+    private final class Recorded: Sendable {
+        let outcome: Outcome
+        init(_ outcome: Outcome) { self.outcome = outcome }
+    }
+
     private struct State {
-        var outcome: Outcome?
+        var recorded: Recorded?
         var waiters = WaitingLine<Void, CheckedContinuation<Outcome, Never>>()
     }
 
@@ -28,7 +36,7 @@ final class TicketState: Sendable {
     }
 
     var finishedOutcome: Outcome? {
-        state.withLock { $0.outcome }
+        state.withLock { $0.recorded?.outcome }
     }
 
     func cancel() {
@@ -58,8 +66,8 @@ final class TicketState: Sendable {
     /// *after* (so a task woken by the outcome finds the post's room free).
     func settle(_ outcome: Outcome) -> Settlement {
         state.withLock { state in
-            if let recorded = state.outcome { return Settlement(outcome: recorded, waiters: []) }
-            state.outcome = outcome
+            if let recorded = state.recorded { return Settlement(outcome: recorded.outcome, waiters: []) }
+            state.recorded = Recorded(outcome)
             return Settlement(outcome: outcome, waiters: state.waiters.removeAll())
         }
     }
@@ -85,7 +93,7 @@ final class TicketState: Sendable {
     }
 
     private nonisolated(nonsending) func waitForOutcome() async -> Outcome {
-        await state.wait(in: \State.waiters, as: (), unless: { $0.outcome }, cancelled: nil)
+        await state.wait(in: \State.waiters, as: (), unless: { $0.recorded?.outcome }, cancelled: nil)
     }
 
     /// The post in flight on this post's lane, while this one is queued behind it.

@@ -83,14 +83,19 @@ public struct SendOptions: Sendable {
     /// Start at the sender's `next`.
     public static var startingAtNext: SendOptions { SendOptions(start: .atNext) }
 
-    /// These options for a send that starts now: a ``timeout`` becomes a ``deadline`` (the
-    /// earlier one wins when both are set). The clock is read only when there is a timeout.
     /// Whether a send with these options needs nothing set up before its first hop: no
     /// deadline or timeout, no withdrawal signal, no tracer of its own.
     var needsNoSetUp: Bool {
         deadlineStorage == nil && timeout == nil && withdrawal == nil && tracerBinding == nil
     }
 
+    /// Whether these are the default options: nothing set.
+    var isDefault: Bool {
+        needsNoSetUp && start == .atSender && info.isEmpty && deadLetters == nil
+    }
+
+    /// These options for a send that starts now: a ``timeout`` becomes a ``deadline`` (the
+    /// earlier one wins when both are set). The clock is read only when there is a timeout.
     func started() -> SendOptions {
         guard let timeout else { return self }
         var started = self

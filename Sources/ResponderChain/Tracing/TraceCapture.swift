@@ -33,9 +33,7 @@ struct TraceCapture: Sendable {
         self.postedAt = nil
     }
 
-    private init(
-        system: EventSystem, eventID: EventID, trace: (any ActiveTrace)?, postedAt: Moment?
-    ) {
+    init(system: EventSystem, eventID: EventID, trace: (any ActiveTrace)?, postedAt: Moment?) {
         self.system = system
         self.eventID = eventID
         self.trace = trace

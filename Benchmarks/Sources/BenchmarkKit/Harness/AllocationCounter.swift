@@ -21,20 +21,26 @@ package struct AllocationCounter: Sendable {
 
     private let read: @Sendable () -> Reading
     private let usable: @Sendable (UnsafeRawPointer) -> Int
+    private let live: @Sendable () -> UInt64
     /// Whether counting works in this build: the platform is supported and a self-test that
     /// allocates ten known blocks sees at least those ten allocations and their bytes.
     let isWorking: Bool
 
-    /// A counter that reads `read`, and `usableSize` for the usable size of a heap block;
-    /// `isSupported` is false where nothing is counted.
+    /// A counter that reads `read`, `usableSize` for the usable size of a heap block and
+    /// `liveBytes` for the heap in use; `isSupported` is false where nothing is counted.
     package init(
         isSupported: Bool, read: @escaping @Sendable () -> Reading,
-        usableSize: @escaping @Sendable (UnsafeRawPointer) -> Int
+        usableSize: @escaping @Sendable (UnsafeRawPointer) -> Int,
+        liveBytes: @escaping @Sendable () -> UInt64 = { 0 }
     ) {
         self.read = read
         self.usable = usableSize
+        self.live = liveBytes
         isWorking = isSupported && Self.selfTest(read)
     }
+
+    /// The bytes of the heap in use now, as the allocator counts them; 0 where unknown.
+    var liveBytes: UInt64 { live() }
 
     /// A counter that counts nothing.
     package static let unsupported = AllocationCounter(

@@ -21,7 +21,7 @@ enum Peer: String, CaseIterable, Sendable {
         switch self {
         case .nio:
             return "9 nio: \(library); peer: pipeline.fireChannelRead(Probe) on an EmbeddedChannel, "
-                + "D inbound handlers (unwrapInboundIn as any Event, a conformance-checked cast; "
+                + "D inbound handlers (unwrapInboundIn to a concrete envelope holding the event; "
                 + "4-entry lookup; context.fireChannelRead); synchronous calls on the channel's "
                 + "thread, a NIO event loop's"
         case .opencombine:

@@ -21,4 +21,8 @@ uint64_t allocation_counter_bytes(void);
 /// The usable size of the heap block at `pointer` (`malloc_usable_size`), or 0 where unknown.
 size_t allocation_counter_usable_size(const void *pointer);
 
+/// The bytes of the heap in use now (glibc's `mallinfo2`: small blocks and mapped ones), or 0
+/// where unknown.
+uint64_t allocation_counter_live_bytes(void);
+
 #endif

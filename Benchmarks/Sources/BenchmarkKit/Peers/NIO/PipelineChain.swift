@@ -19,7 +19,7 @@ final class PipelineChain: PeerChain {
         let consumed = top.consumed
         let stopwatch = Stopwatch()
         for index in 0..<iterations {
-            channel.pipeline.fireChannelRead(Probe(a: index, b: 1, c: 2))
+            channel.pipeline.fireChannelRead(EventEnvelope(event: Probe(a: index, b: 1, c: 2)))
         }
         let timed = stopwatch.stop(iterations: iterations, checksum: UInt64(bitPattern: Int64(top.seen)))
         precondition(top.consumed - consumed == iterations, "a probe did not reach the top handler")

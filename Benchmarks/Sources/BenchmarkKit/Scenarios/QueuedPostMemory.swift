@@ -1,0 +1,109 @@
+import ResponderChain
+
+/// Scenario 8, continued: the heap one queued post holds. The top responder's handler parks on
+/// the first post; N more posts (100,000; 2,000 with `--quick`) queue behind it, with the
+/// system's posting limit lifted above N. The figure is the growth of the heap in use (glibc's
+/// `mallinfo2`) across those N posts, divided by N: what the library keeps per queued post (the
+/// queue's entry, the ticket, its cancellation signal, the event if it is boxed). The poster's
+/// array of tickets is reserved before, so it is not counted.
+struct QueuedPostMemory: Scenario {
+    let id = "queued-memory"
+    let title = "8 memory per queued post"
+
+    func run(_ measurer: Measurer) async -> [Row] {
+        let counter = measurer.allocations
+        let posts = measurer.options.quick ? 2_000 : 100_000
+        guard counter.isWorking, counter.liveBytes > 0 else {
+            return [
+                Row(
+                    id: id, scenario: "\(title): not measured", depth: nil, hops: 1, library: nil,
+                    baseline: nil, unit: .bytes, target: .report,
+                    note: "8 queued: the heap in use is read from glibc (Linux only)")
+            ]
+        }
+        let bytes = await Self.bytesPerQueuedPost(posts: posts, counter: counter)
+        return [
+            Row(
+                id: id, scenario: "\(title) (\(posts) queued behind a parked handler)", depth: nil,
+                hops: 1, library: Sample([bytes]), baseline: nil, unit: .bytes,
+                target: .bytesAtMost(200),
+                note: "8 queued: heap in use (mallinfo2) after queueing \(posts) posts behind a parked "
+                    + "handler, minus before, per post")
+        ]
+    }
+
+    @concurrent
+    private static func bytesPerQueuedPost(posts: Int, counter: AllocationCounter) async -> Double {
+        let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: posts + 1))
+        let top = ParkingTop(system: system)
+        let sender = QueueingSender(top: top, system: system)
+        var tickets: [Ticket] = []
+        tickets.reserveCapacity(posts + 1)
+        tickets.append(await sender.post(Probe(a: 0, b: 1, c: 2)))
+        await top.waitUntilParked()
+        let before = counter.liveBytes
+        for index in 1...posts {
+            tickets.append(await sender.post(Probe(a: index, b: 1, c: 2)))
+        }
+        let after = counter.liveBytes
+        await top.release()
+        for ticket in tickets { _ = await ticket.outcome }
+        return Double(Int64(bitPattern: after &- before)) / Double(posts)
+    }
+}
+
+/// The top of the chain: its handler parks on the first event until released; later events
+/// pass straight through.
+private actor ParkingTop: Responder {
+    nonisolated let eventSystem: EventSystem
+    private var parked: CheckedContinuation<Void, Never>?
+    private var parkedWaiter: CheckedContinuation<Void, Never>?
+    private var isReleased = false
+
+    init(system: EventSystem) { self.eventSystem = system }
+
+    var next: (any Responder)? { nil }
+    nonisolated var isRoot: Bool { true }
+
+    static let strategies = Strategies<ParkingTop> {
+        $0.on(Probe.self) { top, _, _ in
+            await top.parkUnlessReleased()
+            return .handled
+        }
+    }
+
+    private func parkUnlessReleased() async {
+        guard !isReleased else { return }
+        await withCheckedContinuation { continuation in
+            parked = continuation
+            parkedWaiter?.resume()
+            parkedWaiter = nil
+        }
+    }
+
+    /// Returns once the first event's handler is parked.
+    func waitUntilParked() async {
+        guard parked == nil else { return }
+        await withCheckedContinuation { parkedWaiter = $0 }
+    }
+
+    /// Lets the parked handler, and every later one, finish.
+    func release() {
+        isReleased = true
+        parked?.resume()
+        parked = nil
+    }
+}
+
+/// The sender of the queued posts.
+private actor QueueingSender: Responder {
+    nonisolated let eventSystem: EventSystem
+    private let top: ParkingTop
+
+    init(top: ParkingTop, system: EventSystem) {
+        self.top = top
+        self.eventSystem = system
+    }
+
+    var next: (any Responder)? { top }
+}
