@@ -1,11 +1,13 @@
 // The backend process of the two-process test (`TwoProcessTests`): a small chain (``Desk`` →
 // ``Stock``) exposed as the entry `"orders"` by a `RemoteChainServer` on 127.0.0.1.
 //
-//   remote-chain-test-server [--port N] [--exit-with-stdin]
+//   remote-chain-test-server [--port N] [--exit-with-stdin] [--send-to PORT]
 //
 // `--port 0` (the default) lets the system choose the port. Once the server listens, the process
 // writes one line, `listening <port>`, to standard output, then one line `parked <sku>` for each
-// order it parks. It serves until it is killed; with `--exit-with-stdin`, also until its standard
+// order it parks. With `--send-to PORT` it is also a caller: it sends one order, `slow-caller`,
+// through a link to the entry `"orders"` of the server on 127.0.0.1:PORT, and writes `sending`
+// (a test kills it while that send is under way). It serves until it is killed; with `--exit-with-stdin`, also until its standard
 // input ends (the test that launched it, holding the pipe's other end, has gone), so that it
 // never outlives a crashed test.
 import Foundation
@@ -19,6 +21,7 @@ struct Options {
     var port = 0
     /// Whether the process ends when its standard input does.
     var exitWithStandardInput = false
+    var sendTo: Int?
 
     init(_ arguments: some Sequence<String>) {
         var arguments = arguments.makeIterator()
@@ -31,6 +34,11 @@ struct Options {
                 port = value
             case "--exit-with-stdin":
                 exitWithStandardInput = true
+            case "--send-to":
+                guard let value = arguments.next().flatMap(Int.init), (1...65_535).contains(value) else {
+                    Self.usage("--send-to needs a port from 1 to 65535")
+                }
+                sendTo = value
             default:
                 Self.usage("unknown argument \(argument)")
             }
@@ -40,7 +48,7 @@ struct Options {
     private static func usage(_ problem: String) -> Never {
         FileHandle.standardError.write(
             Data(
-                "remote-chain-test-server: \(problem)\nusage: remote-chain-test-server [--port N] [--exit-with-stdin]\n"
+                "remote-chain-test-server: \(problem)\nusage: remote-chain-test-server [--port N] [--exit-with-stdin] [--send-to PORT]\n"
                     .utf8))
         exit(2)
     }
@@ -64,4 +72,15 @@ if options.exitWithStandardInput {
 try await withThrowingDiscardingTaskGroup { group in
     group.addTask { try await server.run() }
     say("listening \(try await server.listeningPort)")
+    if let port = options.sendTo {
+        let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
+        group.addTask { try await transport.run() }
+        let link = RemoteLink(
+            entry: "orders", transport: transport, registry: ordersRegistry(), label: "caller")
+        let caller = Relay(entry: link, label: "caller", system: system)
+        say("sending")
+        let outcome = await caller.send(PlaceOrder(sku: "slow-caller"))
+        say("sent \(outcome)")
+        withExtendedLifetime(link) {}
+    }
 }

@@ -61,4 +61,58 @@ struct GRPCLoopbackTests {
             closed.shutDown()
         }
     }
+
+    @Test(
+        "over HTTP/2, a sender that gives up (cancelled, or past its deadline) ends the event there: cancelled by its ticket, or timed out by its own deadline",
+        arguments: [GiveUp.cancel, .deadline])
+    func givingUpCrosses(_ giveUp: GiveUp) async throws {
+        let gate = Gate()  // never opened: only the sender's giving up ends the wait
+        let chain = SplitChain(back: [.park(gate), .handle, .pass])
+        let backOutcomes = chain.back.observeOutcomes()
+        let entries = RemoteEntries(["orders": chain.b[0]], registry: ordersRegistry())
+        let server = GRPCServer(
+            transport: .http2NIOPosix(
+                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),
+            services: [RemoteChainService(entries: entries)])
+
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.serve() }
+            let port = try #require(try await server.listeningAddress?.ipv4?.port)
+            let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
+            group.addTask { try await transport.run() }
+            let link = RemoteLink(
+                entry: "orders", transport: transport, registry: ordersRegistry(), label: "grpc")
+            let front = Station("front", .pass, next: link, system: chain.front)
+
+            let options = giveUp == .deadline ? SendOptions(timeout: .milliseconds(500)) : SendOptions()
+            let sending = Task { await front.send(PlaceOrder(sku: "A-1"), options: options) }
+            try await gate.waitForArrivals(1)
+            if giveUp == .cancel { sending.cancel() }
+            let outcome = await sending.value
+
+            var there: Outcome?
+            for await finished in backOutcomes {
+                there = finished.outcome
+                break
+            }
+            switch giveUp {
+            case .cancel:
+                #expect(outcome.cancelledDetails != nil, "\(outcome)")
+                #expect(there?.cancelledDetails?.reason == .ticketCancelled, "\(String(describing: there))")
+            case .deadline:
+                #expect(outcome.timedOutDetails != nil, "\(outcome)")
+                #expect(there?.timedOutDetails?.responder.label == "b0", "\(String(describing: there))")
+            }
+
+            transport.shutDown()
+            server.beginGracefulShutdown()
+        }
+    }
+
+    enum GiveUp: Sendable, CustomTestStringConvertible {
+        case cancel
+        case deadline
+
+        var testDescription: String { self == .cancel ? "cancelled" : "past its deadline" }
+    }
 }

@@ -127,6 +127,37 @@ struct TwoProcessTests {
         await backend.killAndWait()
     }
 
+    @Test(
+        "a caller killed with SIGKILL while its event is parked here ends the event here: its ticket is cancelled, the handler woken"
+    )
+    func vanishedCallerCancelsTheEvent() async throws {
+        let gate = Gate()  // never opened: only the caller's vanishing ends the wait
+        let chain = SplitChain(back: [.park(gate), .handle, .pass])
+        let backOutcomes = chain.back.observeOutcomes()
+        let server = RemoteChainServer(
+            entries: RemoteEntries(["orders": chain.b[0]], registry: ordersRegistry()), port: 0)
+
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.run() }
+            let port = try await server.listeningPort
+            let caller = try await BackendProcess.launch(arguments: ["--send-to", "\(port)"])
+            defer { caller.kill() }
+            try await caller.line { $0 == "sending" }
+            try await gate.waitForArrivals(1)
+
+            await caller.killAndWait()
+
+            var there: Outcome?
+            for await finished in backOutcomes {
+                there = finished.outcome
+                break
+            }
+            #expect(there?.cancelledDetails?.reason == .ticketCancelled, "\(String(describing: there))")
+            #expect(there?.cancelledDetails?.responder.label == "b0")
+            server.beginGracefulShutdown()
+        }
+    }
+
     /// Runs `body` with a link to the backend on `port`, over a gRPC transport that runs for
     /// the duration of `body`.
     private func withLink(

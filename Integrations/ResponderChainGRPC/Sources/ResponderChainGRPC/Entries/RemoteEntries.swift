@@ -48,6 +48,12 @@ public struct RemoteEntries: Sendable {
     ///
     /// Cancelling the calling task (the other side gave up the call) cancels the event's ticket.
     public func reply(to request: RemoteRequest, from peer: String) async -> RemoteReply {
+        await reply(to: request, from: peer, call: nil)
+    }
+
+    /// ``reply(to:from:)`` for a call that `call` can also give up (``RemoteChainService`` hands
+    /// it gRPC's cancellation of the call).
+    func reply(to request: RemoteRequest, from peer: String, call: RemoteCall?) async -> RemoteReply {
         guard request.version == WireFormat.version else {
             return RemoteReply(body: .refused(.unsupportedVersion(request.version)))
         }
@@ -76,6 +82,7 @@ public struct RemoteEntries: Sendable {
         } else {
             ticket = await sender.post(event, options: options)
         }
+        call?.attach(ticket)
         let outcome = await withTaskCancellationHandler {
             await ticket.outcome
         } onCancel: {

@@ -11,15 +11,44 @@ public import GRPCCore
 /// try await server.serve()
 /// ```
 ///
-/// Each call is one event. When the caller gives up the call (cancelled, or past its deadline),
-/// the event's ticket is cancelled here.
+/// Each call is one event. When the caller gives the call up (it cancelled the send, its
+/// connection dropped, its process died), gRPC signals the call cancelled and the event's ticket
+/// is cancelled here: a handler parked on the event is woken, and the event ends `cancelled`
+/// (``Outcome/Stop/Reason/ticketCancelled``) on this side. A call past the deadline it came with
+/// is left to the event's own timeout, which ends it `timedOut` here: a cancellation that
+/// arrives less than ``deadlineMargin`` before that deadline is taken as the deadline's (the
+/// caller's link gives the call up at the same deadline, and its signal can arrive first).
+///
+/// **Graceful shutdown.** gRPC also signals every call in flight as cancelled when the server
+/// begins a graceful shutdown, although those calls are meant to finish. Call this service's
+/// ``beginGracefulShutdown()`` first, then the server's: the events under way then run to their
+/// outcome, which goes back to their callers. A ``RemoteChainServer`` does both.
+///
+/// ```swift
+/// let service = RemoteChainService(entries: entries)
+/// let server = GRPCServer(transport: transport, services: [service])
+/// // …
+/// service.beginGracefulShutdown()
+/// server.beginGracefulShutdown()
+/// ```
 public struct RemoteChainService: RegistrableRPCService {
     /// The entries the service exposes.
     public let entries: RemoteEntries
+    private let shutdown = GracefulShutdownFlag()
+
+    /// How close to a call's deadline a cancellation is taken as the deadline's, left to the
+    /// event's own timeout: 100 ms.
+    public static var deadlineMargin: Duration { .milliseconds(100) }
 
     /// A service for `entries`.
     public init(entries: RemoteEntries) {
         self.entries = entries
+    }
+
+    /// Marks the server's graceful shutdown as begun, before the server's own
+    /// `beginGracefulShutdown()`: calls gRPC signals as cancelled from now on are let finish.
+    public func beginGracefulShutdown() {
+        shutdown.set()
     }
 
     /// Registers the service's methods.
@@ -28,9 +57,21 @@ public struct RemoteChainService: RegistrableRPCService {
             forMethod: RemoteChainMethods.deliver,
             deserializer: JSONMessageDeserializer<RemoteRequest>(),
             serializer: JSONMessageSerializer<RemoteReply>()
-        ) { [entries] request, context in
+        ) { [entries, shutdown] request, context in
             let single = try await ServerRequest(stream: request)
-            let reply = await entries.reply(to: single.message, from: context.remotePeer)
+            let call = RemoteCall()
+            let deadline = single.message.timeLeftNanoseconds.map {
+                ContinuousClock.now + .nanoseconds(max(0, $0))
+            }
+            let reply = await withRPCCancellationHandler {
+                await entries.reply(to: single.message, from: context.remotePeer, call: call)
+            } onCancelRPC: {
+                // A shutdown's signal lets the call finish; a deadline's leaves the event to its
+                // own timeout, so that it ends timed out, not cancelled.
+                guard !shutdown.hasBegun else { return }
+                if let deadline, ContinuousClock.now >= deadline - Self.deadlineMargin { return }
+                call.giveUp()
+            }
             return StreamingServerResponse(single: ServerResponse(message: reply))
         }
         router.registerHandler(

@@ -27,6 +27,7 @@ public import ServiceLifecycle
 public final class RemoteChainServer: Service {
     /// The entries the server exposes.
     public let entries: RemoteEntries
+    private let service: RemoteChainService
     private let server: GRPCServer<HTTP2ServerTransport.Posix>
 
     /// A server for `entries` that listens on `host`:`port` once it runs.
@@ -38,10 +39,11 @@ public final class RemoteChainServer: Service {
     ///   - port: The port; 0 lets the system choose one (read it from ``listeningPort``).
     public init(entries: RemoteEntries, host: String = "127.0.0.1", port: Int) {
         self.entries = entries
+        self.service = RemoteChainService(entries: entries)
         self.server = GRPCServer(
             transport: .http2NIOPosix(
                 address: .ipv4(host: host, port: port), transportSecurity: .plaintext),
-            services: [RemoteChainService(entries: entries)])
+            services: [service])
     }
 
     /// Serves until ``beginGracefulShutdown()`` or, inside a `ServiceGroup`, until the group's
@@ -52,7 +54,7 @@ public final class RemoteChainServer: Service {
         try await withGracefulShutdownHandler {
             try await server.serve()
         } onGracefulShutdown: {
-            self.server.beginGracefulShutdown()
+            self.beginGracefulShutdown()
         }
     }
 
@@ -70,6 +72,7 @@ public final class RemoteChainServer: Service {
 
     /// Stops accepting calls, lets those under way finish, then ends ``run()``.
     public func beginGracefulShutdown() {
+        service.beginGracefulShutdown()
         server.beginGracefulShutdown()
     }
 }

@@ -71,10 +71,11 @@ final class BackendProcess {
     }
 
     /// Launches a backend on a port the system chooses and returns once it says it listens.
-    static func launch() async throws -> BackendProcess {
+    /// `arguments` are added to its command line (`--send-to PORT` makes it a caller too).
+    static func launch(arguments: [String] = []) async throws -> BackendProcess {
         let process = Process()
         process.executableURL = try executable
-        process.arguments = ["--port", "0", "--exit-with-stdin"]
+        process.arguments = ["--port", "0", "--exit-with-stdin"] + arguments
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
