@@ -158,6 +158,50 @@ struct TwoProcessTests {
         }
     }
 
+    @Test(
+        "a backend frozen with SIGSTOP does not hang its callers: a send with no deadline ends at the link's answer timeout, no answer, and the posts behind it each end typed"
+    )
+    func frozenPeerDoesNotHang() async throws {
+        let front = EventSystem()
+        let backend = try await BackendProcess.launch()
+        defer { backend.kill() }
+        let transport = try GRPCRemoteTransport(
+            host: "127.0.0.1", port: backend.port, answerTimeout: .seconds(1))
+
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await transport.run() }
+            defer { transport.shutDown() }
+            let link = RemoteLink(
+                entry: "orders", transport: transport, registry: ordersRegistry(), label: "link",
+                system: front)
+            let sender = Station("sender", .pass, next: link, system: front)
+            #expect(await sender.send(PlaceOrder(sku: "ok-0")).isHandled)
+
+            backend.freeze()
+            let clock = ContinuousClock()
+            let start = clock.now
+            let outcome = await sender.send(PlaceOrder(sku: "ok-1"))
+            let broken = try #require(outcome.interruptedDetails, "\(outcome)")
+            #expect(broken.lastReached == ResponderID(link))
+            guard case .noAnswer = broken.cause as? RemoteLinkError else {
+                Issue.record("expected no answer, got \(outcome)")
+                return
+            }
+
+            var tickets: [Ticket] = []
+            for number in 0..<3 { tickets.append(await sender.post(PlaceOrder(sku: "ok-post-\(number)"))) }
+            for ticket in tickets {
+                let posted = await ticket.outcome
+                switch (posted.interruptedDetails?.cause as? RemoteLinkError) {
+                case .noAnswer, .unreachable, .lost: break
+                default: Issue.record("expected a typed transport outcome, got \(posted)")
+                }
+            }
+            #expect(start.duration(to: clock.now) < .seconds(30))
+        }
+        await backend.killAndWait()
+    }
+
     /// Runs `body` with a link to the backend on `port`, over a gRPC transport that runs for
     /// the duration of `body`.
     private func withLink(

@@ -23,19 +23,37 @@ public import ServiceLifecycle
 /// ``RemoteLinkError/lost(_:)``. A call
 /// carries the send's deadline, plus `deadlineGrace` so that the other side's own timeout ends
 /// the event first and its outcome comes back.
+///
+/// **A frozen or dead peer is noticed.** A call whose send has no deadline waits at most
+/// `answerTimeout` (30 s by default) for its answer, then ends
+/// ``RemoteLinkError/noAnswer(_:)``: the link's hop ends, so does the send, and a sender's
+/// later posts, which wait behind it in its lane, go on. HTTP/2 keepalive pings (every
+/// `keepaliveInterval` while calls are open, 10 s by default; the transport may raise intervals
+/// under 10 s) close a connection whose peer does not answer within 5 s, which fails its calls
+/// at once instead.
 public final class GRPCRemoteTransport: RemoteTransport, Service {
     private let client: GRPCClient<HTTP2ClientTransport.Posix>
     /// Added to a send's time left for the call's own deadline.
     public let deadlineGrace: Duration
+    /// The longest a call whose send has no deadline waits for its answer.
+    public let answerTimeout: Duration
 
     /// A transport to `host`:`port`.
     ///
     /// - Throws: What the gRPC transport throws for an address it cannot use.
-    public init(host: String, port: Int, deadlineGrace: Duration = .milliseconds(250)) throws {
+    public init(
+        host: String, port: Int, deadlineGrace: Duration = .milliseconds(250),
+        answerTimeout: Duration = .seconds(30), keepaliveInterval: Duration? = .seconds(10)
+    ) throws {
+        var config = HTTP2ClientTransport.Posix.Config.defaults
+        config.connection.keepalive = keepaliveInterval.map {
+            HTTP2ClientTransport.Config.Keepalive(time: $0, timeout: .seconds(5), allowWithoutCalls: false)
+        }
         self.client = GRPCClient(
             transport: try .http2NIOPosix(
-                target: .ipv4(address: host, port: port), transportSecurity: .plaintext))
+                target: .ipv4(address: host, port: port), transportSecurity: .plaintext, config: config))
         self.deadlineGrace = deadlineGrace
+        self.answerTimeout = answerTimeout
     }
 
     /// Runs the connections until ``shutDown()``, or until the graceful shutdown of the
@@ -58,6 +76,8 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         var options = CallOptions.defaults
         if let left = request.timeLeftNanoseconds {
             options.timeout = .nanoseconds(max(0, left)) + deadlineGrace
+        } else {
+            options.timeout = answerTimeout
         }
         do {
             return try await client.unary(
@@ -87,6 +107,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     private static func linkError(_ error: RPCError) -> any Error {
         switch error.code {
         case .unavailable: RemoteLinkError.unreachable("\(error)")
+        case .deadlineExceeded: RemoteLinkError.noAnswer("\(error)")
         case .cancelled: CancellationError()
         default: RemoteLinkError.lost("\(error)")
         }

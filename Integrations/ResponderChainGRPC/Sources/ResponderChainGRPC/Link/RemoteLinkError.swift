@@ -29,6 +29,9 @@ public enum RemoteLinkError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The call failed after the request may have been delivered: the event may or may not
     /// have run there. It is not sent again (delivery is at most once).
     case lost(String)
+    /// The other side did not answer in time (``GRPCRemoteTransport/answerTimeout``, or the
+    /// call's deadline): it may be frozen, dead or too slow. The event may have run there.
+    case noAnswer(String)
     /// The other process's answer could not be read.
     case unreadableReply(String)
     /// ``RemoteLink/checkRegistry()``: names registered on this side that the other side does
@@ -45,6 +48,7 @@ public enum RemoteLinkError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unreachable(let why): "unreachable: \(why)"
         case .refused(let refusal): "refused: \(refusal)"
         case .lost(let why): "lost midway (it may have run there): \(why)"
+        case .noAnswer(let why): "no answer in time (it may have run there): \(why)"
         case .unreadableReply(let why): "unreadable reply: \(why)"
         case .registryMismatch(let events, let info):
             "the other side does not register events \(events) or information \(info)"

@@ -129,6 +129,11 @@ final class BackendProcess {
         throw LaunchError.outputEnded
     }
 
+    /// Freezes it (SIGSTOP): it keeps its sockets, and answers nothing.
+    func freeze() {
+        if process.isRunning { signal(process.processIdentifier, SIGSTOP) }
+    }
+
     /// Kills it (SIGKILL) at once, if it still runs.
     func kill() {
         if process.isRunning { signalKill(process.processIdentifier) }
@@ -143,9 +148,13 @@ final class BackendProcess {
 
 /// Sends SIGKILL to the process `pid`.
 private func signalKill(_ pid: Int32) {
+    signal(pid, SIGKILL)
+}
+
+private func signal(_ pid: Int32, _ signal: Int32) {
     #if canImport(Glibc)
-        _ = Glibc.kill(pid, SIGKILL)
+        _ = Glibc.kill(pid, signal)
     #elseif canImport(Darwin)
-        _ = Darwin.kill(pid, SIGKILL)
+        _ = Darwin.kill(pid, signal)
     #endif
 }
