@@ -21,8 +21,9 @@ public import ServiceLifecycle
 /// A call that fails with `unavailable` reports ``RemoteLinkError/unreachable(_:)`` (usually the
 /// server could not be reached; see that case for when it was); any other failure,
 /// ``RemoteLinkError/lost(_:)``. A call
-/// carries the send's deadline, plus `deadlineGrace` so that the other side's own timeout ends
-/// the event first and its outcome comes back.
+/// carries the send's deadline, plus `deadlineGrace`, so that gRPC never ends a call before the
+/// send's own deadline does (at the deadline the send ends `timedOut` at the link, and the event
+/// on the other side ends `timedOut` there by its own deadline).
 ///
 /// **A frozen or dead peer is noticed.** A call whose send has no deadline waits at most
 /// `answerTimeout` (30 s by default) for its answer, then ends

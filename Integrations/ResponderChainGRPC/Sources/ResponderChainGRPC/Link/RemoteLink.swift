@@ -35,7 +35,7 @@ public import ResponderChain
 /// | it refuses the request (unknown entry or name, other version) | `.interrupted` at the link, cause ``RemoteLinkError/refused(_:)`` |
 /// | the call fails midway | `.interrupted` at the link, cause ``RemoteLinkError/lost(_:)`` — the event may have run there; it is not sent again |
 /// | the other system is shutting down, or its posting limit refuses | `.rejected` with that reason |
-/// | the send's task is cancelled, or its deadline passes, while the link waits | `.cancelled` / `.timedOut` at the link, the other side's call given up and its event's ticket cancelled (or where the other side stopped, if its answer came back first) |
+/// | the send's task is cancelled, or its deadline passes, while the link waits | `.cancelled` / `.timedOut` at the link, the other side's call given up: there the event's ticket is cancelled, or, at the deadline, the event ends timed out by its own deadline (where the other side stopped comes back only if its answer arrived first, as over `InProcessTransport`) |
 /// | anything else | the other chain's outcome |
 ///
 /// Interrupted and rejected sends go to this system's dead letters, as always.
