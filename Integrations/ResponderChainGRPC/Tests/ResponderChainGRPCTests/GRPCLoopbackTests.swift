@@ -109,6 +109,57 @@ struct GRPCLoopbackTests {
         }
     }
 
+    @Test(
+        "an event over the size limits is named, never reset: over the link's limit it fails at the link and nothing is sent; over the server's, the server refuses it as too large"
+    )
+    func sizeLimits() async throws {
+        let chain = SplitChain(back: [.handle, .pass, .pass])
+        let server = RemoteChainServer(
+            entries: RemoteEntries(["orders": chain.b[0]], registry: ordersRegistry()), port: 0,
+            maxRequestBytes: 100_000)
+        let big = PlaceOrder(sku: String(repeating: "x", count: 110_000))  // about 147,000 bytes encoded
+
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.run() }
+            let port = try await server.listeningPort
+            for transportLimit in [64_000, RemoteChainService.defaultMaxRequestBytes] {
+                let transport = try GRPCRemoteTransport(
+                    host: "127.0.0.1", port: port, maxRequestBytes: transportLimit)
+                group.addTask { try await transport.run() }
+                let link = RemoteLink(
+                    entry: "orders", transport: transport, registry: ordersRegistry(), label: "grpc")
+                let front = Station("front", .pass, next: link, system: chain.front)
+
+                let outcome = await front.send(big)
+                if transportLimit < 100_000 {
+                    let failure = try #require(outcome.failedDetails, "\(outcome)")
+                    #expect(failure.responder == ResponderID(link))
+                    guard case .tooLarge(let bytes, let limit) = failure.error as? RemoteLinkError else {
+                        Issue.record("expected too large at the link, got \(outcome)")
+                        transport.shutDown()
+                        continue
+                    }
+                    #expect(bytes > 110_000)
+                    #expect(limit == 64_000)
+                } else {
+                    let broken = try #require(outcome.interruptedDetails, "\(outcome)")
+                    guard case .refused(.tooLarge(let bytes, let limit)) = broken.cause as? RemoteLinkError
+                    else {
+                        Issue.record("expected refused as too large, got \(outcome)")
+                        transport.shutDown()
+                        continue
+                    }
+                    #expect(bytes > 110_000)
+                    #expect(limit == 100_000)
+                }
+                #expect(await !chain.b[0].seen.contains { $0.hasPrefix("xxx") })  // never ran there
+                #expect(await front.send(PlaceOrder(sku: "small")).isHandled)
+                transport.shutDown()
+            }
+            server.beginGracefulShutdown()
+        }
+    }
+
     enum GiveUp: Sendable, CustomTestStringConvertible {
         case cancel
         case deadline

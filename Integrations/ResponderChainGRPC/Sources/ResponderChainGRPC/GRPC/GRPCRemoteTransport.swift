@@ -38,13 +38,18 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     public let deadlineGrace: Duration
     /// The longest a call whose send has no deadline waits for its answer.
     public let answerTimeout: Duration
+    /// The largest request, encoded, that the transport sends; a larger one ends the send failed
+    /// at the link (``RemoteLinkError/tooLarge(bytes:limit:)``) and nothing is sent. Keep it at
+    /// most the other side's `maxRequestBytes`.
+    public let maxRequestBytes: Int
 
     /// A transport to `host`:`port`.
     ///
     /// - Throws: What the gRPC transport throws for an address it cannot use.
     public init(
         host: String, port: Int, deadlineGrace: Duration = .milliseconds(250),
-        answerTimeout: Duration = .seconds(30), keepaliveInterval: Duration? = .seconds(10)
+        answerTimeout: Duration = .seconds(30), keepaliveInterval: Duration? = .seconds(10),
+        maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes
     ) throws {
         var config = HTTP2ClientTransport.Posix.Config.defaults
         config.connection.keepalive = keepaliveInterval.map {
@@ -55,6 +60,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
                 target: .ipv4(address: host, port: port), transportSecurity: .plaintext, config: config))
         self.deadlineGrace = deadlineGrace
         self.answerTimeout = answerTimeout
+        self.maxRequestBytes = maxRequestBytes
     }
 
     /// Runs the connections until ``shutDown()``, or until the graceful shutdown of the
@@ -80,10 +86,19 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         } else {
             options.timeout = answerTimeout
         }
+        let encoded: EncodedMessage
+        do {
+            encoded = try EncodedMessage(encoding: request)
+        } catch {
+            throw RemoteLinkError.unencodable("the request: \(error)")
+        }
+        guard encoded.bytes.count <= maxRequestBytes else {
+            throw RemoteLinkError.tooLarge(bytes: encoded.bytes.count, limit: maxRequestBytes)
+        }
         do {
             return try await client.unary(
-                request: ClientRequest(message: request), descriptor: RemoteChainMethods.deliver,
-                serializer: JSONMessageSerializer<RemoteRequest>(),
+                request: ClientRequest(message: encoded), descriptor: RemoteChainMethods.deliver,
+                serializer: EncodedMessageSerializer(),
                 deserializer: JSONMessageDeserializer<RemoteReply>(), options: options
             ) { response in try response.message }
         } catch let error as RPCError {

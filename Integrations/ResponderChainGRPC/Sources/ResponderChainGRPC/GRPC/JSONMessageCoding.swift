@@ -13,6 +13,44 @@ struct JSONMessageSerializer<Message: Encodable>: MessageSerializer {
 }
 
 /// Reads a `Codable` message from JSON.
+/// A message already encoded: the transport encodes a request itself to check its size before
+/// anything is sent.
+struct EncodedMessage: Sendable {
+    let bytes: [UInt8]
+
+    init(encoding message: some Encodable) throws {
+        bytes = Array(try JSONEncoder().encode(message))
+    }
+}
+
+/// Writes an ``EncodedMessage`` as it is.
+struct EncodedMessageSerializer: MessageSerializer {
+    func serialize<Bytes: GRPCContiguousBytes>(_ message: EncodedMessage) throws -> Bytes {
+        Bytes(message.bytes)
+    }
+}
+
+/// A request as the service reads it: decoded, or refused for its size without being read.
+enum SizedRequest<Message: Sendable>: Sendable {
+    case message(Message)
+    case tooLarge(bytes: Int)
+}
+
+/// Reads a JSON message of at most `limit` bytes; a larger one is not decoded.
+struct SizedJSONMessageDeserializer<Message: Decodable & Sendable>: MessageDeserializer {
+    let limit: Int
+
+    func deserialize<Bytes: GRPCContiguousBytes>(_ serializedMessageBytes: Bytes) throws -> SizedRequest<
+        Message
+    > {
+        guard serializedMessageBytes.count <= limit else {
+            return .tooLarge(bytes: serializedMessageBytes.count)
+        }
+        let data = serializedMessageBytes.withUnsafeBytes { Data($0) }
+        return .message(try JSONDecoder().decode(Message.self, from: data))
+    }
+}
+
 struct JSONMessageDeserializer<Message: Decodable>: MessageDeserializer {
     func deserialize<Bytes: GRPCContiguousBytes>(_ serializedMessageBytes: Bytes) throws -> Message {
         let data = serializedMessageBytes.withUnsafeBytes { Data($0) }

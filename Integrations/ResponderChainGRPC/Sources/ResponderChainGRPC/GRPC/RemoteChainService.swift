@@ -40,9 +40,19 @@ public struct RemoteChainService: RegistrableRPCService {
     /// event's own timeout: 100 ms.
     public static var deadlineMargin: Duration { .milliseconds(100) }
 
-    /// A service for `entries`.
-    public init(entries: RemoteEntries) {
+    /// The largest request the service reads, encoded, by default: 4 MiB, gRPC's default limit.
+    public static var defaultMaxRequestBytes: Int { 4 * 1_024 * 1_024 }
+
+    /// The largest request the service reads; a larger one is refused
+    /// (``RemoteRefusal/tooLarge(bytes:limit:)``) without being read. The server's transport
+    /// must accept requests at least this large (`maxRequestPayloadSize`; a `RemoteChainServer`
+    /// sets it), or gRPC resets larger ones before the service sees them.
+    public let maxRequestBytes: Int
+
+    /// A service for `entries` that reads requests of at most `maxRequestBytes`.
+    public init(entries: RemoteEntries, maxRequestBytes: Int = Self.defaultMaxRequestBytes) {
         self.entries = entries
+        self.maxRequestBytes = maxRequestBytes
     }
 
     /// Marks the server's graceful shutdown as begun, before the server's own
@@ -55,16 +65,21 @@ public struct RemoteChainService: RegistrableRPCService {
     public func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
         router.registerHandler(
             forMethod: RemoteChainMethods.deliver,
-            deserializer: JSONMessageDeserializer<RemoteRequest>(),
+            deserializer: SizedJSONMessageDeserializer<RemoteRequest>(limit: maxRequestBytes),
             serializer: JSONMessageSerializer<RemoteReply>()
-        ) { [entries, shutdown] request, context in
-            let single = try await ServerRequest(stream: request)
+        ) { [entries, shutdown, maxRequestBytes] request, context in
+            let sized = try await ServerRequest(stream: request)
+            guard case .message(let message) = sized.message else {
+                guard case .tooLarge(let bytes) = sized.message else { preconditionFailure() }
+                let refusal = RemoteReply(body: .refused(.tooLarge(bytes: bytes, limit: maxRequestBytes)))
+                return StreamingServerResponse(single: ServerResponse(message: refusal))
+            }
             let call = RemoteCall()
-            let deadline = single.message.timeLeftNanoseconds.map {
+            let deadline = message.timeLeftNanoseconds.map {
                 ContinuousClock.now + .nanoseconds(max(0, $0))
             }
             let reply = await withRPCCancellationHandler {
-                await entries.reply(to: single.message, from: context.remotePeer, call: call)
+                await entries.reply(to: message, from: context.remotePeer, call: call)
             } onCancelRPC: {
                 // A shutdown's signal lets the call finish; a deadline's leaves the event to its
                 // own timeout, so that it ends timed out, not cancelled.

@@ -117,6 +117,8 @@ public actor RemoteLink: Responder {
             reply = try await transport.deliver(request)
         } catch let error as RemoteLinkError {
             if Task.isCancelled { throw CancellationError() }
+            // Refused before anything was sent: the send fails here, as for an unregistered event.
+            if case .tooLarge = error { throw error }
             return broken(error, context: context)
         } catch {
             if Task.isCancelled || error is CancellationError { throw CancellationError() }

@@ -37,12 +37,23 @@ public final class RemoteChainServer: Service {
     ///   - host: The IPv4 address to listen on: `"127.0.0.1"` for this machine only, `"0.0.0.0"`
     ///     for every interface.
     ///   - port: The port; 0 lets the system choose one (read it from ``listeningPort``).
-    public init(entries: RemoteEntries, host: String = "127.0.0.1", port: Int) {
+    ///   - maxRequestBytes: The largest request read, encoded (4 MiB by default); a larger one
+    ///     is refused (``RemoteRefusal/tooLarge(bytes:limit:)``) and its event never posted.
+    public init(
+        entries: RemoteEntries, host: String = "127.0.0.1", port: Int,
+        maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes
+    ) {
         self.entries = entries
-        self.service = RemoteChainService(entries: entries)
+        self.service = RemoteChainService(entries: entries, maxRequestBytes: maxRequestBytes)
+        // The transport accepts twice the service's limit, so that a request over the limit
+        // reaches the service and is refused by name rather than reset by gRPC.
+        var config = HTTP2ServerTransport.Posix.Config.defaults
+        config.rpc.maxRequestPayloadSize =
+            maxRequestBytes.multipliedReportingOverflow(by: 2).overflow
+            ? Int.max : maxRequestBytes * 2
         self.server = GRPCServer(
             transport: .http2NIOPosix(
-                address: .ipv4(host: host, port: port), transportSecurity: .plaintext),
+                address: .ipv4(host: host, port: port), transportSecurity: .plaintext, config: config),
             services: [service])
     }
 

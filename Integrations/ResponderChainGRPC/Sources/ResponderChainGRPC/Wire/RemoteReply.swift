@@ -35,6 +35,9 @@ public enum RemoteRefusal: Error, Codable, Hashable, Sendable, CustomStringConve
     /// The event or its information could not be read as the registered type.
     case undecodable(String)
     /// The entry responder exposed under this name is gone.
+    /// The request is larger than this side accepts (`RemoteChainServer`'s
+    /// `maxRequestBytes`); nothing of it was read.
+    case tooLarge(bytes: Int, limit: Int)
     case entryGone(String)
 
     /// Why, in a few words.
@@ -47,6 +50,8 @@ public enum RemoteRefusal: Error, Codable, Hashable, Sendable, CustomStringConve
         case .unsupportedVersion(let version): "wire format version \(version) is not read here"
         case .undecodable(let what): "could not read \(what)"
         case .entryGone(let name): "the entry \"\(name)\" is gone"
+        case .tooLarge(let bytes, let limit):
+            "the request is \(bytes) bytes, over this side's limit of \(limit)"
         }
     }
 }
