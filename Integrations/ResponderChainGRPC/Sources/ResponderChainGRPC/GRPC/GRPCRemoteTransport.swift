@@ -18,9 +18,9 @@ public import ServiceLifecycle
 /// }
 /// ```
 ///
-/// A call that fails with `unavailable` reports ``RemoteLinkError/unreachable(_:)`` (usually the
-/// server could not be reached; see that case for when it was); any other failure,
-/// ``RemoteLinkError/lost(_:)``. A call
+/// A call that found no connection to go out on reports ``RemoteLinkError/unreachable(_:)``
+/// (nothing was sent); one past its deadline, ``RemoteLinkError/noAnswer(_:)``; any other
+/// failure, ``RemoteLinkError/lost(_:)`` (it may have been delivered). A call
 /// carries the send's deadline, plus `deadlineGrace`, so that gRPC never ends a call before the
 /// send's own deadline does (at the deadline the send ends `timedOut` at the link, and the event
 /// on the other side ends `timedOut` there by its own deadline).
@@ -122,10 +122,25 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     /// What a failed call means for the link.
     private static func linkError(_ error: RPCError) -> any Error {
         switch error.code {
-        case .unavailable: RemoteLinkError.unreachable("\(error)")
+        case .unavailable where Self.foundNoConnection(error): RemoteLinkError.unreachable("\(error)")
         case .deadlineExceeded: RemoteLinkError.noAnswer("\(error)")
         case .cancelled: CancellationError()
         default: RemoteLinkError.lost("\(error)")
         }
+    }
+
+    /// Whether the call failed because it found no connection to go out on, so that nothing of
+    /// it was sent: grpc-swift's wording for a connection that could not be made (or closed before
+    /// its HTTP/2 preface), a channel with no ready connection, or one in transient failure. Any other `unavailable` (a stream that
+    /// broke, a connection closed under the call) may have delivered the request: `lost`. The
+    /// wording is the pinned grpc-swift's; a version that words it differently makes these
+    /// failures `lost`, never the other way round (`GRPCLoopbackTests` and `TwoProcessTests` pin
+    /// both sides).
+    private static func foundNoConnection(_ error: RPCError) -> Bool {
+        [
+            "Could not establish a connection", "Channel isn't ready",
+            "Channel is in a transient failure state",
+            "The server accepted the TCP connection but closed the connection before completing",
+        ].contains { error.message.hasPrefix($0) }
     }
 }

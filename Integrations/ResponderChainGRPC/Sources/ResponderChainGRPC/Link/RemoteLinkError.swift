@@ -19,10 +19,8 @@ public enum RemoteLinkError: Error, Hashable, Sendable, CustomStringConvertible 
     case unregisteredInfo([String])
     /// The event or a value of its information could not be written.
     case unencodable(String)
-    /// The other process could not be reached: gRPC reported the call `unavailable`. Most often
-    /// the connection could not be made and nothing was delivered; but a connection that closes
-    /// under a call already delivered is reported the same way, so an event that must not run
-    /// twice should be treated as possibly delivered, as for ``lost(_:)``.
+    /// The other process could not be reached: the call found no connection to go out on (it
+    /// could not be made, or closed before its HTTP/2 preface). Nothing of it was sent.
     case unreachable(String)
     /// The other process answered without sending the event up its chain.
     case refused(RemoteRefusal)
