@@ -25,6 +25,12 @@ public import ServiceLifecycle
 /// send's own deadline does (at the deadline the send ends `timedOut` at the link, and the event
 /// on the other side ends `timedOut` there by its own deadline).
 ///
+/// **Calls in flight are capped.** At most `maxCallsInFlight` events (100 by default) are in
+/// flight through one transport at once; the others wait in this process, first come first
+/// served (HTTP/2 lets a peer refuse more streams than it allows, and a client that opens more
+/// spends its time in its stream buffers). A send cancelled, or past its deadline, while it
+/// waits leaves the line and ends as any stopped send.
+///
 /// **A frozen or dead peer is noticed.** A call whose send has no deadline waits at most
 /// `answerTimeout` (30 s by default) for its answer, then ends
 /// ``RemoteLinkError/noAnswer(_:)``: the link's hop ends, so does the send, and a sender's
@@ -42,6 +48,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     /// at the link (``RemoteLinkError/tooLarge(bytes:limit:)``) and nothing is sent. Keep it at
     /// most the other side's `maxRequestBytes`.
     public let maxRequestBytes: Int
+    private let limiter: CallLimiter
 
     /// A transport to `host`:`port`.
     ///
@@ -49,8 +56,9 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     public init(
         host: String, port: Int, deadlineGrace: Duration = .milliseconds(250),
         answerTimeout: Duration = .seconds(30), keepaliveInterval: Duration? = .seconds(10),
-        maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes
+        maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes, maxCallsInFlight: Int = 100
     ) throws {
+        precondition(maxCallsInFlight > 0, "maxCallsInFlight must be at least 1")
         var config = HTTP2ClientTransport.Posix.Config.defaults
         config.connection.keepalive = keepaliveInterval.map {
             HTTP2ClientTransport.Config.Keepalive(time: $0, timeout: .seconds(5), allowWithoutCalls: false)
@@ -61,7 +69,12 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         self.deadlineGrace = deadlineGrace
         self.answerTimeout = answerTimeout
         self.maxRequestBytes = maxRequestBytes
+        self.limiter = CallLimiter(limit: maxCallsInFlight)
     }
+
+    /// The most events this transport has in flight at once; the others wait here, first come
+    /// first served, until one ends.
+    public var maxCallsInFlight: Int { limiter.limit }
 
     /// Runs the connections until ``shutDown()``, or until the graceful shutdown of the
     /// `ServiceGroup` it runs in.
@@ -95,6 +108,8 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         guard encoded.bytes.count <= maxRequestBytes else {
             throw RemoteLinkError.tooLarge(bytes: encoded.bytes.count, limit: maxRequestBytes)
         }
+        try await limiter.acquire()
+        defer { limiter.release() }
         do {
             return try await client.unary(
                 request: ClientRequest(message: encoded), descriptor: RemoteChainMethods.deliver,

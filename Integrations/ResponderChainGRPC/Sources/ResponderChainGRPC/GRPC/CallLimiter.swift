@@ -1,0 +1,84 @@
+import Synchronization
+
+/// At most `limit` calls in flight; the others wait their turn, first come first served.
+///
+/// A waiter whose task is cancelled leaves the line at once (``acquire()`` throws
+/// `CancellationError`), including one cancelled before it suspended.
+final class CallLimiter: Sendable {
+    private struct State {
+        var inFlight = 0
+        var nextID: UInt64 = 0
+        /// Suspended waiters in arrival order, by identity.
+        var line: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        /// Waiters cancelled before they suspended.
+        var cancelledEarly: Set<UInt64> = []
+        /// Waiters that have taken an identity and not yet suspended, been granted or cancelled.
+        var arriving: Set<UInt64> = []
+    }
+
+    /// The most calls in flight at once.
+    let limit: Int
+    private let state = Mutex(State())
+
+    init(limit: Int) {
+        precondition(limit > 0, "a call limit must be at least 1")
+        self.limit = limit
+    }
+
+    /// Returns once the caller may make its call; call ``release()`` when it has ended.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled while it waits.
+    func acquire() async throws {
+        let id: UInt64? = state.withLock { state in
+            if state.inFlight < limit {
+                state.inFlight += 1
+                return nil
+            }
+            state.nextID += 1
+            state.arriving.insert(state.nextID)
+            return state.nextID
+        }
+        guard let id else { return }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome: Result<Void, any Error>? = state.withLock { state in
+                    state.arriving.remove(id)
+                    if state.cancelledEarly.remove(id) != nil { return .failure(CancellationError()) }
+                    if state.inFlight < limit {
+                        // A call ended between the decision to wait and now.
+                        state.inFlight += 1
+                        return .success(())
+                    }
+                    state.line.append((id, continuation))
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            let continuation: CheckedContinuation<Void, any Error>? = state.withLock { state in
+                if let index = state.line.firstIndex(where: { $0.id == id }) {
+                    return state.line.remove(at: index).continuation
+                }
+                if state.arriving.contains(id) { state.cancelledEarly.insert(id) }
+                return nil
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// How many callers wait now (for tests).
+    var waitingCount: Int { state.withLock { $0.line.count } }
+
+    /// Ends a call: the longest-waiting caller, if any, takes its place.
+    func release() {
+        let next: CheckedContinuation<Void, any Error>? = state.withLock { state in
+            guard !state.line.isEmpty else {
+                state.inFlight -= 1
+                return nil
+            }
+            return state.line.removeFirst().continuation
+        }
+        next?.resume()
+    }
+}
