@@ -13,19 +13,7 @@ struct GRPCLoopbackTests {
     )
     func overHTTP2() async throws {
         let chain = SplitChain(back: [.reserve(7), .handle, .pass])
-        let entries = RemoteEntries(["orders": chain.b[0]], registry: ordersRegistry())
-        let server = GRPCServer(
-            transport: .http2NIOPosix(
-                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),
-            services: [RemoteChainService(entries: entries)])
-
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await server.serve() }
-            let port = try #require(try await server.listeningAddress?.ipv4?.port)
-            let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
-            group.addTask { try await transport.run() }
-            let link = RemoteLink(
-                entry: "orders", transport: transport, registry: ordersRegistry(), label: "grpc")
+        try await Self.withHTTP2Link(to: chain.b[0]) { link in
             try await link.checkRegistry()
             let front = Station("front", .pass, next: link, system: chain.front)
 
@@ -38,9 +26,6 @@ struct GRPCLoopbackTests {
             #expect(handled.hops == 4)  // front, the link; b0, b1
             #expect(handled.info[Reservation.self] == 7)
             #expect(await chain.b[0].seen == ["A-1 customer=c-1"])
-
-            transport.shutDown()
-            server.beginGracefulShutdown()
         }
 
         // Nothing listens there any more.
@@ -69,19 +54,7 @@ struct GRPCLoopbackTests {
         let gate = Gate()  // never opened: only the sender's giving up ends the wait
         let chain = SplitChain(back: [.park(gate), .handle, .pass])
         let backOutcomes = chain.back.observeOutcomes()
-        let entries = RemoteEntries(["orders": chain.b[0]], registry: ordersRegistry())
-        let server = GRPCServer(
-            transport: .http2NIOPosix(
-                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),
-            services: [RemoteChainService(entries: entries)])
-
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await server.serve() }
-            let port = try #require(try await server.listeningAddress?.ipv4?.port)
-            let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
-            group.addTask { try await transport.run() }
-            let link = RemoteLink(
-                entry: "orders", transport: transport, registry: ordersRegistry(), label: "grpc")
+        try await Self.withHTTP2Link(to: chain.b[0]) { link in
             let front = Station("front", .pass, next: link, system: chain.front)
 
             let options = giveUp == .deadline ? SendOptions(timeout: .milliseconds(500)) : SendOptions()
@@ -103,9 +76,6 @@ struct GRPCLoopbackTests {
                 #expect(outcome.timedOutDetails != nil, "\(outcome)")
                 #expect(there?.timedOutDetails?.responder.label == "b0", "\(String(describing: there))")
             }
-
-            transport.shutDown()
-            server.beginGracefulShutdown()
         }
     }
 
@@ -157,6 +127,30 @@ struct GRPCLoopbackTests {
                 transport.shutDown()
             }
             server.beginGracefulShutdown()
+        }
+    }
+
+    /// Runs `body` with a link (labelled `grpc`) to the entry `"orders"` = `entry`, served by a
+    /// `GRPCServer` on 127.0.0.1 over a real HTTP/2 connection; both end when `body` returns.
+    private static func withHTTP2Link(
+        to entry: any Responder, _ body: (RemoteLink) async throws -> Void
+    ) async throws {
+        let entries = RemoteEntries(["orders": entry], registry: ordersRegistry())
+        let server = GRPCServer(
+            transport: .http2NIOPosix(
+                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),
+            services: [RemoteChainService(entries: entries)])
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.serve() }
+            let port = try #require(try await server.listeningAddress?.ipv4?.port)
+            let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
+            group.addTask { try await transport.run() }
+            defer {
+                transport.shutDown()
+                server.beginGracefulShutdown()
+            }
+            try await body(
+                RemoteLink(entry: "orders", transport: transport, registry: ordersRegistry(), label: "grpc"))
         }
     }
 
