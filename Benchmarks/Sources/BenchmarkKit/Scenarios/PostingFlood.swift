@@ -94,12 +94,12 @@ private actor SlowTop: Responder {
     }
 }
 
-/// The sender of the flood's posts.
-private actor FloodSender: Responder {
+/// The sender of a flood of posts (here and in ``QueuedPostMemory``): its `next` is the top.
+actor FloodSender: Responder {
     nonisolated let eventSystem: EventSystem
-    private let top: SlowTop
+    private let top: any Responder
 
-    init(top: SlowTop, system: EventSystem) {
+    init(top: any Responder, system: EventSystem) {
         self.top = top
         self.eventSystem = system
     }

@@ -36,7 +36,7 @@ struct QueuedPostMemory: Scenario {
     private static func bytesPerQueuedPost(posts: Int, counter: AllocationCounter) async -> Double {
         let system = EventSystem(postingLimit: EventSystem.PostingLimit(maxOutstanding: posts + 1))
         let top = ParkingTop(system: system)
-        let sender = QueueingSender(top: top, system: system)
+        let sender = FloodSender(top: top, system: system)
         var tickets: [Ticket] = []
         tickets.reserveCapacity(posts + 1)
         tickets.append(await sender.post(Probe(a: 0, b: 1, c: 2)))
@@ -93,17 +93,4 @@ private actor ParkingTop: Responder {
         parked?.resume()
         parked = nil
     }
-}
-
-/// The sender of the queued posts.
-private actor QueueingSender: Responder {
-    nonisolated let eventSystem: EventSystem
-    private let top: ParkingTop
-
-    init(top: ParkingTop, system: EventSystem) {
-        self.top = top
-        self.eventSystem = system
-    }
-
-    var next: (any Responder)? { top }
 }
