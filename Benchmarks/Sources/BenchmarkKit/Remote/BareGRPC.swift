@@ -6,10 +6,10 @@ import ResponderChainGRPC
 /// answer checked.
 struct BareGRPC: Sendable {
     let client: GRPCClient<HTTP2ClientTransport.Posix>
-    /// The remote hop's request, as JSON bytes and as a message.
+    /// The remote hop's request, in the wire format and as a message.
     let request: [UInt8]
     let requestMessage: RemoteRequest
-    /// The reply the echo answers with, as JSON bytes.
+    /// The reply the echo answers with, in the wire format.
     let replyBytes: [UInt8]
 
     /// `iterations` unary calls (bytes as they are), by `callers` concurrent callers, each
@@ -34,18 +34,18 @@ struct BareGRPC: Sendable {
     }
 
     /// `iterations` unary calls, one at a time, whose messages are a ``RemoteRequest`` and a
-    /// ``RemoteReply`` written and read as JSON.
-    func unaryJSON(iterations: Int) async throws -> Timed {
+    /// ``RemoteReply`` written and read in the wire format.
+    func unaryCoded(iterations: Int) async throws -> Timed {
         let stopwatch = Stopwatch()
         for _ in 0..<iterations {
             let reply = try await client.unary(
-                request: ClientRequest(message: requestMessage), descriptor: EchoService.unaryJSON,
-                serializer: JSONSerializer<RemoteRequest>(), deserializer: JSONDeserializer<RemoteReply>(),
+                request: ClientRequest(message: requestMessage), descriptor: EchoService.unaryCoded,
+                serializer: WireRequestSerializer(), deserializer: WireReplyDeserializer(),
                 options: .defaults
             ) { response in try response.message }
             guard reply.version == WireFormat.version, case .outcome(let outcome) = reply.body,
                 outcome.kind == "handled"
-            else { throw BenchFailure("the JSON echo's reply is not a handled outcome") }
+            else { throw BenchFailure("the coded echo's reply is not a handled outcome") }
         }
         return stopwatch.stop(iterations: iterations)
     }

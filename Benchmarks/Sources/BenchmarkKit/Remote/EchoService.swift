@@ -1,31 +1,27 @@
 import GRPCCore
 import ResponderChainGRPC
 
-internal import struct Foundation.Data
-internal import class Foundation.JSONDecoder
-internal import class Foundation.JSONEncoder
-
 /// The bare baseline: a gRPC service of its own that answers the remote hop's request bytes with
 /// its reply bytes, with nothing of the library between the call and the answer.
 ///
 /// - `Unary`: the request's bytes in, the reply's bytes out (no coding: what gRPC alone costs
 ///   to carry this payload).
-/// - `UnaryJSON`: a ``RemoteRequest`` in and a ``RemoteReply`` out, read and written as JSON as
-///   the remote chain service does, but answered with a reply made in advance.
+/// - `UnaryCoded`: a ``RemoteRequest`` in and a ``RemoteReply`` out, read and written in the wire
+///   format as the remote chain service does, but answered with a reply made in advance.
 /// - `Stream`: one bidirectional stream; each request message answered with the reply's bytes.
 ///
 /// Every method checks what it received and fails the call on a wrong request.
 struct EchoService: RegistrableRPCService {
     static let service = ServiceDescriptor(fullyQualifiedService: "responderchain.bench.Echo")
     static let unary = MethodDescriptor(service: service, method: "Unary")
-    static let unaryJSON = MethodDescriptor(service: service, method: "UnaryJSON")
+    static let unaryCoded = MethodDescriptor(service: service, method: "UnaryCoded")
     static let stream = MethodDescriptor(service: service, method: "Stream")
 
-    /// The request the remote hop sends, as JSON.
+    /// The request the remote hop sends, in the wire format.
     let request: [UInt8]
     /// The reply the remote hop receives.
     let reply: RemoteReply
-    /// That reply, as JSON.
+    /// That reply, in the wire format.
     let replyBytes: [UInt8]
 
     func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
@@ -39,8 +35,8 @@ struct EchoService: RegistrableRPCService {
             return StreamingServerResponse(single: ServerResponse(message: replyBytes))
         }
         router.registerHandler(
-            forMethod: Self.unaryJSON, deserializer: JSONDeserializer<RemoteRequest>(),
-            serializer: JSONSerializer<RemoteReply>()
+            forMethod: Self.unaryCoded, deserializer: WireRequestDeserializer(),
+            serializer: WireReplySerializer()
         ) { [reply] stream, _ in
             let single = try await ServerRequest(stream: stream)
             guard single.message.entry == "orders", single.message.event.name == "orders.place" else {
@@ -78,17 +74,30 @@ struct BytesDeserializer: MessageDeserializer {
     }
 }
 
-/// A `Codable` message as JSON, written as the remote chain's methods write theirs.
-struct JSONSerializer<Message: Encodable>: MessageSerializer {
-    func serialize<Bytes: GRPCContiguousBytes>(_ message: Message) throws -> Bytes {
-        Bytes(Array(try JSONEncoder().encode(message)))
+/// A ``RemoteRequest`` read from the wire format, as the remote chain's service reads it.
+struct WireRequestDeserializer: MessageDeserializer {
+    func deserialize<Bytes: GRPCContiguousBytes>(_ serializedMessageBytes: Bytes) throws -> RemoteRequest {
+        try RemoteRequest(serializedBytes: serializedMessageBytes.withUnsafeBytes { Array($0) })
     }
 }
 
-/// A `Codable` message read from JSON, as the remote chain's methods read theirs.
-struct JSONDeserializer<Message: Decodable>: MessageDeserializer {
-    func deserialize<Bytes: GRPCContiguousBytes>(_ serializedMessageBytes: Bytes) throws -> Message {
-        let data = serializedMessageBytes.withUnsafeBytes { Data($0) }
-        return try JSONDecoder().decode(Message.self, from: data)
+/// A ``RemoteRequest`` written in the wire format.
+struct WireRequestSerializer: MessageSerializer {
+    func serialize<Bytes: GRPCContiguousBytes>(_ message: RemoteRequest) throws -> Bytes {
+        Bytes(message.serializedBytes())
+    }
+}
+
+/// A ``RemoteReply`` read from the wire format.
+struct WireReplyDeserializer: MessageDeserializer {
+    func deserialize<Bytes: GRPCContiguousBytes>(_ serializedMessageBytes: Bytes) throws -> RemoteReply {
+        try RemoteReply(serializedBytes: serializedMessageBytes.withUnsafeBytes { Array($0) })
+    }
+}
+
+/// A ``RemoteReply`` written in the wire format, as the remote chain's service writes it.
+struct WireReplySerializer: MessageSerializer {
+    func serialize<Bytes: GRPCContiguousBytes>(_ message: RemoteReply) throws -> Bytes {
+        Bytes(message.serializedBytes())
     }
 }

@@ -9,7 +9,7 @@ struct RemoteHop: Sendable {
     /// all through the same link.
     let fronts: [FrontResponder]
     /// Through an ``InProcessTransport`` to the same entries: the library's side of the hop
-    /// (both JSON codings, the registry, the backend's posting) without a network.
+    /// (the wire format both ways, the registry, the backend's posting) without a network.
     let inProcessFront: FrontResponder
 
     /// The backend: an entry in its own system, exposed under "orders". The entries hold their

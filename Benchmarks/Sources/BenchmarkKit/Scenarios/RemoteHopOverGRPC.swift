@@ -3,8 +3,6 @@ import GRPCNIOTransportHTTP2
 import ResponderChain
 import ResponderChainGRPC
 
-internal import class Foundation.JSONEncoder
-
 /// Scenario 10: the remote hop (a front responder → `RemoteLink` → a backend entry, over gRPC)
 /// against bare gRPC calls carrying the same payload, in one process and one run. One process
 /// hosts two gRPC servers on 127.0.0.1 (HTTP/2, plaintext, port 0) and the clients of both. Every
@@ -40,8 +38,8 @@ struct RemoteHopOverGRPC: Scenario {
         guard let (request, reply) = capture.first.map({ ($0.request, $0.reply) }) else {
             throw BenchFailure("no request was captured")
         }
-        let requestBytes = Array(try JSONEncoder().encode(request))
-        let replyBytes = Array(try JSONEncoder().encode(reply))
+        let requestBytes = request.serializedBytes()
+        let replyBytes = reply.serializedBytes()
 
         let echoServer = GRPCServer(
             transport: .http2NIOPosix(
@@ -83,8 +81,10 @@ struct RemoteHopOverGRPC: Scenario {
                 Path(name: "bare gRPC unary (the payload's bytes, no coding)", baseline: nil) {
                     try await bare.unary(iterations: $0, callers: 1)
                 },
-                Path(name: "bare gRPC unary, JSON-coded RemoteRequest → RemoteReply", baseline: 0) {
-                    try await bare.unaryJSON(iterations: $0)
+                Path(
+                    name: "bare gRPC unary, RemoteRequest → RemoteReply coded in the wire format", baseline: 0
+                ) {
+                    try await bare.unaryCoded(iterations: $0)
                 },
                 Path(name: "bare gRPC bidirectional stream, ping-pong", baseline: 0) {
                     try await bare.pingPong(iterations: $0)
@@ -120,7 +120,7 @@ struct RemoteHopOverGRPC: Scenario {
 
         let payload =
             "10: one process, two gRPC servers on 127.0.0.1; payload: request \(requestBytes.count) B, "
-            + "reply \(replyBytes.count) B (JSON); every call and outcome checked; ns per call or per "
+            + "reply \(replyBytes.count) B (protobuf); every call and outcome checked; ns per call or per "
             + "event; the baseline column is the bare unary call (for the \(Self.concurrency)-sender row, "
             + "the bare call with \(Self.concurrency) callers)"
         // The awaited send's row carries the summary.
@@ -135,7 +135,7 @@ struct RemoteHopOverGRPC: Scenario {
     /// What the hop adds to the bare calls, from the samples of the paths above, in order.
     private static func summary(_ samples: [Sample]) -> String {
         let bareCall = samples[0].median
-        let jsonCall = samples[1].median
+        let codedCall = samples[1].median
         let inProcess = samples[4].median
         let awaited = samples[5].median
         func microseconds(_ nanoseconds: Double) -> String { Format.number(nanoseconds / 1_000) }
@@ -145,8 +145,8 @@ struct RemoteHopOverGRPC: Scenario {
         let note =
             "10: the remote hop (awaited send) takes \(microseconds(awaited)) µs: "
             + "\(signed(awaited - bareCall)) µs (\(Format.fixed(awaited / bareCall, digits: 2))×) beyond a "
-            + "bare unary call with the same bytes, \(signed(awaited - jsonCall)) µs beyond one that also "
-            + "codes the same messages as JSON; the library's side of it without a network (in-process "
+            + "bare unary call with the same bytes, \(signed(awaited - codedCall)) µs beyond one that also "
+            + "codes the same messages; the library's side of it without a network (in-process "
             + "transport): \(microseconds(inProcess)) µs. Posted with \(Self.concurrency) senders: "
             + "\(Format.grouped(Int((1e9 / samples[8].median).rounded()))) events/s against "
             + "\(Format.grouped(Int((1e9 / samples[7].median).rounded()))) bare calls/s at the same concurrency"

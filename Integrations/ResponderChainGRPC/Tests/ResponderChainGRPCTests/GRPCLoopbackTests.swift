@@ -1,8 +1,9 @@
+import struct Foundation.Data
 import GRPCCore
 import GRPCNIOTransportHTTP2
 import RemoteOrders
 import ResponderChain
-import ResponderChainGRPC
+@testable import ResponderChainGRPC
 import ResponderChainTesting
 import Testing
 
@@ -130,6 +131,49 @@ struct GRPCLoopbackTests {
         }
     }
 
+    @Test(
+        "bytes that are not a request of the wire format are answered with a typed refusal, undecodable, naming what is wrong"
+    )
+    func malformedRequests() async throws {
+        let chain = SplitChain(back: [.handle])
+        let entries = RemoteEntries(["orders": chain.b[0]], registry: ordersRegistry())
+        let server = GRPCServer(
+            transport: .http2NIOPosix(
+                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),
+            services: [RemoteChainService(entries: entries)])
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.serve() }
+            let port = try #require(try await server.listeningAddress?.ipv4?.port)
+            let client = GRPCClient(
+                transport: try .http2NIOPosix(
+                    target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext))
+            group.addTask { try await client.runConnections() }
+            defer {
+                client.beginGracefulShutdown()
+                server.beginGracefulShutdown()
+            }
+            // A version-1 request (JSON), and a request whose event field is cut short.
+            let valid = RemoteRequest(
+                entry: "orders", event: WireValue(name: "orders.place", json: Data(#"{"sku":"A-1"}"#.utf8)),
+                info: [], source: "raw", hopsBefore: 0, timeLeftNanoseconds: nil
+            ).serializedBytes()
+            for bytes in [Array(#"{"version":1,"entry":"orders"}"#.utf8), Array(valid.dropLast(3))] {
+                let reply = try await client.unary(
+                    request: ClientRequest(message: bytes),
+                    descriptor: MethodDescriptor(
+                        fullyQualifiedService: "responderchain.v2.RemoteChain", method: "Deliver"),
+                    serializer: RawBytes(), deserializer: RawBytes(), options: .defaults
+                ) { try RemoteReply(serializedBytes: try $0.message) }
+                guard case .refused(.undecodable(let what)) = reply.body else {
+                    Issue.record("expected a refusal, undecodable; got \(reply.body)")
+                    continue
+                }
+                #expect(what.contains("malformed protobuf"))
+            }
+        }
+        #expect(await chain.b[0].seen.isEmpty)
+    }
+
     /// Runs `body` with a link (labelled `grpc`) to the entry `"orders"` = `entry`, served by a
     /// `GRPCServer` on 127.0.0.1 over a real HTTP/2 connection; both end when `body` returns.
     private static func withHTTP2Link(
@@ -159,5 +203,14 @@ struct GRPCLoopbackTests {
         case deadline
 
         var testDescription: String { self == .cancel ? "cancelled" : "past its deadline" }
+    }
+}
+
+/// Bytes as they are, both ways: a client that writes what it likes.
+private struct RawBytes: MessageSerializer, MessageDeserializer {
+    func serialize<Bytes: GRPCContiguousBytes>(_ message: [UInt8]) throws -> Bytes { Bytes(message) }
+
+    func deserialize<Bytes: GRPCContiguousBytes>(_ serializedMessageBytes: Bytes) throws -> [UInt8] {
+        serializedMessageBytes.withUnsafeBytes { Array($0) }
     }
 }

@@ -13,7 +13,8 @@ private actor Named: Responder {
 struct WireOutcomeTests {
     /// `outcome` written as the other process writes it, then read back here.
     private func roundTrip(_ outcome: Outcome) throws -> Outcome {
-        let wire = WireOutcome(outcome, registry: RemoteRegistry())
+        // Through the wire format's bytes, as between two processes.
+        let wire = try WireOutcome.read(WireOutcome(outcome, registry: RemoteRegistry()).protobufBytes())
         return try Outcome(
             wire, eventID: outcome.eventID, registry: RemoteRegistry(), responders: RemoteResponderDirectory()
         )

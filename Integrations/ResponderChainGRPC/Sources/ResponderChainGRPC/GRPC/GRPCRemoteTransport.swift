@@ -99,12 +99,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         } else {
             options.timeout = answerTimeout
         }
-        let encoded: EncodedMessage
-        do {
-            encoded = try EncodedMessage(encoding: request)
-        } catch {
-            throw RemoteLinkError.unencodable("the request: \(error)")
-        }
+        let encoded = EncodedMessage(encoding: request)
         guard encoded.bytes.count <= maxRequestBytes else {
             throw RemoteLinkError.tooLarge(bytes: encoded.bytes.count, limit: maxRequestBytes)
         }
@@ -114,7 +109,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
             return try await client.unary(
                 request: ClientRequest(message: encoded), descriptor: RemoteChainMethods.deliver,
                 serializer: EncodedMessageSerializer(),
-                deserializer: JSONMessageDeserializer<RemoteReply>(), options: options
+                deserializer: ProtobufMessageDeserializer<RemoteReply>(), options: options
             ) { response in try response.message }
         } catch let error as RPCError {
             throw Self.linkError(error)
@@ -125,9 +120,9 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     public func registryNames() async throws -> RemoteRegistryNames {
         do {
             return try await client.unary(
-                request: ClientRequest(message: Empty()), descriptor: RemoteChainMethods.registryNames,
-                serializer: JSONMessageSerializer<Empty>(),
-                deserializer: JSONMessageDeserializer<RemoteRegistryNames>(), options: .defaults
+                request: ClientRequest(message: EmptyMessage()), descriptor: RemoteChainMethods.registryNames,
+                serializer: ProtobufMessageSerializer<EmptyMessage>(),
+                deserializer: ProtobufMessageDeserializer<RemoteRegistryNames>(), options: .defaults
             ) { response in try response.message }
         } catch let error as RPCError {
             throw Self.linkError(error)

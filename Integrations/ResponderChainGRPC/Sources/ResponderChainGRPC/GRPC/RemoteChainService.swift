@@ -67,14 +67,19 @@ public struct RemoteChainService: RegistrableRPCService {
     public func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
         router.registerHandler(
             forMethod: RemoteChainMethods.deliver,
-            deserializer: SizedJSONMessageDeserializer<RemoteRequest>(limit: maxRequestBytes),
-            serializer: JSONMessageSerializer<RemoteReply>()
+            deserializer: SizedMessageDeserializer<RemoteRequest>(limit: maxRequestBytes),
+            serializer: ProtobufMessageSerializer<RemoteReply>()
         ) { [entries, shutdown, maxRequestBytes] request, context in
-            let sized = try await ServerRequest(stream: request)
-            guard case .message(let message) = sized.message else {
-                guard case .tooLarge(let bytes) = sized.message else { preconditionFailure() }
+            let message: RemoteRequest
+            switch try await ServerRequest(stream: request).message {
+            case .message(let read):
+                message = read
+            case .tooLarge(let bytes):
                 let refusal = RemoteReply(body: .refused(.tooLarge(bytes: bytes, limit: maxRequestBytes)))
                 return StreamingServerResponse(single: ServerResponse(message: refusal))
+            case .malformed(let what):
+                return StreamingServerResponse(
+                    single: ServerResponse(message: RemoteReply(body: .refused(.undecodable(what)))))
             }
             let call = RemoteCall()
             let deadline = message.timeLeftNanoseconds.map {
@@ -93,8 +98,8 @@ public struct RemoteChainService: RegistrableRPCService {
         }
         router.registerHandler(
             forMethod: RemoteChainMethods.registryNames,
-            deserializer: JSONMessageDeserializer<Empty>(),
-            serializer: JSONMessageSerializer<RemoteRegistryNames>()
+            deserializer: ProtobufMessageDeserializer<EmptyMessage>(),
+            serializer: ProtobufMessageSerializer<RemoteRegistryNames>()
         ) { [entries] _, _ in
             StreamingServerResponse(single: ServerResponse(message: entries.registry.names))
         }

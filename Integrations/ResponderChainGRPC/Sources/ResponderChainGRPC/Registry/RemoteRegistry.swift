@@ -103,7 +103,7 @@ public struct RemoteRegistry: Sendable {
 }
 
 /// The names one side's ``RemoteRegistry`` holds.
-public struct RemoteRegistryNames: Codable, Hashable, Sendable {
+public struct RemoteRegistryNames: Hashable, Sendable {
     /// The event names, sorted.
     public var events: [String]
     /// The information key names, sorted.

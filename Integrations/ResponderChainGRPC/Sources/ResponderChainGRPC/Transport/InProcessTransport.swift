@@ -1,8 +1,5 @@
-internal import class Foundation.JSONDecoder
-internal import class Foundation.JSONEncoder
-
 /// A transport to ``RemoteEntries`` in this process: each request and reply is written and read
-/// as JSON, and answered in a task of its own, as on the wire, without a network between them. For tests of a chain split in two,
+/// in the wire format (protobuf), and answered in a task of its own, as on the wire, without a network between them. For tests of a chain split in two,
 /// and for a process that hosts both sides.
 ///
 /// ```swift
@@ -18,9 +15,9 @@ public struct InProcessTransport: RemoteTransport {
         self.peer = peer
     }
 
-    /// Hands `request` to the entries, through JSON both ways.
+    /// Hands `request` to the entries, through the wire format both ways.
     public func deliver(_ request: RemoteRequest) async throws -> RemoteReply {
-        let received = try JSONDecoder().decode(RemoteRequest.self, from: JSONEncoder().encode(request))
+        let received = try RemoteRequest(serializedBytes: request.serializedBytes())
         // In a task of its own, as a server would answer: nothing of the caller's task (its
         // `ServiceContext`, say) reaches the other side but what the request carries. Giving up
         // the call cancels it, as a cancelled RPC does.
@@ -31,7 +28,7 @@ public struct InProcessTransport: RemoteTransport {
             answer.cancel()
         }
         do {
-            return try JSONDecoder().decode(RemoteReply.self, from: JSONEncoder().encode(reply))
+            return try RemoteReply(serializedBytes: reply.serializedBytes())
         } catch {
             throw RemoteLinkError.unreadableReply("\(error)")
         }

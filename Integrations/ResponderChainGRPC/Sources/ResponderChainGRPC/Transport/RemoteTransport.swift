@@ -1,7 +1,7 @@
 /// How a ``RemoteLink`` reaches the other process: one request, one reply.
 ///
 /// ``GRPCRemoteTransport`` carries them over gRPC; ``InProcessTransport`` hands them to a
-/// ``RemoteEntries`` in the same process (through the same JSON), for tests and for one process
+/// ``RemoteEntries`` in the same process (through the same wire format), for tests and for one process
 /// that hosts both sides.
 ///
 /// ## Implementation requirements

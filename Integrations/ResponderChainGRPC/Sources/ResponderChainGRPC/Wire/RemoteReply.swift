@@ -1,13 +1,13 @@
 /// What the receiving process answers a ``RemoteRequest``: how the event's way ended there, or
-/// why it was refused before it began. Written as JSON (see ``WireFormat``).
-public struct RemoteReply: Codable, Sendable {
+/// why it was refused before it began. Written in the wire format (see ``WireFormat``).
+public struct RemoteReply: Sendable {
     /// The wire format's version the replier wrote.
     public var version: Int
     /// The answer.
     public var body: Body
 
     /// The answer to one request.
-    public enum Body: Codable, Sendable {
+    public enum Body: Sendable {
         /// The event ran in the receiving process's chain and ended so.
         case outcome(WireOutcome)
         /// The event was not sent up the chain there.
@@ -23,7 +23,7 @@ public struct RemoteReply: Codable, Sendable {
 
 /// Why a receiving process refused a request before sending the event up its chain. The
 /// sending side reports it as ``RemoteLinkError/refused(_:)``.
-public enum RemoteRefusal: Error, Codable, Hashable, Sendable, CustomStringConvertible {
+public enum RemoteRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// No entry responder is exposed under this name.
     case unknownEntry(String)
     /// No event type is registered under this name there.
@@ -58,7 +58,7 @@ public enum RemoteRefusal: Error, Codable, Hashable, Sendable, CustomStringConve
 
 /// An outcome on the wire: the receiving chain's, with its responders named by identity and
 /// label, and its information under registered names.
-public struct WireOutcome: Codable, Sendable {
+public struct WireOutcome: Sendable {
     /// The outcome's kind (``Outcome/Kind``'s raw value).
     public var kind: String
     /// The hops that ran in the receiving chain.
@@ -100,7 +100,7 @@ public struct WireOutcome: Codable, Sendable {
 }
 
 /// A responder of another process, as an outcome on the wire names it.
-public struct WireResponder: Codable, Hashable, Sendable {
+public struct WireResponder: Hashable, Sendable {
     /// Its identity in its process (unique among the responders alive there).
     public var id: UInt64
     /// Its label.
@@ -109,7 +109,7 @@ public struct WireResponder: Codable, Hashable, Sendable {
 
 /// What a handler threw in another process: its type's name and its description (errors do not
 /// cross as values).
-public struct RemoteHandlerError: Error, Codable, Hashable, Sendable, CustomStringConvertible {
+public struct RemoteHandlerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The thrown error's type name.
     public var type: String
     /// Its description.

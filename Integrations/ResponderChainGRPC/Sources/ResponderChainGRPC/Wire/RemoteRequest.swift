@@ -1,8 +1,8 @@
 public import struct Foundation.Data
 
 /// One event handed to another process: what a ``RemoteLink`` sends and ``RemoteEntries``
-/// receives. Written as JSON (see ``WireFormat``).
-public struct RemoteRequest: Codable, Sendable {
+/// receives. Written in the wire format (see ``WireFormat``).
+public struct RemoteRequest: Sendable {
     /// The wire format's version the sender wrote (``WireFormat/version``).
     public var version: Int
     /// The name of the entry responder the event continues at (``RemoteEntries``).
@@ -36,17 +36,27 @@ public struct RemoteRequest: Codable, Sendable {
     }
 }
 
-/// A registered value on the wire: its name in the ``RemoteRegistry`` and its JSON.
-public struct WireValue: Codable, Hashable, Sendable {
+/// A registered value on the wire: its name in the ``RemoteRegistry`` and the JSON of the
+/// `Codable` value.
+public struct WireValue: Hashable, Sendable {
     /// The registered name.
     public var name: String
     /// The value, as JSON.
     public var json: Data
 }
 
-/// The wire format's version, and its JSON coding.
+/// The wire format: protobuf messages of the schema `responderchain.v2` (the package's
+/// `Protos/responderchain/v2/remote_chain.proto`), written and read in one pass each way, over
+/// the gRPC service `responderchain.v2.RemoteChain`.
+///
+/// A ``RemoteRequest`` and a ``RemoteReply`` are that schema's messages of the same names. The
+/// values of events and information stay `Codable`: each crosses as the JSON of the value
+/// (``WireValue/json``), under its registered name. A service written in another language that
+/// implements the schema can stand in for a ``RemoteChainService`` (or call one).
 public enum WireFormat {
-    /// The version this package writes and reads. A request or reply of another version is
-    /// refused (``RemoteRefusal/unsupportedVersion(_:)``).
-    public static let version = 1
+    /// The version this package writes and reads: 2. (Version 1 was JSON, over the service
+    /// `responderchain.v1.RemoteChain`, which a version-2 server does not offer: gRPC answers
+    /// its calls `unimplemented`.) A request or reply of another version is refused
+    /// (``RemoteRefusal/unsupportedVersion(_:)``).
+    public static let version = 2
 }

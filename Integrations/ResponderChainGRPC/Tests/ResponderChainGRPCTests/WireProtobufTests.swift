@@ -1,0 +1,219 @@
+import Foundation
+import ResponderChain
+@testable import ResponderChainGRPC
+import Testing
+
+/// The bytes protobuf's own implementation writes for the messages of ``messages``, from
+/// `Protos/fixtures/make_fixtures.py` (protoc and Python's protobuf runtime, deterministic
+/// serialization): the wire format's reference.
+private let reference: [String: String] = [
+    "request.full":
+        "080212066f72646572731a2a0a0c6f72646572732e706c616365121a7b227175616e74697479223a322c22736b75223a"
+        + "22412d31227d22180a0f6f72646572732e637573746f6d6572120522632d372222160a0b6f72646572732e6e6f746512"
+        + "0722c3a974c3a9222a0c72656c61792866726f6e7429300338b71742460a0b7472616365706172656e74123730302d30"
+        + "616637363531393136636434336464383434386562323131633830333139632d62376164366237313639323033333331"
+        + "2d303142110a0a747261636573746174651203613d62",
+    "request.plain":
+        "08021201651a070a016e12027b7d2a01733800",
+    "request.noDeadline":
+        "08021201651ab2020a016e12ac0278787878787878787878787878787878787878787878787878787878787878787878"
+        + "787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878"
+        + "787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878"
+        + "787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878"
+        + "787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878"
+        + "787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878787878"
+        + "78787878787878787878787878787878787878787878787878782a01733001",
+    "reply.handled":
+        "080212770a0768616e646c656410021801221208d2e186b58a041209696e76656e746f72792211088580808080808080"
+        + "80011204626f6f6b280132170a0f6f72646572732e72657365727665641204747275653a0b6c6f63616c2e6465627567"
+        + "421108858080808080808080011204626f6f6b6206627562626c65",
+    "reply.cancelled":
+        "0802123a0a0963616e63656c6c6564420d08011209696e76656e746f72795a00620763617074757265680070007a0f74"
+        + "69636b657443616e63656c6c6564",
+    "reply.failed":
+        "0802123a0a066661696c65641001420508071201786206627562626c65680182011c0a114f72646572732e4f75744f66"
+        + "53746f636b1207736b7520412d31",
+    "reply.rejected":
+        "0802122f0a0872656a6563746564420908091205656e7472796206627562626c658a010c6c696d697452656163686564"
+        + "900100",
+    "reply.cycle":
+        "080212290a0d6379636c6544657465637465641004420508031201614a05080412016250016206627562626c65",
+    "reply.refused.unknownInfo":
+        "08021a081a060a01610a0162",
+    "reply.refused.tooLarge":
+        "08021a0c3a0a08c096b1021080808002",
+    "reply.refused.unsupportedVersion":
+        "08021a022000",
+    "reply.refused.entryGone":
+        "08021a023200",
+    "registryNames":
+        "0a0c6f72646572732e706c6163650a0d6f72646572732e63616e63656c120f6f72646572732e637573746f6d6572",
+]
+
+/// The messages `make_fixtures.py` builds, built here.
+private let messages: [String: any ProtobufMessage] = {
+    let far = UInt64(1) << 63 + 5
+    func reply(_ outcome: WireOutcome) -> RemoteReply { RemoteReply(body: .outcome(outcome)) }
+    let handled = WireOutcome(
+        kind: "handled", hops: 2, captureHops: 1,
+        handlers: [
+            WireResponder(id: 140_234_567_890, label: "inventory"), WireResponder(id: far, label: "book"),
+        ],
+        captureHandlerCount: 1, info: [WireValue(name: "orders.reserved", json: Data("true".utf8))],
+        infoLeftBehind: ["local.debug"], responder: WireResponder(id: far, label: "book"), phase: "bubble")
+    var cancelled = WireOutcome(
+        kind: "cancelled", hops: 0, captureHops: 0, handlers: [], captureHandlerCount: 0, info: [],
+        infoLeftBehind: [], responder: WireResponder(id: 1, label: "inventory"), phase: "capture")
+    cancelled.hop = 0
+    cancelled.whileHandling = false
+    cancelled.stopReason = "ticketCancelled"
+    cancelled.lastReached = WireResponder(id: 0, label: "")
+    var failed = WireOutcome(
+        kind: "failed", hops: 1, captureHops: 0, handlers: [], captureHandlerCount: 0, info: [],
+        infoLeftBehind: [], responder: WireResponder(id: 7, label: "x"), phase: "bubble")
+    failed.hop = 1
+    failed.error = RemoteHandlerError(type: "Orders.OutOfStock", message: "sku A-1")
+    var rejected = WireOutcome(
+        kind: "rejected", hops: 0, captureHops: 0, handlers: [], captureHandlerCount: 0, info: [],
+        infoLeftBehind: [], responder: WireResponder(id: 9, label: "entry"), phase: "bubble")
+    rejected.rejection = "limitReached"
+    rejected.limit = 0
+    var cycle = WireOutcome(
+        kind: "cycleDetected", hops: 4, captureHops: 0, handlers: [], captureHandlerCount: 0, info: [],
+        infoLeftBehind: [], responder: WireResponder(id: 3, label: "a"), phase: "bubble")
+    cycle.closedBy = WireResponder(id: 4, label: "b")
+    cycle.isForwardingLoop = true
+    return [
+        "request.full": RemoteRequest(
+            entry: "orders",
+            event: WireValue(name: "orders.place", json: Data(#"{"quantity":2,"sku":"A-1"}"#.utf8)),
+            info: [
+                WireValue(name: "orders.customer", json: Data(#""c-7""#.utf8)),
+                WireValue(name: "orders.note", json: Data(#""été""#.utf8)),
+            ],
+            source: "relay(front)", hopsBefore: 3, timeLeftNanoseconds: -1_500,
+            traceHeaders: [
+                "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "tracestate": "a=b",
+            ]),
+        "request.plain": RemoteRequest(
+            entry: "e", event: WireValue(name: "n", json: Data("{}".utf8)), info: [], source: "s",
+            hopsBefore: 0,
+            timeLeftNanoseconds: 0),
+        "request.noDeadline": RemoteRequest(
+            entry: "e", event: WireValue(name: "n", json: Data(repeating: UInt8(ascii: "x"), count: 300)),
+            info: [],
+            source: "s", hopsBefore: 1, timeLeftNanoseconds: nil),
+        "reply.handled": reply(handled),
+        "reply.cancelled": reply(cancelled),
+        "reply.failed": reply(failed),
+        "reply.rejected": reply(rejected),
+        "reply.cycle": reply(cycle),
+        "reply.refused.unknownInfo": RemoteReply(body: .refused(.unknownInfo(["a", "b"]))),
+        "reply.refused.tooLarge": RemoteReply(body: .refused(.tooLarge(bytes: 5_000_000, limit: 4_194_304))),
+        "reply.refused.unsupportedVersion": RemoteReply(body: .refused(.unsupportedVersion(0))),
+        "reply.refused.entryGone": RemoteReply(body: .refused(.entryGone(""))),
+        "registryNames": RemoteRegistryNames(
+            events: ["orders.place", "orders.cancel"], info: ["orders.customer"]),
+    ]
+}()
+
+private func bytes(hex: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex {
+        let next = hex.index(index, offsetBy: 2)
+        bytes.append(UInt8(hex[index..<next], radix: 16)!)
+        index = next
+    }
+    return bytes
+}
+
+private func hex(_ bytes: [UInt8]) -> String {
+    bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+}
+
+/// `bytes` read as a message of `message`'s type, and written again.
+private func rewritten(_ bytes: [UInt8], as message: some ProtobufMessage) throws -> [UInt8] {
+    func read<Message: ProtobufMessage>(_: Message) throws -> [UInt8] {
+        try Message.read(bytes).protobufBytes()
+    }
+    return try read(message)
+}
+
+@Suite("The wire format: protobuf messages of the schema, the same bytes as protobuf's own")
+struct WireProtobufTests {
+    @Test("each message is written byte for byte as protobuf writes it", arguments: messages.keys.sorted())
+    func writesAsProtobuf(name: String) throws {
+        let message = try #require(messages[name])
+        #expect(hex(message.protobufBytes()) == reference[name])
+    }
+
+    @Test("each message protobuf wrote is read back to the same message", arguments: messages.keys.sorted())
+    func readsProtobuf(name: String) throws {
+        let message = try #require(messages[name])
+        let written = bytes(hex: try #require(reference[name]))
+        #expect(try rewritten(written, as: message) == written)
+    }
+
+    @Test("a request protobuf wrote is read field by field")
+    func readsRequestFields() throws {
+        let request = try RemoteRequest(serializedBytes: bytes(hex: try #require(reference["request.full"])))
+        #expect(request.version == WireFormat.version)
+        #expect(request.entry == "orders")
+        #expect(request.event.name == "orders.place")
+        #expect(String(decoding: request.event.json, as: UTF8.self) == #"{"quantity":2,"sku":"A-1"}"#)
+        #expect(request.info.map(\.name) == ["orders.customer", "orders.note"])
+        #expect(String(decoding: request.info[1].json, as: UTF8.self) == #""été""#)
+        #expect(request.source == "relay(front)")
+        #expect(request.hopsBefore == 3)
+        #expect(request.timeLeftNanoseconds == -1_500)
+        #expect(request.traceHeaders["tracestate"] == "a=b")
+        let plain = try RemoteRequest(serializedBytes: bytes(hex: try #require(reference["request.plain"])))
+        #expect(plain.timeLeftNanoseconds == 0, "a deadline already due is not the same as none")
+        let none = try RemoteRequest(
+            serializedBytes: bytes(hex: try #require(reference["request.noDeadline"])))
+        #expect(none.timeLeftNanoseconds == nil)
+    }
+
+    @Test("fields a newer writer added are skipped, whatever their wire type")
+    func skipsUnknownFields() throws {
+        let plain = bytes(hex: try #require(reference["request.plain"]))
+        // Field 99 varint 1; field 100 bytes "hi"; field 101 fixed64; field 102 fixed32.
+        let unknown: [UInt8] =
+            [0x98, 0x06, 0x01, 0xA2, 0x06, 0x02, 0x68, 0x69, 0xA9, 0x06]
+            + [UInt8](repeating: 7, count: 8) + [0xB5, 0x06, 1, 2, 3, 4]
+        let read = try RemoteRequest(serializedBytes: unknown + plain + unknown)
+        #expect(read.serializedBytes() == plain)
+    }
+
+    @Test(
+        "bytes that are not a message of the schema are refused with what is wrong",
+        arguments: [
+            ("truncated", Array(bytes(hex: reference["request.full"]!).dropLast()), "are left"),
+            ("without its event", [0x08, 0x02], "RemoteRequest.event"),
+            ("a wire type protobuf does not have", [0x0F], "wire type 7"),
+            ("a string that is not UTF-8", [0x12, 0x01, 0xFF], "UTF-8"),
+            ("a varint over ten bytes", [0x08] + [UInt8](repeating: 0xFF, count: 11), "ten bytes"),
+            ("field number zero", [0x00, 0x01], "field number 0"),
+            ("JSON, the wire format of version 1", Array(#"{"version":1}"#.utf8), "malformed"),
+        ] as [(String, [UInt8], String)])
+    func refusesMalformed(what: String, bytes: [UInt8], says: String) {
+        #expect {
+            try RemoteRequest(serializedBytes: bytes)
+        } throws: { error in
+            "\(error)".contains(says)
+        }
+    }
+
+    @Test("a nested message of 128 bytes or more has its length written before it in full")
+    func longNestedMessages() throws {
+        for size in [125, 126, 127, 128, 16_383, 16_384, 70_000] {
+            let request = RemoteRequest(
+                entry: "e", event: WireValue(name: "n", json: Data(repeating: 0x61, count: size)), info: [],
+                source: "s", hopsBefore: 0, timeLeftNanoseconds: nil)
+            let read = try RemoteRequest(serializedBytes: request.serializedBytes())
+            #expect(read.event.json.count == size)
+            #expect(read.source == "s")
+        }
+    }
+}
