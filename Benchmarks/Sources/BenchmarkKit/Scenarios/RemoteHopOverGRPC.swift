@@ -14,10 +14,12 @@ struct RemoteHopOverGRPC: Scenario {
     /// How many senders (lanes, or concurrent callers) the concurrent rows use.
     static let concurrency = 4
 
-    /// A measured path: its name, the index of the path it is compared with, and its batch.
+    /// A measured path: its name, the index of the path it is compared with, the target it is
+    /// judged by, and its batch.
     private struct Path {
         var name: String
         var baseline: Int?
+        var target: Target = .report
         var batch: CheckedBatch
     }
 
@@ -63,6 +65,9 @@ struct RemoteHopOverGRPC: Scenario {
             group.addTask { try await client.runConnections() }
             let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: remotePort)
             group.addTask { try await transport.run() }
+            // The same, with each post in a unary call of its own: the baseline of the stream.
+            let unaryTransport = try GRPCRemoteTransport(host: "127.0.0.1", port: remotePort, streamsPosts: false)
+            group.addTask { try await unaryTransport.run() }
 
             let registry = benchRegistry()
             let link = RemoteLink(
@@ -73,6 +78,14 @@ struct RemoteHopOverGRPC: Scenario {
                     FrontResponder("front", link: link, system: frontSystem)
                 },
                 inProcessFront: RemoteHop.inProcessFront(to: entries, system: frontSystem))
+            let unaryHop = RemoteHop(
+                fronts: [
+                    FrontResponder(
+                        "front",
+                        link: RemoteLink(
+                            entry: "orders", transport: unaryTransport, registry: registry, system: frontSystem),
+                        system: frontSystem)
+                ], inProcessFront: hop.inProcessFront)
             let bare = BareGRPC(
                 client: client, request: requestBytes, requestMessage: request, replyBytes: replyBytes)
             let senders = Self.concurrency
@@ -96,16 +109,22 @@ struct RemoteHopOverGRPC: Scenario {
                 {
                     try await RemoteHop.send(from: hop.inProcessFront, iterations: $0)
                 },
-                Path(name: "remote hop over gRPC, awaited send", baseline: 0) {
+                Path(name: "remote hop over gRPC, awaited send", baseline: 0, target: .ratioAtMost(1.2)) {
                     try await RemoteHop.send(from: hop.fronts[0], iterations: $0)
                 },
-                Path(name: "remote hop over gRPC, posted, 1 sender", baseline: 0) {
+                Path(name: "remote hop over gRPC, posted, 1 sender, one unary call per post", baseline: 0) {
+                    try await unaryHop.post(iterations: $0, senders: 1)
+                },
+                Path(
+                    name: "remote hop over gRPC, posted, 1 sender, in order on one stream", baseline: 6,
+                    target: .throughputAtLeast(5)
+                ) {
                     try await hop.post(iterations: $0, senders: 1)
                 },
                 Path(name: "bare gRPC unary, \(senders) concurrent callers", baseline: 0) {
                     try await bare.unary(iterations: $0, callers: senders)
                 },
-                Path(name: "remote hop over gRPC, posted, \(senders) senders", baseline: 7) {
+                Path(name: "remote hop over gRPC, posted, \(senders) senders, on their streams", baseline: 8) {
                     try await hop.post(iterations: $0, senders: senders)
                 },
             ]
@@ -114,6 +133,7 @@ struct RemoteHopOverGRPC: Scenario {
 
             client.beginGracefulShutdown()
             transport.shutDown()
+            unaryTransport.shutDown()
             echoServer.beginGracefulShutdown()
             remoteServer.beginGracefulShutdown()
         }
@@ -121,13 +141,13 @@ struct RemoteHopOverGRPC: Scenario {
         let payload =
             "10: one process, two gRPC servers on 127.0.0.1; payload: request \(requestBytes.count) B, "
             + "reply \(replyBytes.count) B (protobuf); every call and outcome checked; ns per call or per "
-            + "event; the baseline column is the bare unary call (for the \(Self.concurrency)-sender row, "
-            + "the bare call with \(Self.concurrency) callers)"
+            + "event; the baseline column is the bare unary call (for the stream row, one unary call per "
+            + "post; for the \(Self.concurrency)-sender row, the bare call with \(Self.concurrency) callers)"
         // The awaited send's row carries the summary.
         return zip(paths, samples).enumerated().map { index, pair in
             Row(
                 id: id, scenario: "\(title): \(pair.0.name)", depth: nil, hops: 1, library: pair.1,
-                baseline: pair.0.baseline.map { samples[$0] }, target: .report,
+                baseline: pair.0.baseline.map { samples[$0] }, target: pair.0.target,
                 note: index == 5 ? Self.summary(samples) : payload)
         }
     }
@@ -148,8 +168,11 @@ struct RemoteHopOverGRPC: Scenario {
             + "bare unary call with the same bytes, \(signed(awaited - codedCall)) µs beyond one that also "
             + "codes the same messages; the library's side of it without a network (in-process "
             + "transport): \(microseconds(inProcess)) µs. Posted with \(Self.concurrency) senders: "
-            + "\(Format.grouped(Int((1e9 / samples[8].median).rounded()))) events/s against "
-            + "\(Format.grouped(Int((1e9 / samples[7].median).rounded()))) bare calls/s at the same concurrency"
+            + "\(Format.grouped(Int((1e9 / samples[9].median).rounded()))) events/s against "
+            + "\(Format.grouped(Int((1e9 / samples[8].median).rounded()))) bare calls/s at the same concurrency. "
+            + "One sender's posts in order on one stream: "
+            + "\(Format.grouped(Int((1e9 / samples[7].median).rounded()))) events/s, "
+            + "\(Format.fixed(samples[6].median / samples[7].median, digits: 1))× one unary call per post"
         return note
     }
 }

@@ -54,14 +54,37 @@ public struct RemoteEntries: Sendable {
     /// ``reply(to:from:)`` for a call that `call` can also give up (``RemoteChainService`` hands
     /// it gRPC's cancellation of the call).
     func reply(to request: RemoteRequest, from peer: String, call: RemoteCall?) async -> RemoteReply {
+        var senders: [String: Relay] = [:]
+        switch await accept(request, from: peer, senders: &senders) {
+        case .refused(let refusal):
+            return RemoteReply(body: .refused(refusal))
+        case .posted(let ticket):
+            call?.attach(ticket)
+            return await reply(awaiting: ticket)
+        }
+    }
+
+    /// How a request was taken: refused before its event was posted, or posted.
+    enum Acceptance: Sendable {
+        case refused(RemoteRefusal)
+        case posted(Ticket)
+    }
+
+    /// Checks `request` and posts its event at its entry, from the relay `senders` holds for
+    /// that entry (made on first use): the requests of one `senders` are posted as one sender's,
+    /// in the order they are accepted. Returns once the event is queued (the posting limit may
+    /// make it wait).
+    func accept(_ request: RemoteRequest, from peer: String, senders: inout [String: Relay]) async
+        -> Acceptance
+    {
         guard request.version == WireFormat.version else {
-            return RemoteReply(body: .refused(.unsupportedVersion(request.version)))
+            return .refused(.unsupportedVersion(request.version))
         }
         guard let relay = entries[request.entry] else {
-            return RemoteReply(body: .refused(.unknownEntry(request.entry)))
+            return .refused(.unknownEntry(request.entry))
         }
         guard let entry = relay.entry else {
-            return RemoteReply(body: .refused(.entryGone(request.entry)))
+            return .refused(.entryGone(request.entry))
         }
         let event: any Event
         var options = SendOptions()
@@ -69,20 +92,24 @@ public struct RemoteEntries: Sendable {
             event = try registry.read(request.event)
             try registry.read(request.info, into: &options.info)
         } catch {
-            return RemoteReply(body: .refused(error))
+            return .refused(error)
         }
         options.timeout = request.timeLeftNanoseconds.map { .nanoseconds(max(0, $0)) }
-        let sender = Relay(entry: entry, label: "remote \(peer): \(request.source)")
-        let ticket: Ticket
+        let sender = senders[request.entry] ?? Relay(entry: entry, label: "remote \(peer): \(request.source)")
+        senders[request.entry] = sender
         if let context = TraceHeaders.extract(request.traceHeaders, using: instrument) {
             // A tracer of this system captures the context at post time: its spans join the trace.
-            ticket = await ServiceContext.$current.withValue(context) {
-                await sender.post(event, options: options)
-            }
-        } else {
-            ticket = await sender.post(event, options: options)
+            return .posted(
+                await ServiceContext.$current.withValue(context) {
+                    await sender.post(event, options: options)
+                })
         }
-        call?.attach(ticket)
+        return .posted(await sender.post(event, options: options))
+    }
+
+    /// The reply that tells how `ticket`'s event ended. Cancelling the calling task cancels
+    /// the ticket.
+    func reply(awaiting ticket: Ticket) async -> RemoteReply {
         let outcome = await withTaskCancellationHandler {
             await ticket.outcome
         } onCancel: {

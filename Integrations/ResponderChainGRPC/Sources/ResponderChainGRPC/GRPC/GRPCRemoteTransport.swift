@@ -49,6 +49,9 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     /// most the other side's `maxRequestBytes`.
     public let maxRequestBytes: Int
     private let limiter: CallLimiter
+    /// Whether a sender's posts are carried in order on a stream of their own.
+    public let streamsPosts: Bool
+    private let orderedStreams = OrderedStreams()
 
     /// A transport to `host`:`port`.
     ///
@@ -56,7 +59,8 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     public init(
         host: String, port: Int, deadlineGrace: Duration = .milliseconds(250),
         answerTimeout: Duration = .seconds(30), keepaliveInterval: Duration? = .seconds(10),
-        maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes, maxCallsInFlight: Int = 100
+        maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes, maxCallsInFlight: Int = 100,
+        streamsPosts: Bool = true
     ) throws {
         precondition(maxCallsInFlight > 0, "maxCallsInFlight must be at least 1")
         var config = HTTP2ClientTransport.Posix.Config.defaults
@@ -70,6 +74,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         self.answerTimeout = answerTimeout
         self.maxRequestBytes = maxRequestBytes
         self.limiter = CallLimiter(limit: maxCallsInFlight)
+        self.streamsPosts = streamsPosts
     }
 
     /// The most events this transport has in flight at once; the others wait here, first come
@@ -80,14 +85,24 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     /// `ServiceGroup` it runs in.
     public func run() async throws {
         try await withGracefulShutdownHandler {
-            try await client.runConnections()
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask { try await self.client.runConnections() }
+                for await (sender, stream) in orderedStreams.starts {
+                    group.addTask {
+                        await stream.run(on: self.client, limiter: self.limiter, failure: Self.linkError) {
+                            self.orderedStreams.ended(stream, of: sender)
+                        }
+                    }
+                }
+            }
         } onGracefulShutdown: {
-            self.client.beginGracefulShutdown()
+            self.shutDown()
         }
     }
 
-    /// Lets the calls under way finish, then stops ``run()``.
+    /// Lets the calls and streams under way finish, then stops ``run()``.
     public func shutDown() {
+        orderedStreams.shutDown()
         client.beginGracefulShutdown()
     }
 
@@ -116,6 +131,30 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         }
     }
 
+    /// Delivers `request`, a post of `sender`, on that sender's stream behind its earlier posts
+    /// (``streamsPosts``; otherwise in one unary call, as ``deliver(_:)``), and calls `placed` once
+    /// it is written there: the sender's next post may go while this one waits for its outcome.
+    ///
+    /// One stream per sender with posts under way: it opens with the sender's first post and
+    /// closes when none of its posts waits for an answer. A stream takes one of the
+    /// `maxCallsInFlight` places while it is open. When a stream breaks, each of its posts still
+    /// waiting ends as a unary call would: ``RemoteLinkError/unreachable(_:)`` when the stream
+    /// found no connection (nothing was sent), ``RemoteLinkError/lost(_:)`` otherwise.
+    public func deliver(_ request: RemoteRequest, inOrderOf sender: ObjectIdentifier, placed: () -> Void)
+        async throws -> RemoteReply
+    {
+        guard streamsPosts else { return try await deliver(request) }
+        let encoded = EncodedMessage(encoding: request)
+        guard encoded.bytes.count <= maxRequestBytes else {
+            throw RemoteLinkError.tooLarge(bytes: encoded.bytes.count, limit: maxRequestBytes)
+        }
+        guard let (stream, sequence) = orderedStreams.place(encoded.bytes, for: sender) else {
+            throw RemoteLinkError.unreachable("the transport has shut down: nothing was sent")
+        }
+        placed()
+        return try await stream.answer(to: sequence)
+    }
+
     /// The other process's registered names.
     public func registryNames() async throws -> RemoteRegistryNames {
         do {
@@ -130,7 +169,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     }
 
     /// What a failed call means for the link.
-    private static func linkError(_ error: RPCError) -> any Error {
+    @Sendable private static func linkError(_ error: RPCError) -> any Error {
         switch error.code {
         case .unavailable where Self.foundNoConnection(error): RemoteLinkError.unreachable("\(error)")
         case .deadlineExceeded: RemoteLinkError.noAnswer("\(error)")

@@ -71,4 +71,6 @@ enum RemoteChainMethods {
     static let deliver = MethodDescriptor(service: service, method: "Deliver")
     /// The registry's names: an empty message in, ``RemoteRegistryNames`` out.
     static let registryNames = MethodDescriptor(service: service, method: "RegistryNames")
+    /// One sender's posts in order: a stream of numbered requests in, numbered replies out.
+    static let deliverInOrder = MethodDescriptor(service: service, method: "DeliverInOrder")
 }

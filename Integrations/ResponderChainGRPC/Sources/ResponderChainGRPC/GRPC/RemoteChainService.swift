@@ -96,6 +96,17 @@ public struct RemoteChainService: RegistrableRPCService {
             }
             return StreamingServerResponse(single: ServerResponse(message: reply))
         }
+        let ordered = OrderedDelivery(entries: entries, shutdown: shutdown, maxRequestBytes: maxRequestBytes)
+        router.registerHandler(
+            forMethod: RemoteChainMethods.deliverInOrder,
+            deserializer: OrderedDelivery.FrameDeserializer(limit: maxRequestBytes),
+            serializer: ProtobufMessageSerializer<OrderedReply>()
+        ) { request, context in
+            StreamingServerResponse { writer in
+                try await ordered.serve(request.messages, peer: context.remotePeer, writer: writer)
+                return [:]
+            }
+        }
         router.registerHandler(
             forMethod: RemoteChainMethods.registryNames,
             deserializer: ProtobufMessageDeserializer<EmptyMessage>(),

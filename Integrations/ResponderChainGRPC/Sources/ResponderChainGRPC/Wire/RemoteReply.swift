@@ -35,10 +35,13 @@ public enum RemoteRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// The event or its information could not be read as the registered type.
     case undecodable(String)
     /// The entry responder exposed under this name is gone.
+    case entryGone(String)
     /// The request is larger than this side accepts (`RemoteChainServer`'s
     /// `maxRequestBytes`); nothing of it was read.
     case tooLarge(bytes: Int, limit: Int)
-    case entryGone(String)
+    /// The server has begun its graceful shutdown: an event that arrives on a stream of posts
+    /// from then on is not posted. (A new call is refused by gRPC itself.)
+    case shuttingDown
 
     /// Why, in a few words.
     public var description: String {
@@ -52,6 +55,7 @@ public enum RemoteRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .entryGone(let name): "the entry \"\(name)\" is gone"
         case .tooLarge(let bytes, let limit):
             "the request is \(bytes) bytes, over this side's limit of \(limit)"
+        case .shuttingDown: "the server is shutting down; the event was not posted"
         }
     }
 }

@@ -81,6 +81,7 @@ extension RemoteRefusal: ProtobufMessage {
             case 7:
                 let sizes = try reader.readMessage(TooLarge.self)
                 reason = .tooLarge(bytes: sizes.bytes, limit: sizes.limit)
+            case 8: reason = try reader.readBool() ? .shuttingDown : reason
             default: try reader.skipField()
             }
         }
@@ -98,6 +99,7 @@ extension RemoteRefusal: ProtobufMessage {
         case .undecodable(let what): writer.writeOptional(5, string: what)
         case .entryGone(let name): writer.writeOptional(6, string: name)
         case .tooLarge(let bytes, let limit): writer.write(7, message: TooLarge(bytes: bytes, limit: limit))
+        case .shuttingDown: writer.writeOptional(8, bool: true)
         }
     }
 }

@@ -1,0 +1,148 @@
+import GRPCCore
+import GRPCNIOTransportHTTP2
+import Synchronization
+
+/// One sender's requests, in order, on one `DeliverInOrder` stream of a ``GRPCRemoteTransport``.
+///
+/// Requests are numbered and written in the order ``place(_:)`` is called; each answer comes
+/// back numbered. The stream opens with its first request and closes (half-closes, then ends once
+/// the other side has answered) when it has no request left waiting for an answer: a sender that
+/// posts again opens a new one. When the stream breaks, every request still waiting ends with
+/// what the break means (``RemoteLinkError/unreachable(_:)`` when the call found no connection:
+/// nothing of it was sent; ``RemoteLinkError/lost(_:)`` otherwise: it may have been delivered).
+final class OrderedStream: Sendable {
+    /// Where a request waiting for its answer stands.
+    private enum Waiting {
+        /// Written; its caller has not suspended yet.
+        case placed
+        /// Its caller waits here.
+        case suspended(CheckedContinuation<RemoteReply, any Error>)
+        /// Answered (or failed) before its caller suspended.
+        case settled(Result<RemoteReply, any Error>)
+    }
+
+    private struct State {
+        var lastSequence: UInt64 = 0
+        var waiting: [UInt64: Waiting] = [:]
+        /// Set when the stream takes no more requests: it is closing (nothing waits) or broke.
+        var isClosed = false
+    }
+
+    private let state = Mutex(State())
+    private let outgoing: AsyncStream<OrderedRequest>.Continuation
+    private let frames: AsyncStream<OrderedRequest>
+
+    init() {
+        (frames, outgoing) = AsyncStream<OrderedRequest>.makeStream()
+    }
+
+    /// Runs the stream's call until it ends; then fails every request still waiting.
+    /// `ended` is called once the stream takes no more requests (before they are failed).
+    func run(
+        on client: GRPCClient<HTTP2ClientTransport.Posix>, limiter: CallLimiter,
+        failure: @Sendable (RPCError) -> any Error, ended: @Sendable () -> Void
+    ) async {
+        var ending: any Error = RemoteLinkError.lost("the stream ended before the answer")
+        do {
+            try await limiter.acquire()
+            defer { limiter.release() }
+            try await client.bidirectionalStreaming(
+                request: StreamingClientRequest(of: OrderedRequest.self) { [frames] writer in
+                    for await frame in frames { try await writer.write(frame) }
+                },
+                descriptor: RemoteChainMethods.deliverInOrder,
+                serializer: ProtobufMessageSerializer<OrderedRequest>(),
+                deserializer: ProtobufMessageDeserializer<OrderedReply>(), options: .defaults
+            ) { response in
+                for try await answer in response.messages {
+                    self.settle(answer.sequence, with: .success(answer.reply))
+                }
+            }
+        } catch let error as RPCError {
+            ending = failure(error)
+        } catch {
+            ending = RemoteLinkError.lost("\(error)")
+        }
+        let left = state.withLock { state in
+            state.isClosed = true
+            return state.waiting.keys.sorted()
+        }
+        outgoing.finish()
+        ended()
+        for sequence in left { settle(sequence, with: .failure(ending)) }
+    }
+
+    /// Writes `request` behind the requests placed before it, unless the stream is closed.
+    /// - Returns: Its number, or `nil` if the stream takes no more requests.
+    func place(_ request: [UInt8]) -> UInt64? {
+        state.withLock { state in
+            guard !state.isClosed else { return nil }
+            state.lastSequence += 1
+            state.waiting[state.lastSequence] = .placed
+            // Under the lock: frames go out in the order of their numbers.
+            outgoing.yield(OrderedRequest(sequence: state.lastSequence, frame: .encodedRequest(request)))
+            return state.lastSequence
+        }
+    }
+
+    /// The answer to the request numbered `sequence`. Cancelling the task gives the request up:
+    /// the other side cancels its event's ticket, and this throws `CancellationError`.
+    func answer(to sequence: UInt64) async throws -> RemoteReply {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let settled: Result<RemoteReply, any Error>? = state.withLock { state in
+                    switch state.waiting[sequence] {
+                    case .settled(let result):
+                        state.waiting[sequence] = nil
+                        closeIfIdle(&state)
+                        return result
+                    case .placed:
+                        state.waiting[sequence] = .suspended(continuation)
+                        return nil
+                    case .suspended, nil:
+                        preconditionFailure("one answer per request")
+                    }
+                }
+                if let settled { continuation.resume(with: settled) }
+            }
+        } onCancel: {
+            let given: Bool = state.withLock { state in
+                guard state.waiting[sequence] != nil, !state.isClosed else { return false }
+                outgoing.yield(OrderedRequest(sequence: sequence, frame: .giveUp))
+                return true
+            }
+            // The answer still comes (the event ends cancelled there); this side stops waiting.
+            if given { settle(sequence, with: .failure(CancellationError())) }
+        }
+    }
+
+    private func settle(_ sequence: UInt64, with result: Result<RemoteReply, any Error>) {
+        let continuation: CheckedContinuation<RemoteReply, any Error>? = state.withLock { state in
+            switch state.waiting[sequence] {
+            case .placed:
+                state.waiting[sequence] = .settled(result)
+                return nil
+            case .suspended(let continuation):
+                state.waiting[sequence] = nil
+                closeIfIdle(&state)
+                return continuation
+            case .settled, nil:
+                return nil
+            }
+        }
+        continuation?.resume(with: result)
+    }
+
+    /// Takes no more requests: the stream ends once the other side has answered those it has.
+    func close() {
+        state.withLock { $0.isClosed = true }
+        outgoing.finish()
+    }
+
+    /// Closes the stream once nothing waits on it: its other side then ends it.
+    private func closeIfIdle(_ state: inout State) {
+        guard state.waiting.isEmpty, !state.isClosed else { return }
+        state.isClosed = true
+        outgoing.finish()
+    }
+}

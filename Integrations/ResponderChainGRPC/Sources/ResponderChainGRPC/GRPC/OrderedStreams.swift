@@ -1,0 +1,56 @@
+import Synchronization
+
+/// The ``OrderedStream``s of a ``GRPCRemoteTransport``, one per sender with posts under way, and
+/// the line of streams waiting for the transport's ``GRPCRemoteTransport/run()`` to start them.
+final class OrderedStreams: Sendable {
+    private struct State {
+        var streams: [ObjectIdentifier: OrderedStream] = [:]
+        var isShutDown = false
+    }
+
+    private let state = Mutex(State())
+    private let starting: AsyncStream<(ObjectIdentifier, OrderedStream)>.Continuation
+    /// The streams to start, in the order they were opened; finishes at ``shutDown()``.
+    let starts: AsyncStream<(ObjectIdentifier, OrderedStream)>
+
+    init() {
+        (starts, starting) = AsyncStream.makeStream()
+    }
+
+    /// Places `request` on `sender`'s stream, opening one if it has none that takes requests.
+    /// - Returns: The stream and the request's number there; `nil` once the transport is shut
+    ///   down (nothing was sent).
+    func place(_ request: [UInt8], for sender: ObjectIdentifier) -> (OrderedStream, UInt64)? {
+        state.withLock { state in
+            guard !state.isShutDown else { return nil }
+            if let stream = state.streams[sender], let sequence = stream.place(request) {
+                return (stream, sequence)
+            }
+            let stream = OrderedStream()
+            state.streams[sender] = stream
+            starting.yield((sender, stream))
+            guard let sequence = stream.place(request) else {
+                preconditionFailure("a new stream takes requests")
+            }
+            return (stream, sequence)
+        }
+    }
+
+    /// Forgets `stream`, which has ended, unless `sender` has a newer one.
+    func ended(_ stream: OrderedStream, of sender: ObjectIdentifier) {
+        state.withLock { state in
+            if state.streams[sender] === stream { state.streams[sender] = nil }
+        }
+    }
+
+    /// Opens no more streams and closes the open ones: each ends once the other side has
+    /// answered what it has.
+    func shutDown() {
+        let open = state.withLock { state in
+            state.isShutDown = true
+            return Array(state.streams.values)
+        }
+        starting.finish()
+        for stream in open { stream.close() }
+    }
+}

@@ -1,0 +1,83 @@
+/// A frame of the `DeliverInOrder` stream (`OrderedRequest` in the schema): a numbered request,
+/// or the sender's giving up of one it sent.
+struct OrderedRequest: ProtobufMessage {
+    enum Frame: Sendable {
+        case request(RemoteRequest)
+        /// A request already written in the wire format (the transport writes each request
+        /// once, to check its size): the same bytes on the wire as `request`.
+        case encodedRequest([UInt8])
+        case giveUp
+    }
+
+    /// The request's number in its stream: 1, 2, 3, … in order.
+    var sequence: UInt64
+    var frame: Frame
+
+    init(sequence: UInt64, frame: Frame) {
+        self.sequence = sequence
+        self.frame = frame
+    }
+
+    init(from reader: inout ProtobufReader) throws(WireDecodingError) {
+        var sequence: UInt64 = 0
+        var frame: Frame?
+        while let field = try reader.nextField() {
+            switch field {
+            case 1: sequence = try reader.readUInt64()
+            case 2: frame = .request(try reader.readMessage())
+            case 3: frame = try reader.readBool() ? .giveUp : frame
+            default: try reader.skipField()
+            }
+        }
+        guard let frame else { throw .missing("OrderedRequest.frame") }
+        self.init(sequence: sequence, frame: frame)
+    }
+
+    func encode(to writer: inout ProtobufWriter) {
+        writer.write(1, uint: sequence)
+        switch frame {
+        case .request(let request): writer.write(2, message: request)
+        case .encodedRequest(let bytes): writer.write(2, bytes: bytes)
+        case .giveUp: writer.writeOptional(3, bool: true)
+        }
+    }
+
+    /// The number a frame's bytes begin with, read without reading the rest: the one field a
+    /// frame too large, or unreadable, can still be answered by.
+    static func leadingSequence(of bytes: UnsafeRawBufferPointer) -> UInt64? {
+        var reader = ProtobufReader(bytes)
+        guard (try? reader.nextField()) == 1 else { return nil }
+        return try? reader.readUInt64()
+    }
+}
+
+/// The answer of the `DeliverInOrder` stream to the request of the same number
+/// (`OrderedReply` in the schema).
+struct OrderedReply: ProtobufMessage {
+    var sequence: UInt64
+    var reply: RemoteReply
+
+    init(sequence: UInt64, reply: RemoteReply) {
+        self.sequence = sequence
+        self.reply = reply
+    }
+
+    init(from reader: inout ProtobufReader) throws(WireDecodingError) {
+        var sequence: UInt64 = 0
+        var reply: RemoteReply?
+        while let field = try reader.nextField() {
+            switch field {
+            case 1: sequence = try reader.readUInt64()
+            case 2: reply = try reader.readMessage()
+            default: try reader.skipField()
+            }
+        }
+        guard let reply else { throw .missing("OrderedReply.reply") }
+        self.init(sequence: sequence, reply: reply)
+    }
+
+    func encode(to writer: inout ProtobufWriter) {
+        writer.write(1, uint: sequence)
+        writer.write(2, message: reply)
+    }
+}
