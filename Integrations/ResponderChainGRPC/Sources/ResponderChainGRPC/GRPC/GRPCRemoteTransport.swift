@@ -53,10 +53,22 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     /// A transport to `host`:`port`.
     ///
     /// - Throws: What the gRPC transport throws for an address it cannot use.
-    public init(
+    public convenience init(
         host: String, port: Int, deadlineGrace: Duration = .milliseconds(250),
         answerTimeout: Duration = .seconds(30), keepaliveInterval: Duration? = .seconds(10),
         maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes, maxCallsInFlight: Int = 100
+    ) throws {
+        try self.init(
+            target: .ipv4(address: host, port: port), deadlineGrace: deadlineGrace,
+            answerTimeout: answerTimeout, keepaliveInterval: keepaliveInterval,
+            maxRequestBytes: maxRequestBytes, maxCallsInFlight: maxCallsInFlight)
+    }
+
+    /// A transport to `target` (one backend: ``GRPCMultiBackendTransport`` makes one per
+    /// address it resolves).
+    init(
+        target: any ResolvableTarget, deadlineGrace: Duration, answerTimeout: Duration,
+        keepaliveInterval: Duration?, maxRequestBytes: Int, maxCallsInFlight: Int
     ) throws {
         precondition(maxCallsInFlight > 0, "maxCallsInFlight must be at least 1")
         var config = HTTP2ClientTransport.Posix.Config.defaults
@@ -65,7 +77,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         }
         self.client = GRPCClient(
             transport: try .http2NIOPosix(
-                target: .ipv4(address: host, port: port), transportSecurity: .plaintext, config: config))
+                target: target, transportSecurity: .plaintext, config: config))
         self.deadlineGrace = deadlineGrace
         self.answerTimeout = answerTimeout
         self.maxRequestBytes = maxRequestBytes

@@ -14,6 +14,10 @@
 public protocol RemoteTransport: Sendable {
     /// Delivers `request` and returns the other process's reply.
     func deliver(_ request: RemoteRequest) async throws -> RemoteReply
+    /// Delivers `request`, sent by `sender`, and returns the other process's reply. A transport
+    /// over several backends chooses by `sender` (``GRPCMultiBackendTransport``); by default this
+    /// is ``deliver(_:)``.
+    func deliver(_ request: RemoteRequest, sender: RemoteSenderKey) async throws -> RemoteReply
     /// The names the other process's registry holds (for ``RemoteLink/checkRegistry()``).
     func registryNames() async throws -> RemoteRegistryNames
 }
