@@ -145,4 +145,77 @@ struct MultiBackendTests {
         #expect(Set(finished) == Set(all.map(\.eventID)))
         #expect(front.outstandingPosts == 0)
     }
+
+    @Test(
+        "a backend killed and started again on its address gets its senders back: while it is down they go to their next backend, never unreachable; once it answers a probe after its backoff, they return to it and stay"
+    )
+    func restartedBackendGetsItsSendersBack() async throws {
+        let front = EventSystem()
+        var first = try await BackendProcess.launch(arguments: ["--name", "first"])
+        let other = try await BackendProcess.launch(arguments: ["--name", "other"])
+        defer {
+            first.kill()
+            other.kill()
+        }
+        let port = first.port
+        var options = GRPCMultiBackendTransport.Options()
+        options.initialBackoff = .milliseconds(20)
+        options.maxBackoff = .milliseconds(100)
+        let transport = try GRPCMultiBackendTransport(
+            addresses: [("127.0.0.1", port), ("127.0.0.1", other.port)], options: options)
+
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await transport.run() }
+            defer { transport.shutDown() }
+            let link = RemoteLink(
+                entry: "orders", transport: transport, registry: ordersRegistry(), label: "link",
+                system: front)
+            try await link.checkRegistry()
+            var candidates: [Station] = []  // kept alive: a freed one's key may come again
+            var sender: Station?
+            while sender == nil, candidates.count < 100 {
+                let station = Station("sender\(candidates.count)", .pass, next: link, system: front)
+                candidates.append(station)
+                if transport.backend(for: RemoteSenderKey(.responder(station))) == "[ipv4]127.0.0.1:\(port)" {
+                    sender = station
+                }
+            }
+            let station = try #require(sender)
+            var number = 0
+            /// Sends the next order; the backend that handled it, or `nil` if it was lost.
+            func send() async -> String? {
+                number += 1
+                let outcome = await station.send(PlaceOrder(sku: "ok-\(number)"))
+                if let handled = outcome.handledDetails { return handled.info[HandledBy.self] }
+                let cause = outcome.interruptedDetails?.cause as? RemoteLinkError
+                let lost = if case .lost = cause { true } else { false }
+                #expect(lost, "only a call made while the connection closes may be lost: \(outcome)")
+                return nil
+            }
+
+            #expect(await send() == "first")
+            await first.killAndWait()
+            // The first calls may find the connection still closing (lost); then the sender's
+            // next backend serves it.
+            var served: String?
+            for _ in 0..<10 where served == nil { served = await send() }
+            #expect(served == "other")
+
+            first = try await BackendProcess.launch(arguments: ["--port", "\(port)", "--name", "first again"])
+            // Probed after each backoff, and by grpc-swift's own reconnection: a bounded wait,
+            // measured, with the sends as the only pace.
+            let clock = ContinuousClock()
+            let start = clock.now
+            var back = false
+            while !back, start.duration(to: clock.now) < .seconds(60) {
+                let by = await send()
+                #expect(by == "other" || by == "first again")
+                back = by == "first again"
+            }
+            #expect(back, "the restarted backend got no call in 60 s")
+            for _ in 0..<20 { #expect(await send() == "first again") }
+        }
+        await first.killAndWait()
+        await other.killAndWait()
+    }
 }
