@@ -31,6 +31,13 @@ public enum Reservation: InfoKey {
     public typealias Value = Int
 }
 
+/// The name of the backend process that handled an order, as `handled-by`: sent back with the
+/// outcome by a test server launched with `--name` (a test over several backends reads it).
+public enum HandledBy: InfoKey {
+    /// The backend's name.
+    public typealias Value = String
+}
+
 /// The names both sides of a link give what may cross: the front and the back register the same.
 public func ordersRegistry() -> RemoteRegistry {
     var registry = RemoteRegistry()
@@ -38,6 +45,7 @@ public func ordersRegistry() -> RemoteRegistry {
         try registry.register(PlaceOrder.self, as: "orders.place")
         try registry.register(info: CustomerID.self, as: "customer-id")
         try registry.register(info: Reservation.self, as: "reservation")
+        try registry.register(info: HandledBy.self, as: "handled-by")
     } catch {
         fatalError("the order vocabulary's names clash: \(error)")
     }

@@ -33,12 +33,14 @@ actor Desk: Responder {
 }
 
 /// The root of the backend chain: handles every order it sees, numbering it in arrival order
-/// under ``Reservation``.
+/// under ``Reservation``, and, when it has a name, writing it under ``HandledBy``.
 actor Stock: Responder {
     nonisolated let eventSystem: EventSystem
+    private let name: String?
     private var handled = 0
 
-    init(system: EventSystem) {
+    init(name: String?, system: EventSystem) {
+        self.name = name
         self.eventSystem = system
     }
 
@@ -50,6 +52,7 @@ actor Stock: Responder {
         $0.on(PlaceOrder.self) { stock, _, context in
             stock.handled += 1
             context.info[Reservation.self] = stock.handled
+            if let name = stock.name { context.info[HandledBy.self] = name }
             return .handled
         }
     }

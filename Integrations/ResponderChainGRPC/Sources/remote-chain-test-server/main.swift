@@ -1,13 +1,14 @@
 // The backend process of the two-process test (`TwoProcessTests`): a small chain (``Desk`` →
 // ``Stock``) exposed as the entry `"orders"` by a `RemoteChainServer` on 127.0.0.1.
 //
-//   remote-chain-test-server [--port N] [--exit-with-stdin] [--send-to PORT]
+//   remote-chain-test-server [--port N] [--exit-with-stdin] [--send-to PORT] [--name NAME]
 //
 // `--port 0` (the default) lets the system choose the port. Once the server listens, the process
 // writes one line, `listening <port>`, to standard output, then one line `parked <sku>` for each
 // order it parks. With `--send-to PORT` it is also a caller: it sends one order, `slow-caller`,
 // through a link to the entry `"orders"` of the server on 127.0.0.1:PORT, and writes `sending`
-// (a test kills it while that send is under way). It serves until it is killed; with `--exit-with-stdin`, also until its standard
+// (a test kills it while that send is under way). With `--name NAME` every order it handles
+// comes back with NAME under `HandledBy` (a test over several backends tells them apart by it). It serves until it is killed; with `--exit-with-stdin`, also until its standard
 // input ends (the test that launched it, holding the pipe's other end, has gone), so that it
 // never outlives a crashed test.
 import Foundation
@@ -22,6 +23,8 @@ struct Options {
     /// Whether the process ends when its standard input does.
     var exitWithStandardInput = false
     var sendTo: Int?
+    /// What the stock writes under `HandledBy`, if anything.
+    var name: String?
 
     init(_ arguments: some Sequence<String>) {
         var arguments = arguments.makeIterator()
@@ -39,6 +42,9 @@ struct Options {
                     Self.usage("--send-to needs a port from 1 to 65535")
                 }
                 sendTo = value
+            case "--name":
+                guard let value = arguments.next(), !value.isEmpty else { Self.usage("--name needs a name") }
+                name = value
             default:
                 Self.usage("unknown argument \(argument)")
             }
@@ -48,7 +54,7 @@ struct Options {
     private static func usage(_ problem: String) -> Never {
         FileHandle.standardError.write(
             Data(
-                "remote-chain-test-server: \(problem)\nusage: remote-chain-test-server [--port N] [--exit-with-stdin] [--send-to PORT]\n"
+                "remote-chain-test-server: \(problem)\nusage: remote-chain-test-server [--port N] [--exit-with-stdin] [--send-to PORT] [--name NAME]\n"
                     .utf8))
         exit(2)
     }
@@ -56,7 +62,7 @@ struct Options {
 
 let options = Options(CommandLine.arguments.dropFirst())
 let system = EventSystem()
-let stock = Stock(system: system)
+let stock = Stock(name: options.name, system: system)
 let desk = Desk(next: stock, system: system)  // held here: entries hold theirs weakly
 let server = RemoteChainServer(
     entries: RemoteEntries(["orders": desk], registry: ordersRegistry()), host: "127.0.0.1",

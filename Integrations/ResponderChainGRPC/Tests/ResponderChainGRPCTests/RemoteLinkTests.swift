@@ -204,7 +204,7 @@ struct RemoteLinkTests {
         let chain = SplitChain(backRegistry: partial)
         await #expect(
             throws: RemoteLinkError.registryMismatch(
-                missingEvents: [], missingInfo: ["customer-id", "reservation"])
+                missingEvents: [], missingInfo: ["customer-id", "handled-by", "reservation"])
         ) {
             try await chain.link.checkRegistry()
         }

@@ -86,16 +86,10 @@ struct TwoProcessTests {
 
         #expect(handled.count == 5)
         #expect(broken.count == 7)
-        let all = handled + broken
-        #expect(Set(all.map(\.eventID)).count == all.count)
-        // The dead-letter sink got exactly the ones not handled.
-        #expect(letters.outcomes.map(\.kind) == Array(repeating: .interrupted, count: broken.count))
-        #expect(Set(letters.outcomes.map(\.eventID)) == Set(broken.map(\.eventID)))
-        // The tracer saw each of them finish once, and nothing else.
-        let finished = tracer.outcomes.map(\.eventID)
-        #expect(finished.count == all.count)
-        #expect(Set(finished) == Set(all.map(\.eventID)))
-        #expect(front.outstandingPosts == 0)
+        // The dead-letter sink got exactly the ones not handled; the tracer saw each of them
+        // finish once, and nothing else.
+        expectEachEndedOnce(
+            handled + broken, interrupted: broken, letters: letters, tracer: tracer, system: front)
 
         // A new backend process (on a new port) serves again, through a new transport.
         let relaunched = try await BackendProcess.launch()
@@ -213,15 +207,7 @@ struct TwoProcessTests {
     private func withLink(
         to port: Int, in system: EventSystem, _ body: (RemoteLink) async throws -> Void
     ) async throws {
-        let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await transport.run() }
-            defer { transport.shutDown() }
-            let link = RemoteLink(
-                entry: "orders", transport: transport, registry: ordersRegistry(), label: "link",
-                system: system)
-            try await link.checkRegistry()
-            try await body(link)
-        }
+        try await ResponderChainGRPCTests.withLink(
+            over: GRPCRemoteTransport(host: "127.0.0.1", port: port), in: system, body)
     }
 }

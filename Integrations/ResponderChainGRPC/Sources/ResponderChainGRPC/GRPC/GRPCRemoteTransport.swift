@@ -56,11 +56,23 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     /// A transport to `host`:`port`.
     ///
     /// - Throws: What the gRPC transport throws for an address it cannot use.
-    public init(
+    public convenience init(
         host: String, port: Int, deadlineGrace: Duration = .milliseconds(250),
         answerTimeout: Duration = .seconds(30), keepaliveInterval: Duration? = .seconds(10),
         maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes, maxCallsInFlight: Int = 100,
         streamsPosts: Bool = true
+    ) throws {
+        try self.init(
+            target: .ipv4(address: host, port: port), deadlineGrace: deadlineGrace,
+            answerTimeout: answerTimeout, keepaliveInterval: keepaliveInterval,
+            maxRequestBytes: maxRequestBytes, maxCallsInFlight: maxCallsInFlight, streamsPosts: streamsPosts)
+    }
+
+    /// A transport to `target` (one backend: ``GRPCMultiBackendTransport`` makes one per
+    /// address it resolves).
+    init(
+        target: any ResolvableTarget, deadlineGrace: Duration, answerTimeout: Duration,
+        keepaliveInterval: Duration?, maxRequestBytes: Int, maxCallsInFlight: Int, streamsPosts: Bool
     ) throws {
         precondition(maxCallsInFlight > 0, "maxCallsInFlight must be at least 1")
         var config = HTTP2ClientTransport.Posix.Config.defaults
@@ -69,7 +81,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         }
         self.client = GRPCClient(
             transport: try .http2NIOPosix(
-                target: .ipv4(address: host, port: port), transportSecurity: .plaintext, config: config))
+                target: target, transportSecurity: .plaintext, config: config))
         self.deadlineGrace = deadlineGrace
         self.answerTimeout = answerTimeout
         self.maxRequestBytes = maxRequestBytes
@@ -131,19 +143,20 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         }
     }
 
-    /// Delivers `request`, a post of `sender`, on that sender's stream behind its earlier posts
-    /// (``streamsPosts``; otherwise in one unary call, as ``deliver(_:)``), and calls `placed` once
-    /// it is written there: the sender's next post may go while this one waits for its outcome.
+    /// Delivers `request`: a post of `sender` (`placed` given) on that sender's stream, behind its
+    /// earlier posts, calling `placed` once it is written there, so that the sender's next post
+    /// may go while this one waits for its outcome (``streamsPosts``); any other request in one
+    /// unary call, as ``deliver(_:)``.
     ///
     /// One stream per sender with posts under way: it opens with the sender's first post and
     /// closes when none of its posts waits for an answer. A stream takes one of the
     /// `maxCallsInFlight` places while it is open. When a stream breaks, each of its posts still
     /// waiting ends as a unary call would: ``RemoteLinkError/unreachable(_:)`` when the stream
     /// found no connection (nothing was sent), ``RemoteLinkError/lost(_:)`` otherwise.
-    public func deliver(_ request: RemoteRequest, inOrderOf sender: ObjectIdentifier, placed: () -> Void)
-        async throws -> RemoteReply
+    public func deliver(_ request: RemoteRequest, sender: RemoteSenderKey, placed: (() -> Void)?) async throws
+        -> RemoteReply
     {
-        guard streamsPosts else { return try await deliver(request) }
+        guard streamsPosts, let placed else { return try await deliver(request) }
         let encoded = EncodedMessage(encoding: request)
         guard encoded.bytes.count <= maxRequestBytes else {
             throw RemoteLinkError.tooLarge(bytes: encoded.bytes.count, limit: maxRequestBytes)

@@ -4,14 +4,14 @@ import Synchronization
 /// the line of streams waiting for the transport's ``GRPCRemoteTransport/run()`` to start them.
 final class OrderedStreams: Sendable {
     private struct State {
-        var streams: [ObjectIdentifier: OrderedStream] = [:]
+        var streams: [RemoteSenderKey: OrderedStream] = [:]
         var isShutDown = false
     }
 
     private let state = Mutex(State())
-    private let starting: AsyncStream<(ObjectIdentifier, OrderedStream)>.Continuation
+    private let starting: AsyncStream<(RemoteSenderKey, OrderedStream)>.Continuation
     /// The streams to start, in the order they were opened; finishes at ``shutDown()``.
-    let starts: AsyncStream<(ObjectIdentifier, OrderedStream)>
+    let starts: AsyncStream<(RemoteSenderKey, OrderedStream)>
 
     init() {
         (starts, starting) = AsyncStream.makeStream()
@@ -20,7 +20,7 @@ final class OrderedStreams: Sendable {
     /// Places `request` on `sender`'s stream, opening one if it has none that takes requests.
     /// - Returns: The stream and the request's number there; `nil` once the transport is shut
     ///   down (nothing was sent).
-    func place(_ request: [UInt8], for sender: ObjectIdentifier) -> (OrderedStream, UInt64)? {
+    func place(_ request: [UInt8], for sender: RemoteSenderKey) -> (OrderedStream, UInt64)? {
         state.withLock { state in
             guard !state.isShutDown else { return nil }
             if let stream = state.streams[sender], let sequence = stream.place(request) {
@@ -37,7 +37,7 @@ final class OrderedStreams: Sendable {
     }
 
     /// Forgets `stream`, which has ended, unless `sender` has a newer one.
-    func ended(_ stream: OrderedStream, of sender: ObjectIdentifier) {
+    func ended(_ stream: OrderedStream, of sender: RemoteSenderKey) {
         state.withLock { state in
             if state.streams[sender] === stream { state.streams[sender] = nil }
         }

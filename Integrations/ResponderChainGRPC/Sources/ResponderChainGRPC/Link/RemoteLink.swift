@@ -114,7 +114,7 @@ public actor RemoteLink: Responder {
             traceHeaders: TraceHeaders.inject(using: instrument))
         let reply: RemoteReply
         do {
-            reply = try await transport.deliver(request)
+            reply = try await transport.deliver(request, sender: RemoteSenderKey(context.source), placed: nil)
         } catch let error as RemoteLinkError {
             if Task.isCancelled { throw CancellationError() }
             // Refused before anything was sent: the send fails here, as for an unregistered event.
