@@ -6,7 +6,9 @@ import Synchronization
 /// That is what keeps post order at every responder (a post is delivered only after the previous
 /// post of the same sender has finished, even if its handlers suspended), for the price of one
 /// task per busy sender rather than a mailbox and a task per responder. A lane exists only while
-/// it has posts; its task ends when it is empty.
+/// it has posts; its task ends when it is empty. A post whose handler releases its lane
+/// (``EventContext/releaseSenderLane()``) goes on in its task alone, and a fresh task takes the
+/// lane over, as after a cancelled post.
 ///
 /// A lane's task is detached from the poster that started it: it inherits none of its task-local
 /// values (tracing is captured per post, at post time), so nothing a poster's task carries, such
