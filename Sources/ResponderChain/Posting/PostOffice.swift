@@ -6,7 +6,9 @@ import Synchronization
 /// That is what keeps post order at every responder (a post is delivered only after the previous
 /// post of the same sender has finished, even if its handlers suspended), for the price of one
 /// task per busy sender rather than a mailbox and a task per responder. A lane exists only while
-/// it has posts; its task ends when it is empty.
+/// it has posts; its task ends when it is empty. A post whose handler releases its lane
+/// (``EventContext/releaseSenderLane()``) goes on in its task alone, and a fresh task takes the
+/// lane over, as after a cancelled post.
 ///
 /// A lane's task is detached from the poster that started it: it inherits none of its task-local
 /// values (tracing is captured per post, at post time), so nothing a poster's task carries, such
@@ -119,7 +121,7 @@ final class PostOffice: Sendable {
 
     /// The delivery loop of one lane, on the isolation of the poster that started it.
     private func deliver(lane: ObjectIdentifier, isolation: isolated (any Actor)?) async {
-        let deliveries = LaneDeliveries(office: self, lane: lane)
+        let deliveries = LaneDeliveries(office: self, lane: lane, isolation: isolation)
         var delivered: TicketState.Settlement?
         while true {
             // Taken out of the lock through locals, not returned: a returned post would be
@@ -183,6 +185,33 @@ final class PostOffice: Sendable {
         }
     }
 
+    // MARK: Releasing a lane
+
+    /// Lets the lane delivering the post whose ticket has `signal` go on without it (see
+    /// ``EventContext/releaseSenderLane()``): only from inside that post's running delivery, so
+    /// that a nested send (its own signal) or a later task cannot release it by mistake.
+    /// Returns whether this call released the lane.
+    static func releaseLane(of signal: CancellationSignal) -> Bool {
+        guard let delivery, delivery.ticket.signal === signal, delivery.isRunning else { return false }
+        return delivery.lane.office.release(delivery.ticket, from: delivery.lane)
+    }
+
+    /// Detaches `ticket`'s post from the lane `deliveries` delivers, and starts the lane's new
+    /// task if it still has posts. The post's own task goes on with it, and ends after it.
+    private func release(_ ticket: TicketState, from deliveries: LaneDeliveries) -> Bool {
+        state.withLock { state in
+            switch state.release(ticket, lane: deliveries.lane) {
+            case .refused:
+                return false
+            case .released(let successor):
+                if successor {
+                    startDelivery(of: deliveries.lane, isolation: deliveries.isolation, in: &state)
+                }
+                return true
+            }
+        }
+    }
+
     // MARK: Waiting on yourself
 
     /// The post in flight on `lane` while `ticket`'s post is queued behind it (see
@@ -231,8 +260,11 @@ final class PostOffice: Sendable {
         if Self.shuttingDown == ObjectIdentifier(self) {
             return state.withLock { $0.countsSoFar }
         }
-        let caller = Self.delivery.flatMap { $0.isRunning ? $0.lane.lane(in: self) : nil }
-        let start = state.withLock { $0.shutdown(from: caller) }
+        let delivery = Self.delivery.flatMap { $0.isRunning ? $0 : nil }
+        let caller = delivery?.lane.lane(in: self)
+        let start = state.withLock {
+            $0.shutdown(from: caller, ticket: caller == nil ? nil : delivery?.ticket)
+        }
         for poster in start.refused { poster.resume(returning: .shuttingDown) }
         for waiter in start.began { waiter.resume(returning: true) }
         resume(start.released)
@@ -311,21 +343,26 @@ final class PostOffice: Sendable {
 /// The deliveries of one lane's task, numbered, so that a post made by a handler can be
 /// recognized as made *while its delivery runs* (and only then) by the stamp in its task-locals.
 private final class LaneDeliveries: Sendable {
-    let office: ObjectIdentifier
+    /// The office, held while a stamp of its deliveries is: a lane's task holds it anyway.
+    let office: PostOffice
     /// The lane's key in its office.
     let lane: ObjectIdentifier
+    /// The isolation the lane's task runs on, for the task that takes the lane over when a post
+    /// releases it.
+    let isolation: (any Actor)?
     /// The number of the delivery running now; 0 between deliveries.
     private let running = Atomic<UInt64>(0)
     private let count = Atomic<UInt64>(0)
 
-    init(office: PostOffice, lane: ObjectIdentifier) {
-        self.office = ObjectIdentifier(office)
+    init(office: PostOffice, lane: ObjectIdentifier, isolation: (any Actor)?) {
+        self.office = office
         self.lane = lane
+        self.isolation = isolation
     }
 
     /// The lane's key, if it belongs to `office`.
     func lane(in office: PostOffice) -> ObjectIdentifier? {
-        self.office == ObjectIdentifier(office) ? lane : nil
+        self.office === office ? lane : nil
     }
 
     /// Numbers a new delivery, of `ticket`'s post, and marks it running.
@@ -357,6 +394,6 @@ private struct DeliveryStamp: Sendable {
 
     /// Whether this stamp's delivery, in `office`, is still running.
     func isRunning(in office: PostOffice) -> Bool {
-        lane.office == ObjectIdentifier(office) && lane.isRunning(number)
+        lane.office === office && lane.isRunning(number)
     }
 }

@@ -35,8 +35,18 @@ struct PostOfficeState {
         var delivery: Task<Void, Never>?
         /// Set when the post in flight was cancelled through its ticket: the delivery task has
         /// been (or is about to be) cancelled, so it must hand the rest of the lane to a fresh
-        /// task instead of delivering more.
+        /// task instead of delivering more. A post that releases its lane
+        /// (``release(_:lane:)``) retires its task the same way, at once.
         var retiring = false
+    }
+
+    /// A post that released its lane (``release(_:lane:)``): still outstanding, still in flight
+    /// in the task that delivered it, but no longer its lane's; the lane's later posts are
+    /// delivered by a fresh task meanwhile.
+    struct DetachedPost {
+        let ticket: TicketState
+        /// The task delivering it, which delivers nothing else after it.
+        let delivery: Task<Void, Never>?
     }
 
     /// A poster waiting for room: the post it wants to queue, on its lane.
@@ -62,6 +72,8 @@ struct PostOfficeState {
     /// most there ever were.
     struct Mail {
         var lanes: [ObjectIdentifier: Lane] = [:]
+        /// The posts that released their lanes and have not ended yet, by ticket.
+        var detached: [ObjectIdentifier: DetachedPost] = [:]
         var outstanding = 0
         var peak = 0
     }
@@ -101,6 +113,9 @@ struct PostOfficeState {
         /// drain does not wait for that post (it waits for the drain), and the posts queued
         /// behind it cannot be delivered before it ends.
         var callerLanes: Set<ObjectIdentifier> = []
+        /// The posts that released their lanes and called for the shutdown from their own
+        /// delivery, by ticket: the drain does not wait for them either.
+        var detachedCallers: Set<ObjectIdentifier> = []
         /// Tasks waiting for the drain to complete.
         var drainLine = DrainLine()
         var late: LateArrivals
@@ -161,8 +176,19 @@ struct PostOfficeState {
         /// The lane is empty (it has been removed): the task ends.
         case finished
         /// The task was cancelled by a ticket: it ends, and the caller starts a successor if
-        /// `successor` (the lane still has posts).
+        /// `successor` (the lane still has posts). Also the step after a post that released its
+        /// lane, with no successor: that lane's task was started at the release.
         case retire(successor: Bool)
+    }
+
+    /// What ``release(_:lane:)`` did.
+    enum LaneRelease: Equatable {
+        /// The post is not its lane's post in flight (it released it already, it has ended, the
+        /// office is closed): nothing changed.
+        case refused
+        /// The post no longer holds its lane; when `successor`, the lane still has posts and the
+        /// caller must start its new task.
+        case released(successor: Bool)
     }
 
     /// What a transition freed: posters admitted (resume them: their posts are queued), lanes
@@ -384,22 +410,32 @@ struct PostOfficeState {
         case .open:
             var open = takeOpen()
             var released = Released()
+            var detached = false
             if let delivered {
-                open.mail.lanes[key]?.inFlight = nil
+                // A post that released its lane ends without touching it.
+                detached = open.mail.endDetached(delivered)
+                if !detached { open.mail.lanes[key]?.inFlight = nil }
                 released = open.postEnded(delivered, limit: limit)
             }
-            let step = open.mail.step(lane: key)
+            // After a post that released its lane, its task delivers nothing more.
+            let step = detached ? DeliveryStep.retire(successor: false) : open.mail.step(lane: key)
             state = .open(consume open)
             return (step, released)
         case .shuttingDown(var shuttingDown):
             state = .modifying
+            var detached = false
             if let delivered {
-                shuttingDown.mail.lanes[key]?.inFlight = nil
-                // A caller's post has ended: its lane is drained like any other from now on.
-                shuttingDown.callerLanes.remove(key)
+                detached = shuttingDown.mail.endDetached(delivered)
+                if detached {
+                    shuttingDown.detachedCallers.remove(ObjectIdentifier(delivered.ticket))
+                } else {
+                    shuttingDown.mail.lanes[key]?.inFlight = nil
+                    // A caller's post has ended: its lane is drained like any other from now on.
+                    shuttingDown.callerLanes.remove(key)
+                }
                 shuttingDown.postEnded(delivered)
             }
-            let step = shuttingDown.mail.step(lane: key)
+            let step = detached ? DeliveryStep.retire(successor: false) : shuttingDown.mail.step(lane: key)
             return (step, settle(shuttingDown))
         case .closed:
             // Nothing is outstanding: the lane, if its task finds it, is empty.
@@ -434,6 +470,36 @@ struct PostOfficeState {
 
     mutating func cancel(_ ticket: TicketState, lane key: ObjectIdentifier) -> TicketCancellation {
         changeMail { $0.cancel(ticket, lane: key) } ?? .none
+    }
+
+    // MARK: Releasing a lane
+
+    /// Lets `lane` go on without `ticket`'s post, its post in flight: the post stays outstanding
+    /// and goes on in its task to its outcome (``nextStep(lane:after:)`` then ends it without
+    /// touching the lane), while the lane's later posts are delivered by a fresh task, as after a
+    /// cancelled post (``Lane/retiring``). The drain, the limit, ticket cancellation and
+    /// ``endRemaining()`` still reach it; ``postAhead(of:lane:)`` no longer sees it.
+    mutating func release(_ ticket: TicketState, lane key: ObjectIdentifier) -> LaneRelease {
+        switch state {
+        case .open:
+            var open = takeOpen()
+            let release = open.mail.release(ticket, lane: key)
+            state = .open(consume open)
+            return release
+        case .shuttingDown(var shuttingDown):
+            state = .modifying
+            defer { state = .shuttingDown(shuttingDown) }
+            let release = shuttingDown.mail.release(ticket, lane: key)
+            // A caller's post stays uncounted by the drain; the posts behind it may run now.
+            if case .released = release, shuttingDown.callerLanes.remove(key) != nil {
+                shuttingDown.detachedCallers.insert(ObjectIdentifier(ticket))
+            }
+            return release
+        case .closed:
+            return .refused
+        case .modifying:
+            preconditionFailure("release during a transition")
+        }
     }
 
     // MARK: Waiting on yourself
@@ -583,8 +649,10 @@ struct PostOfficeState {
     /// Starts the shutdown: from now on every post is refused; posters waiting for room are
     /// refused too. Calling it again changes nothing, but for `caller`: the lane of a post whose
     /// own delivery calls for the shutdown (its handler, its dead-letter sink), which the drain
-    /// then does not wait for (until the report is made).
-    mutating func shutdown(from caller: ObjectIdentifier? = nil) -> ShutdownStart {
+    /// then does not wait for (until the report is made). `ticket`, when given, is that post's:
+    /// a post that released its lane is not the lane's post in flight, but is still not waited for.
+    mutating func shutdown(from caller: ObjectIdentifier? = nil, ticket: TicketState? = nil) -> ShutdownStart
+    {
         var start = ShutdownStart()
         var shuttingDown: ShuttingDown
         switch state {
@@ -606,10 +674,14 @@ struct PostOfficeState {
         case .modifying:
             preconditionFailure("shutdown during a transition")
         }
-        if let caller, case .draining = shuttingDown.progress,
-            shuttingDown.mail.lanes[caller]?.inFlight != nil
-        {
-            shuttingDown.callerLanes.insert(caller)
+        if let caller, case .draining = shuttingDown.progress {
+            if let ticket, shuttingDown.mail.detached[ObjectIdentifier(ticket)] != nil {
+                shuttingDown.detachedCallers.insert(ObjectIdentifier(ticket))
+            } else if let inFlight = shuttingDown.mail.lanes[caller]?.inFlight,
+                ticket.map({ $0 === inFlight }) ?? true
+            {
+                shuttingDown.callerLanes.insert(caller)
+            }
         }
         start.released = settle(shuttingDown)
         return start
@@ -632,6 +704,9 @@ struct PostOfficeState {
             {
                 remaining.inFlight.append((ticket, shuttingDown.mail.lanes.values[index].delivery))
             }
+        }
+        for (key, post) in shuttingDown.mail.detached where !shuttingDown.detachedCallers.contains(key) {
+            remaining.inFlight.append((post.ticket, post.delivery))
         }
         return remaining
     }
@@ -757,9 +832,34 @@ extension PostOfficeState.Mail {
         return .deliver(post)
     }
 
+    /// Detaches `ticket`'s post, `lane`'s post in flight, from its lane, and retires the lane's
+    /// task at once (see ``step(lane:)``).
+    mutating func release(_ ticket: TicketState, lane key: ObjectIdentifier) -> PostOfficeState.LaneRelease {
+        guard let index = lanes.index(forKey: key), lanes.values[index].inFlight === ticket else {
+            return .refused
+        }
+        detached[ObjectIdentifier(ticket)] = PostOfficeState.DetachedPost(
+            ticket: ticket, delivery: lanes.values[index].delivery)
+        lanes.values[index].inFlight = nil
+        lanes.values[index].retiring = true
+        guard case .retire(let successor) = step(lane: key) else {
+            preconditionFailure("a retiring lane retires its task")
+        }
+        return .released(successor: successor)
+    }
+
+    /// Whether the post just settled had released its lane; it is forgotten if so.
+    mutating func endDetached(_ settlement: TicketState.Settlement) -> Bool {
+        // One check of an empty table on the common path.
+        !detached.isEmpty && detached.removeValue(forKey: ObjectIdentifier(settlement.ticket)) != nil
+    }
+
     mutating func cancel(_ ticket: TicketState, lane key: ObjectIdentifier)
         -> PostOfficeState.TicketCancellation
     {
+        if !detached.isEmpty, let post = detached[ObjectIdentifier(ticket)] {
+            return .interruptDelivery(post.delivery)
+        }
         guard let index = lanes.index(forKey: key) else { return .none }
         if lanes.values[index].inFlight === ticket {
             lanes.values[index].retiring = true
@@ -800,8 +900,9 @@ extension PostOfficeState.Open {
 
 extension PostOfficeState.ShuttingDown {
     /// Whether everything the drain waits for has ended: the only posts outstanding are those of
-    /// lanes whose post in flight called for the shutdown.
-    var isDrained: Bool { mail.outstanding == postsOnCallerLanes }
+    /// lanes whose post in flight called for the shutdown, and the posts that released their
+    /// lanes and called for it.
+    var isDrained: Bool { mail.outstanding == postsOnCallerLanes + detachedCallers.count }
 
     /// The posts on the callers' lanes: each one's post in flight and those queued behind it.
     private var postsOnCallerLanes: Int {

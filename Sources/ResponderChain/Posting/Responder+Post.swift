@@ -6,7 +6,8 @@ extension Responder {
     /// that runs on the poster's isolation: every responder sees them in that order, even when
     /// handlers suspend. Posts of different senders are not ordered against each other. Each
     /// post ends in exactly one outcome, which the ticket gives, and which reaches the tracer and
-    /// the dead-letter sink like an awaited send's.
+    /// the dead-letter sink like an awaited send's. (A handler at the end of the chain may let
+    /// the next post begin before its event has ended: ``EventContext/releaseSenderLane()``.)
     ///
     /// Cancelling the posting task does not cancel an accepted post: cancel its ``Ticket``. A
     /// timeout in `options` counts from this call, time in the queue included.

@@ -49,6 +49,9 @@ final class TicketState: Sendable {
     struct Settlement: Sendable {
         /// The ticket's outcome: the one just recorded, or the one it held already.
         let outcome: Outcome
+        /// The ticket: held until its post stops counting as outstanding, so that its identity
+        /// is never another ticket's meanwhile.
+        let ticket: TicketState
         fileprivate let waiters: [WaitingLine<Void, CheckedContinuation<Outcome, Never>>.Waiter]
 
         /// Wakes the tasks waiting for the outcome. Call it outside any lock.
@@ -66,9 +69,12 @@ final class TicketState: Sendable {
     /// *after* (so a task woken by the outcome finds the post's room free).
     func settle(_ outcome: Outcome) -> Settlement {
         state.withLock { state in
-            if let recorded = state.recorded { return Settlement(outcome: recorded.outcome, waiters: []) }
+            if let recorded = state.recorded {
+                return Settlement(outcome: recorded.outcome, ticket: self, waiters: [])
+            }
             state.recorded = Recorded(outcome)
-            return Settlement(outcome: outcome, waiters: state.waiters.removeAll())
+            return Settlement(
+                outcome: outcome, ticket: self, waiters: state.waiters.removeAll())
         }
     }
 

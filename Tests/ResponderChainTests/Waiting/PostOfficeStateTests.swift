@@ -310,6 +310,76 @@ struct PostOfficeStateTests {
         #expect(state.makeReport() == (report, false))
     }
 
+    @Test(
+        "a post that releases its lane hands the rest to a new task at once; it stays outstanding, cancellable, and no longer ahead of the queue"
+    )
+    func releaseHandsTheLaneOn() {
+        var state = PostOfficeState(limit: .default)
+        let posts = postWithTheFirstInFlight(3, in: &state)
+        #expect(state.postAhead(of: posts[1].ticket, lane: lane) === posts[0].ticket)
+
+        #expect(state.release(posts[1].ticket, lane: lane) == .refused)  // queued, not in flight
+        #expect(state.release(posts[0].ticket, lane: lane) == .released(successor: true))
+        #expect(state.release(posts[0].ticket, lane: lane) == .refused)  // once
+        #expect(state.postAhead(of: posts[1].ticket, lane: lane) == nil)
+        #expect(state.outstanding == 3)
+
+        // The new task delivers the rest; the released post is still reached by its ticket.
+        #expect(delivered(state.nextStep(lane: lane, after: nil).step) == 1)
+        guard case .interruptDelivery = state.cancel(posts[0].ticket, lane: lane) else {
+            Issue.record("the released post's delivery was not interrupted")
+            return
+        }
+        // Its task ends it without touching the lane: post 1 is still in flight there.
+        guard case .retire(successor: false) = state.nextStep(lane: lane, after: handled(posts[0])).step
+        else {
+            Issue.record("the released post's task did not retire alone")
+            return
+        }
+        #expect(state.outstanding == 2)
+        #expect(state.postAhead(of: posts[2].ticket, lane: lane) === posts[1].ticket)
+        #expect(delivered(state.nextStep(lane: lane, after: handled(posts[1])).step) == 2)
+
+        // The last post releases an empty lane: it is removed, and a new post starts a new one.
+        #expect(state.release(posts[2].ticket, lane: lane) == .released(successor: false))
+        #expect(state.post(post(3), lane: lane, overLimit: false) == .accepted(startDelivery: true))
+        _ = state.nextStep(lane: lane, after: handled(posts[2]))
+        #expect(state.outstanding == 1)
+    }
+
+    @Test(
+        "while shutting down, a released post is waited for and ended with the rest, unless it called for the shutdown itself"
+    )
+    func releasedPostsWhileShuttingDown() {
+        var state = PostOfficeState(limit: .default)
+        let other = ObjectIdentifier(Sender())
+        let posts = postWithTheFirstInFlight(2, in: &state)
+        let elsewhere = post(2)
+        _ = state.post(elsewhere, lane: other, overLimit: false)
+        _ = state.nextStep(lane: other, after: nil)
+        #expect(state.release(posts[0].ticket, lane: lane) == .released(successor: true))
+        #expect(state.release(elsewhere.ticket, lane: other) == .released(successor: false))
+        #expect(delivered(state.nextStep(lane: lane, after: nil).step) == 1)
+
+        // The released post of `lane` calls for the shutdown from its own delivery.
+        _ = state.shutdown(from: lane, ticket: posts[0].ticket)
+        let remaining = state.endRemaining()
+        #expect(
+            Set(remaining.inFlight.map { ObjectIdentifier($0.ticket) })
+                == [ObjectIdentifier(posts[1].ticket), ObjectIdentifier(elsewhere.ticket)])
+        _ = state.nextStep(lane: lane, after: endedByShutdown(posts[1]))
+        #expect(!state.isDrained)  // the other released post is still running
+        _ = state.nextStep(lane: other, after: endedByShutdown(elsewhere))
+        #expect(state.isDrained)  // only the caller is left
+
+        let (report, closed) = state.makeReport()
+        #expect(report == EventSystem.ShutdownReport(finished: 0, endedEarly: 2, refused: 0, inProgress: 1))
+        #expect(!closed)
+        let last = state.nextStep(lane: lane, after: handled(posts[0]))
+        #expect(last.released.closed)
+        #expect(state.phase == .closed)
+    }
+
     @Test("the report is made once: posts refused after it are not counted in it")
     func reportIsMadeOnce() {
         var state = PostOfficeState(limit: .default)
