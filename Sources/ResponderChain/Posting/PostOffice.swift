@@ -191,6 +191,15 @@ final class PostOffice: Sendable {
     /// ``EventContext/releaseSenderLane()``): only from inside that post's running delivery, so
     /// that a nested send (its own signal) or a later task cannot release it by mistake.
     /// Returns whether this call released the lane.
+    /// Whether the post whose cancellation signal is `signal` is being delivered in the current
+    /// task by its lane, which it has not released: ``releaseLane(of:)`` would release it now.
+    static func canReleaseLane(of signal: CancellationSignal) -> Bool {
+        guard let delivery, delivery.ticket.signal === signal, delivery.isRunning else { return false }
+        return delivery.lane.office.state.withLock {
+            $0.isInFlight(delivery.ticket, lane: delivery.lane.lane)
+        }
+    }
+
     static func releaseLane(of signal: CancellationSignal) -> Bool {
         guard let delivery, delivery.ticket.signal === signal, delivery.isRunning else { return false }
         return delivery.lane.office.release(delivery.ticket, from: delivery.lane)

@@ -479,6 +479,16 @@ struct PostOfficeState {
     /// touching the lane), while the lane's later posts are delivered by a fresh task, as after a
     /// cancelled post (``Lane/retiring``). The drain, the limit, ticket cancellation and
     /// ``endRemaining()`` still reach it; ``postAhead(of:lane:)`` no longer sees it.
+    /// Whether `ticket`'s post is the one `lane` is delivering (so not released).
+    func isInFlight(_ ticket: TicketState, lane key: ObjectIdentifier) -> Bool {
+        switch state {
+        case .open(let open): open.mail.lanes[key]?.inFlight === ticket
+        case .shuttingDown(let shuttingDown): shuttingDown.mail.lanes[key]?.inFlight === ticket
+        case .closed: false
+        case .modifying: preconditionFailure("read during a transition")
+        }
+    }
+
     mutating func release(_ ticket: TicketState, lane key: ObjectIdentifier) -> LaneRelease {
         switch state {
         case .open:

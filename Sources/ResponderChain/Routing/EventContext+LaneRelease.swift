@@ -32,4 +32,15 @@ extension EventContext {
         guard let signal else { return false }
         return PostOffice.releaseLane(of: signal)
     }
+
+    /// Whether ``releaseSenderLane()`` would release the lane now: the event is a post its
+    /// sender's lane is delivering, in this context (not a nested send), and nobody released the
+    /// lane yet.
+    ///
+    /// A responder that can carry posts in order (a link with an ordered stream) asks this to
+    /// choose that way for posts, and its plain way for awaited sends.
+    public var canReleaseSenderLane: Bool {
+        guard let signal else { return false }
+        return PostOffice.canReleaseLane(of: signal)
+    }
 }

@@ -73,6 +73,29 @@ struct LaneReleaseTests {
     }
 
     @Test(
+        "canReleaseSenderLane says whether a release would release: in a post's handler until it releases, never in an awaited send or a nested send"
+    )
+    func canReleaseSaysWhetherReleaseWould() async throws {
+        let ask = F.Step.note { _, context in "can \(context.canReleaseSenderLane)" }
+        let system = EventSystem()
+        let inner = F.Node("inner", F.Script([ask], then: .handled), root: true, system: system)
+        let node = F.Scripted(
+            "node", root: true, system: system,
+            scripts: [1: F.Script([.send(from: inner) { _ in F.Numbered(sender: 1, number: 0) }, ask])],
+            otherwise: F.Script([ask, Self.release, ask], then: .handled))
+
+        #expect(await inner.send(F.Numbered(sender: 1, number: 0)).kind == .handled)
+        #expect(await node.send(F.Numbered(sender: 0, number: 0)).kind == .handled)
+        #expect(await node.post(F.Numbered(sender: 0, number: 2)).outcome.kind == .handled)
+        #expect(await node.post(F.Numbered(sender: 0, number: 1)).outcome.kind == .handled)
+        #expect(await inner.notes.compactMap { $0 as? String } == ["can false", "can false"])
+        #expect(
+            await node.notes.compactMap { $0 as? String } == [
+                "can false", "can false", "can true", "can false", "can true",
+            ])
+    }
+
+    @Test(
         "releasing from an awaited send, a second time, or from a nested send inside a post's handler returns false"
     )
     func releaseRefused() async throws {

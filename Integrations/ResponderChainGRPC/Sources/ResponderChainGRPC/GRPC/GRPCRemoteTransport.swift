@@ -165,7 +165,9 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
             throw RemoteLinkError.unreachable("the transport has shut down: nothing was sent")
         }
         placed()
-        return try await stream.answer(to: sequence)
+        let timeout =
+            request.timeLeftNanoseconds.map { .nanoseconds(max(0, $0)) + deadlineGrace } ?? answerTimeout
+        return try await stream.answer(to: sequence, within: timeout)
     }
 
     /// The other process's registered names.

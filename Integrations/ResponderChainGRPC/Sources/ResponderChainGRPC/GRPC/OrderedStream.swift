@@ -31,9 +31,14 @@ final class OrderedStream: Sendable {
     private let state = Mutex(State())
     private let outgoing: AsyncStream<OrderedRequest>.Continuation
     private let frames: AsyncStream<OrderedRequest>
+    /// Finishes once the stream is closed and nothing waits on it: the call is then ended,
+    /// whether or not the other side has ended it (a frozen peer never would).
+    private let done: AsyncStream<Never>.Continuation
+    private let whenDone: AsyncStream<Never>
 
     init() {
         (frames, outgoing) = AsyncStream<OrderedRequest>.makeStream()
+        (whenDone, done) = AsyncStream<Never>.makeStream()
     }
 
     /// Runs the stream's call until it ends; then fails every request still waiting.
@@ -46,17 +51,12 @@ final class OrderedStream: Sendable {
         do {
             try await limiter.acquire()
             defer { limiter.release() }
-            try await client.bidirectionalStreaming(
-                request: StreamingClientRequest(of: OrderedRequest.self) { [frames] writer in
-                    for await frame in frames { try await writer.write(frame) }
-                },
-                descriptor: RemoteChainMethods.deliverInOrder,
-                serializer: ProtobufMessageSerializer<OrderedRequest>(),
-                deserializer: ProtobufMessageDeserializer<OrderedReply>(), options: .defaults
-            ) { response in
-                for try await answer in response.messages {
-                    self.settle(answer.sequence, with: .success(answer.reply))
-                }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await self.call(on: client) }
+                group.addTask { for await _ in self.whenDone {} }
+                // Whichever ends first ends the other: the call, or the stream's last wait.
+                defer { group.cancelAll() }
+                try await group.next()
             }
         } catch let error as RPCError {
             ending = failure(error)
@@ -68,8 +68,26 @@ final class OrderedStream: Sendable {
             return state.waiting.keys.sorted()
         }
         outgoing.finish()
+        done.finish()
         ended()
         for sequence in left { settle(sequence, with: .failure(ending)) }
+    }
+
+    /// The `DeliverInOrder` call: writes the frames as they are placed, settles the answers as
+    /// they come.
+    private func call(on client: GRPCClient<HTTP2ClientTransport.Posix>) async throws {
+        try await client.bidirectionalStreaming(
+            request: StreamingClientRequest(of: OrderedRequest.self) { [frames] writer in
+                for await frame in frames { try await writer.write(frame) }
+            },
+            descriptor: RemoteChainMethods.deliverInOrder,
+            serializer: ProtobufMessageSerializer<OrderedRequest>(),
+            deserializer: ProtobufMessageDeserializer<OrderedReply>(), options: .defaults
+        ) { response in
+            for try await answer in response.messages {
+                self.settle(answer.sequence, with: .success(answer.reply))
+            }
+        }
     }
 
     /// Writes `request` behind the requests placed before it, unless the stream is closed.
@@ -82,6 +100,23 @@ final class OrderedStream: Sendable {
             // Under the lock: frames go out in the order of their numbers.
             outgoing.yield(OrderedRequest(sequence: state.lastSequence, frame: .encodedRequest(request)))
             return state.lastSequence
+        }
+    }
+
+    /// The answer to the request numbered `sequence`, if it comes within `timeout`; otherwise
+    /// the request is given up and this throws ``RemoteLinkError/noAnswer(_:)``.
+    func answer(to sequence: UInt64, within timeout: Duration) async throws -> RemoteReply {
+        try await withThrowingTaskGroup(of: RemoteReply?.self) { group in
+            group.addTask { try await self.answer(to: sequence) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let reply = first else {
+                throw RemoteLinkError.noAnswer("no answer on the stream within \(timeout)")
+            }
+            return reply
         }
     }
 
@@ -135,14 +170,20 @@ final class OrderedStream: Sendable {
 
     /// Takes no more requests: the stream ends once the other side has answered those it has.
     func close() {
-        state.withLock { $0.isClosed = true }
+        let idle = state.withLock { state in
+            state.isClosed = true
+            return state.waiting.isEmpty
+        }
         outgoing.finish()
+        if idle { done.finish() }
     }
 
-    /// Closes the stream once nothing waits on it: its other side then ends it.
+    /// Closes the stream once nothing waits on it, and ends its call: every answer it waited
+    /// for has come, or been given up.
     private func closeIfIdle(_ state: inout State) {
-        guard state.waiting.isEmpty, !state.isClosed else { return }
+        guard state.waiting.isEmpty else { return }
         state.isClosed = true
         outgoing.finish()
+        done.finish()
     }
 }

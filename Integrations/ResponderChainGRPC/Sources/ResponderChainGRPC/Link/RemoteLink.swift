@@ -114,7 +114,12 @@ public actor RemoteLink: Responder {
             traceHeaders: TraceHeaders.inject(using: instrument))
         let reply: RemoteReply
         do {
-            reply = try await transport.deliver(request, sender: RemoteSenderKey(context.source), placed: nil)
+            // A post its sender's lane delivers may go on a stream that keeps the sender's order;
+            // once it is placed there, the sender's next post may go while this one waits.
+            let placed: (() -> Void)? =
+                context.canReleaseSenderLane ? { context.releaseSenderLane() } : nil
+            reply = try await transport.deliver(
+                request, sender: RemoteSenderKey(context.source), placed: placed)
         } catch let error as RemoteLinkError {
             if Task.isCancelled { throw CancellationError() }
             // Refused before anything was sent: the send fails here, as for an unregistered event.
