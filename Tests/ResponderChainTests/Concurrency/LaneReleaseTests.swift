@@ -105,7 +105,16 @@ struct LaneReleaseTests {
         let node = F.Scripted(
             "node", root: true, system: system,
             scripts: [
-                0: F.Script([.send(from: inner) { _ in F.Numbered(sender: 1, number: 0) }, .park(gate)]),
+                0: F.Script([
+                    .send(from: inner) { _ in F.Numbered(sender: 1, number: 0) },
+                    // With a signal of its own (a deadline's), in a child task that carries the
+                    // post's delivery stamp.
+                    .perform { _, _ in
+                        _ = await inner.send(
+                            F.Numbered(sender: 1, number: 1), options: SendOptions(timeout: .seconds(60)))
+                    },
+                    .park(gate),
+                ]),
                 2: F.Script([Self.release, Self.release]),
             ])
 
@@ -117,7 +126,7 @@ struct LaneReleaseTests {
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let second = await node.post(F.Numbered(sender: 0, number: 1))
         try await gate.waitForArrivals(1)
-        #expect(await Self.releases(inner) == [false, false])
+        #expect(await Self.releases(inner) == [false, false, false])
         #expect(second.state.postAhead() === first.state)  // still queued behind the first
         #expect(await node.seen.map(\.number) == [0])
         gate.open()
@@ -267,7 +276,7 @@ struct LaneReleaseTests {
         #expect(rig.system.outstandingPosts == 2)
 
         let over = await link.post(F.Numbered(sender: 0, number: 2))
-        let rejection = try #require((await over.outcome).rejectedDetails)
+        let rejection = try #require(over.finishedOutcome?.rejectedDetails)  // at once
         #expect(rejection.reason == .limitReached(maxOutstanding: 2))
 
         gate.open()
