@@ -52,6 +52,31 @@ struct OrderedStreamTests {
     }
 
     @Test(
+        "senders posting in bursts open and close a stream per burst, hundreds of times on one connection, and every post ends handled"
+    )
+    func streamsOpenAndCloseWithoutResets() async throws {
+        // Each burst's streams close once answered. Were they reset rather than closed, the
+        // server would close the connection after a few hundred resets, and the posts on it
+        // would end lost.
+        let chain = SplitChain(back: [.handle])
+        try await Self.withLink(to: chain) { link in
+            let senders = (0..<4).map { Station("s\($0)", .pass, next: link, system: chain.front) }
+            var notHandled: [Outcome] = []
+            for burst in 0..<300 {
+                var tickets: [Ticket] = []
+                for number in 0...(burst % 7) {
+                    for sender in senders { tickets.append(await sender.post(PlaceOrder(sku: "\(number)"))) }
+                }
+                for ticket in tickets {
+                    let outcome = await ticket.outcome
+                    if !outcome.isHandled { notHandled.append(outcome) }
+                }
+            }
+            #expect(notHandled.isEmpty, "\(notHandled.count) not handled, the first: \(notHandled.prefix(1))")
+        }
+    }
+
+    @Test(
         "cancelling a post's ticket while it waits there gives it up on the stream: cancelled there by its ticket, and here; the sender's next post still crosses"
     )
     func givingUpOnePost() async throws {

@@ -7,7 +7,8 @@ import Synchronization
 /// Requests are numbered and written in the order ``place(_:)`` is called; each answer comes
 /// back numbered. The stream opens with its first request and closes (half-closes, then ends once
 /// the other side has answered) when it has no request left waiting for an answer: a sender that
-/// posts again opens a new one. When the stream breaks, every request still waiting ends with
+/// posts again opens a new one. When the transport shuts down, its streams end as soon as nothing
+/// waits on them, whether or not the other side has ended them. When the stream breaks, every request still waiting ends with
 /// what the break means (``RemoteLinkError/unreachable(_:)`` when the call found no connection:
 /// nothing of it was sent; ``RemoteLinkError/lost(_:)`` otherwise: it may have been delivered).
 final class OrderedStream: Sendable {
@@ -26,13 +27,16 @@ final class OrderedStream: Sendable {
         var waiting: [UInt64: Waiting] = [:]
         /// Set when the stream takes no more requests: it is closing (nothing waits) or broke.
         var isClosed = false
+        /// Set by ``close()`` (the transport shuts down): once nothing waits, the call is ended
+        /// without waiting for the other side to end it.
+        var mustEnd = false
     }
 
     private let state = Mutex(State())
     private let outgoing: AsyncStream<OrderedRequest>.Continuation
     private let frames: AsyncStream<OrderedRequest>
-    /// Finishes once the stream is closed and nothing waits on it: the call is then ended,
-    /// whether or not the other side has ended it (a frozen peer never would).
+    /// Finishes once the transport has closed the stream and nothing waits on it: the call is
+    /// then ended, whether or not the other side has ended it (a frozen peer never would).
     private let done: AsyncStream<Never>.Continuation
     private let whenDone: AsyncStream<Never>
 
@@ -172,18 +176,21 @@ final class OrderedStream: Sendable {
     func close() {
         let idle = state.withLock { state in
             state.isClosed = true
+            state.mustEnd = true
             return state.waiting.isEmpty
         }
         outgoing.finish()
         if idle { done.finish() }
     }
 
-    /// Closes the stream once nothing waits on it, and ends its call: every answer it waited
-    /// for has come, or been given up.
+    /// Closes the stream once nothing waits on it: the other side ends the call once it has
+    /// answered everything it read. (Ending it here instead, with a reset, would be cheaper, but
+    /// HTTP/2 servers count resets against a connection, and close one that resets many streams
+    /// quickly.) After ``close()``, the call is ended here.
     private func closeIfIdle(_ state: inout State) {
         guard state.waiting.isEmpty else { return }
         state.isClosed = true
         outgoing.finish()
-        done.finish()
+        if state.mustEnd { done.finish() }
     }
 }

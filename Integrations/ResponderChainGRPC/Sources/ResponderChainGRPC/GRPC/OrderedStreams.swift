@@ -4,7 +4,10 @@ import Synchronization
 /// the line of streams waiting for the transport's ``GRPCRemoteTransport/run()`` to start them.
 final class OrderedStreams: Sendable {
     private struct State {
+        /// Each sender's stream that takes requests, or took them last.
         var streams: [RemoteSenderKey: OrderedStream] = [:]
+        /// Every stream whose call has not ended (a sender's earlier ones may still be closing).
+        var running: [ObjectIdentifier: OrderedStream] = [:]
         var isShutDown = false
     }
 
@@ -28,6 +31,7 @@ final class OrderedStreams: Sendable {
             }
             let stream = OrderedStream()
             state.streams[sender] = stream
+            state.running[ObjectIdentifier(stream)] = stream
             starting.yield((sender, stream))
             guard let sequence = stream.place(request) else {
                 preconditionFailure("a new stream takes requests")
@@ -40,6 +44,7 @@ final class OrderedStreams: Sendable {
     func ended(_ stream: OrderedStream, of sender: RemoteSenderKey) {
         state.withLock { state in
             if state.streams[sender] === stream { state.streams[sender] = nil }
+            state.running[ObjectIdentifier(stream)] = nil
         }
     }
 
@@ -48,7 +53,7 @@ final class OrderedStreams: Sendable {
     func shutDown() {
         let open = state.withLock { state in
             state.isShutDown = true
-            return Array(state.streams.values)
+            return Array(state.running.values)
         }
         starting.finish()
         for stream in open { stream.close() }
