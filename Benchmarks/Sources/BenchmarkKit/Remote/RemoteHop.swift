@@ -37,6 +37,22 @@ struct RemoteHop: Sendable {
         return stopwatch.stop(iterations: iterations)
     }
 
+    /// `iterations` awaited sends from `front` by `callers` concurrent callers, each making its
+    /// sends one after another: `callers` sends in flight at once.
+    static func send(from front: FrontResponder, iterations: Int, callers: Int) async throws -> Timed {
+        let stopwatch = Stopwatch()
+        try await withThrowingDiscardingTaskGroup { group in
+            for caller in 0..<min(callers, iterations) {
+                group.addTask {
+                    for _ in stride(from: caller, to: iterations, by: callers) {
+                        try Order.check(await front.send(Order.event, options: Order.options))
+                    }
+                }
+            }
+        }
+        return stopwatch.stop(iterations: iterations)
+    }
+
     /// `iterations` events posted by `senders` fronts concurrently (each front one lane, its
     /// posts delivered one after another), timed until every ticket has its outcome.
     func post(iterations: Int, senders: Int) async throws -> Timed {

@@ -13,6 +13,8 @@ struct RemoteHopOverGRPC: Scenario {
 
     /// How many senders (lanes, or concurrent callers) the concurrent rows use.
     static let concurrency = 4
+    /// How many awaited sends the crowded rows keep in flight through one link.
+    static let crowd = 1_000
 
     /// A measured path: its name, the index of the path it is compared with, the target it is
     /// judged by, and its batch.
@@ -66,8 +68,13 @@ struct RemoteHopOverGRPC: Scenario {
             let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: remotePort)
             group.addTask { try await transport.run() }
             // The same, with each post in a unary call of its own: the baseline of the stream.
-            let unaryTransport = try GRPCRemoteTransport(host: "127.0.0.1", port: remotePort, streamsPosts: false)
+            let unaryTransport = try GRPCRemoteTransport(
+                host: "127.0.0.1", port: remotePort, streamsPosts: false)
             group.addTask { try await unaryTransport.run() }
+            // The same, without its cap on calls in flight: the crowded rows' baseline.
+            let uncappedTransport = try GRPCRemoteTransport(
+                host: "127.0.0.1", port: remotePort, maxCallsInFlight: .max)
+            group.addTask { try await uncappedTransport.run() }
 
             let registry = benchRegistry()
             let link = RemoteLink(
@@ -83,9 +90,16 @@ struct RemoteHopOverGRPC: Scenario {
                     FrontResponder(
                         "front",
                         link: RemoteLink(
-                            entry: "orders", transport: unaryTransport, registry: registry, system: frontSystem),
+                            entry: "orders", transport: unaryTransport, registry: registry,
+                            system: frontSystem),
                         system: frontSystem)
                 ], inProcessFront: hop.inProcessFront)
+            let uncappedFront = FrontResponder(
+                "front",
+                link: RemoteLink(
+                    entry: "orders", transport: uncappedTransport, registry: registry, system: frontSystem),
+                system: frontSystem)
+            let crowd = Self.crowd
             let bare = BareGRPC(
                 client: client, request: requestBytes, requestMessage: request, replyBytes: replyBytes)
             let senders = Self.concurrency
@@ -124,8 +138,22 @@ struct RemoteHopOverGRPC: Scenario {
                 Path(name: "bare gRPC unary, \(senders) concurrent callers", baseline: 0) {
                     try await bare.unary(iterations: $0, callers: senders)
                 },
-                Path(name: "remote hop over gRPC, posted, \(senders) senders, on their streams", baseline: 8) {
+                Path(name: "remote hop over gRPC, posted, \(senders) senders, on their streams", baseline: 8)
+                {
                     try await hop.post(iterations: $0, senders: senders)
+                },
+                Path(
+                    name: "remote hop over gRPC, \(crowd) awaited sends in flight, no cap on calls",
+                    baseline: nil
+                ) {
+                    try await RemoteHop.send(from: uncappedFront, iterations: $0, callers: crowd)
+                },
+                Path(
+                    name:
+                        "remote hop over gRPC, \(crowd) awaited sends in flight, at most 100 calls (the default)",
+                    baseline: 10
+                ) {
+                    try await RemoteHop.send(from: hop.fronts[0], iterations: $0, callers: crowd)
                 },
             ]
             samples = try await measurer.measure(
@@ -134,6 +162,7 @@ struct RemoteHopOverGRPC: Scenario {
             client.beginGracefulShutdown()
             transport.shutDown()
             unaryTransport.shutDown()
+            uncappedTransport.shutDown()
             echoServer.beginGracefulShutdown()
             remoteServer.beginGracefulShutdown()
         }
