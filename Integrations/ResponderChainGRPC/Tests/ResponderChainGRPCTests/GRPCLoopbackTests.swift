@@ -136,22 +136,12 @@ struct GRPCLoopbackTests {
     )
     func malformedRequests() async throws {
         let chain = SplitChain(back: [.handle])
-        let entries = RemoteEntries(["orders": chain.b[0]], registry: ordersRegistry())
-        let server = GRPCServer(
-            transport: .http2NIOPosix(
-                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),
-            services: [RemoteChainService(entries: entries)])
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await server.serve() }
-            let port = try #require(try await server.listeningAddress?.ipv4?.port)
+        try await Self.withServer(for: chain.b[0]) { port, group in
             let client = GRPCClient(
                 transport: try .http2NIOPosix(
                     target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext))
             group.addTask { try await client.runConnections() }
-            defer {
-                client.beginGracefulShutdown()
-                server.beginGracefulShutdown()
-            }
+            defer { client.beginGracefulShutdown() }
             // A version-1 request (JSON), and a request whose event field is cut short.
             let valid = RemoteRequest(
                 entry: "orders", event: WireValue(name: "orders.place", json: Data(#"{"sku":"A-1"}"#.utf8)),
@@ -179,6 +169,21 @@ struct GRPCLoopbackTests {
     private static func withHTTP2Link(
         to entry: any Responder, _ body: (RemoteLink) async throws -> Void
     ) async throws {
+        try await withServer(for: entry) { port, group in
+            let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
+            group.addTask { try await transport.run() }
+            defer { transport.shutDown() }
+            try await body(
+                RemoteLink(entry: "orders", transport: transport, registry: ordersRegistry(), label: "grpc"))
+        }
+    }
+
+    /// Runs `body` with the port of a `GRPCServer` on 127.0.0.1 that serves the entry `"orders"`
+    /// = `entry`, and the task group the server runs in; the server stops when `body` returns.
+    private static func withServer(
+        for entry: any Responder,
+        _ body: (Int, inout ThrowingDiscardingTaskGroup<any Error>) async throws -> Void
+    ) async throws {
         let entries = RemoteEntries(["orders": entry], registry: ordersRegistry())
         let server = GRPCServer(
             transport: .http2NIOPosix(
@@ -186,15 +191,9 @@ struct GRPCLoopbackTests {
             services: [RemoteChainService(entries: entries)])
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await server.serve() }
+            defer { server.beginGracefulShutdown() }
             let port = try #require(try await server.listeningAddress?.ipv4?.port)
-            let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
-            group.addTask { try await transport.run() }
-            defer {
-                transport.shutDown()
-                server.beginGracefulShutdown()
-            }
-            try await body(
-                RemoteLink(entry: "orders", transport: transport, registry: ordersRegistry(), label: "grpc"))
+            try await body(port, &group)
         }
     }
 

@@ -14,7 +14,7 @@ struct OrderedStreamTests {
         let here = Gate()
         here.open()  // open: it only counts the orders that pass the sender
         let chain = SplitChain(back: [.handleSlowAfter(there)])
-        try await Self.withLink(to: chain) { link in
+        try await Self.withLink(to: chain) { link, _ in
             let sender = Station("sender", .park(here), next: link, system: chain.front)
             var tickets = [await sender.post(PlaceOrder(sku: "slow-0"))]
             try await there.waitForArrivals(1)
@@ -38,7 +38,7 @@ struct OrderedStreamTests {
     )
     func postOrderOnTheStream() async throws {
         let chain = SplitChain(back: [.reserve(1), .handle])
-        try await Self.withLink(to: chain) { link in
+        try await Self.withLink(to: chain) { link, _ in
             let sender = Station("sender", .pass, next: link, system: chain.front)
             var tickets: [Ticket] = []
             for number in 0..<1_000 { tickets.append(await sender.post(PlaceOrder(sku: "\(number)"))) }
@@ -59,7 +59,7 @@ struct OrderedStreamTests {
         // server would close the connection after a few hundred resets, and the posts on it
         // would end lost.
         let chain = SplitChain(back: [.handle])
-        try await Self.withLink(to: chain) { link in
+        try await Self.withLink(to: chain) { link, _ in
             let senders = (0..<4).map { Station("s\($0)", .pass, next: link, system: chain.front) }
             var notHandled: [Outcome] = []
             for burst in 0..<300 {
@@ -83,7 +83,7 @@ struct OrderedStreamTests {
         let there = Gate()
         let chain = SplitChain(back: [.handleSlowAfter(there)])
         let backOutcomes = chain.back.observeOutcomes()
-        try await Self.withLink(to: chain) { link in
+        try await Self.withLink(to: chain) { link, _ in
             let sender = Station("sender", .pass, next: link, system: chain.front)
             let parked = await sender.post(PlaceOrder(sku: "slow-0"))
             try await there.waitForArrivals(1)
@@ -108,15 +108,7 @@ struct OrderedStreamTests {
     func serverShutdownRefusesLaterPosts() async throws {
         let there = Gate()
         let chain = SplitChain(back: [.handleSlowAfter(there)])
-        let entries = RemoteEntries(["orders": chain.b[0]], registry: ordersRegistry())
-        let server = RemoteChainServer(entries: entries, host: "127.0.0.1", port: 0)
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await server.run() }
-            let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: try await server.listeningPort)
-            group.addTask { try await transport.run() }
-            defer { transport.shutDown() }
-            let link = RemoteLink(
-                entry: "orders", transport: transport, registry: ordersRegistry(), system: chain.front)
+        try await Self.withLink(to: chain) { link, server in
             let sender = Station("sender", .pass, next: link, system: chain.front)
 
             let underWay = await sender.post(PlaceOrder(sku: "slow-0"))
@@ -137,8 +129,9 @@ struct OrderedStreamTests {
 
     /// Runs `body` with a link over HTTP/2 to `chain`'s back entry, served by a
     /// `RemoteChainServer` on 127.0.0.1; both end when `body` returns.
-    private static func withLink(to chain: SplitChain, _ body: (RemoteLink) async throws -> Void) async throws
-    {
+    private static func withLink(
+        to chain: SplitChain, _ body: (RemoteLink, RemoteChainServer) async throws -> Void
+    ) async throws {
         let entries = RemoteEntries(["orders": chain.b[0]], registry: ordersRegistry())
         let server = RemoteChainServer(entries: entries, host: "127.0.0.1", port: 0)
         try await withThrowingDiscardingTaskGroup { group in
@@ -151,7 +144,8 @@ struct OrderedStreamTests {
             }
             try await body(
                 RemoteLink(
-                    entry: "orders", transport: transport, registry: ordersRegistry(), system: chain.front))
+                    entry: "orders", transport: transport, registry: ordersRegistry(), system: chain.front),
+                server)
         }
     }
 }
