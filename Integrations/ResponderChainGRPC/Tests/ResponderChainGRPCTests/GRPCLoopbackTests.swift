@@ -131,6 +131,21 @@ struct GRPCLoopbackTests {
         }
     }
 
+    @Test("a host given by name is resolved: the link reaches the server at localhost")
+    func hostByName() async throws {
+        let chain = SplitChain(back: [.handle])
+        try await Self.withServer(for: chain.b[0]) { port, group in
+            let transport = try GRPCRemoteTransport(host: "localhost", port: port)
+            group.addTask { try await transport.run() }
+            defer { transport.shutDown() }
+            let link = RemoteLink(entry: "orders", transport: transport, registry: ordersRegistry())
+            let front = Station("front", .pass, next: link, system: chain.front)
+            let outcome = await front.send(
+                PlaceOrder(sku: "A-1"), options: SendOptions(timeout: .seconds(10)))
+            #expect(outcome.handledDetails?.stoppedAt.label == "b0", "\(outcome)")
+        }
+    }
+
     @Test(
         "bytes that are not a request of the wire format are answered with a typed refusal, undecodable, naming what is wrong"
     )

@@ -135,6 +135,28 @@ struct MultiBackendTests {
     }
 
     @Test(
+        "a DNS name is resolved by grpc-swift's resolver: each address it names is a backend, and sends reach it"
+    )
+    func dnsNameIsResolved() async throws {
+        let front = EventSystem()
+        let backend = try await BackendProcess.launch(arguments: ["--name", "by-name"])
+        defer { backend.kill() }
+        // `localhost` resolves through the system's resolver (here /etc/hosts), as any DNS name.
+        let transport = try GRPCMultiBackendTransport(dnsHost: "localhost", port: backend.port)
+        try await withLink(over: transport, in: front) { link in
+            let senders = (0..<8).map { Station("sender\($0)", .pass, next: link, system: front) }
+            for sender in senders {
+                let outcome = await sender.send(PlaceOrder(sku: "ok"))
+                #expect(outcome.handledDetails?.info[HandledBy.self] == "by-name", "\(outcome)")
+            }
+            #expect(
+                transport.backends.contains { $0.hasSuffix("127.0.0.1:\(backend.port)") },
+                "\(transport.backends)")
+        }
+        await backend.killAndWait()
+    }
+
+    @Test(
         "a backend killed and started again on its address gets its senders back: while it is down they go to their next backend, never unreachable; once it answers a probe after its backoff, they return to it and stay"
     )
     func restartedBackendGetsItsSendersBack() async throws {

@@ -53,7 +53,8 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     public let streamsPosts: Bool
     private let orderedStreams = OrderedStreams()
 
-    /// A transport to `host`:`port`.
+    /// A transport to `host`:`port`: an IPv4 address, or a name, resolved through DNS (the
+    /// system's resolver) by grpc-swift, whose connection goes to the first address that answers.
     ///
     /// - Throws: What the gRPC transport throws for an address it cannot use.
     public convenience init(
@@ -62,8 +63,13 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes, maxCallsInFlight: Int = 100,
         streamsPosts: Bool = true
     ) throws {
+        let isIPv4 =
+            host.split(separator: ".", omittingEmptySubsequences: false).count == 4
+            && host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { UInt8($0) != nil }
+        let target: any ResolvableTarget =
+            isIPv4 ? .ipv4(address: host, port: port) : .dns(host: host, port: port)
         try self.init(
-            target: .ipv4(address: host, port: port), deadlineGrace: deadlineGrace,
+            target: target, deadlineGrace: deadlineGrace,
             answerTimeout: answerTimeout, keepaliveInterval: keepaliveInterval,
             maxRequestBytes: maxRequestBytes, maxCallsInFlight: maxCallsInFlight, streamsPosts: streamsPosts)
     }
