@@ -678,6 +678,50 @@ struct PointerTakeOverTests {
     }
 
     @Test(
+        "a subtree that handles its own pointer events hides the drag from a bubble handler above it; a capture handler, in a system with the capture pass, sees it first and takes it over",
+        arguments: [false, true])
+    func takeOverFromCapture(inCapture: Bool) async throws {
+        let ui = takeOverScene(runsCapturePhase: inCapture)
+        var scrollSaw: [String] = []
+        // The row handles its own began, moved and ended: none bubbles on. (Its recording
+        // `pointerCancelled` runs for the cancelled it passes.)
+        ui["row"].handlers.on(PointerEvent.self) { _, pointer, _ in
+            pointer.phase == .cancelled ? .pass : .handled
+        }
+        let takeOver: (View, PointerEvent) throws -> Disposition = { scroll, pointer in
+            scrollSaw.append("\(pointer.phase)")
+            guard pointer.phase == .moved else { return .pass }
+            try scroll.takeOver(pointer.pointer)  // the row is told `cancelled` (.takenOver)
+            return .handled
+        }
+        if inCapture {
+            ui["scroll"].handlers.on(PointerEvent.self, phase: .capture) { scroll, pointer, _ in
+                try takeOver(scroll, pointer)
+            }
+        } else {
+            ui["scroll"].handlers.on(PointerEvent.self) { scroll, pointer, _ in try takeOver(scroll, pointer)
+            }
+        }
+        try await ui.begin(on: ui["button"])
+        let moved = try #require(await ui.window.dispatch(.moved, at: Point(x: 60, y: 160)))
+
+        if inCapture {
+            #expect(scrollSaw == ["began", "moved"])  // the capture pass visits it first
+            // The moved that called takeOver is withdrawn, as every phase under way is.
+            #expect(moved.outcome.cancelledDetails?.reason == .withdrawn, "\(moved.outcome)")
+            // The row's cancelled is a send of its own: wait for its end.
+            try await waitUntil("the row was told cancelled") { ui.reasons()["row"] != nil }
+            #expect(ui.reasons()["row"] == [.takenOver])
+            let next = try #require(await ui.window.dispatch(.moved, at: Point(x: 70, y: 170)))
+            #expect(next.target === ui["scroll"])
+        } else {
+            #expect(scrollSaw.isEmpty, "the row handled every phase: none bubbled to the scroll view")
+            #expect(moved.outcome.handledDetails?.stoppedAt == ResponderID(ui["row"]), "\(moved.outcome)")
+            #expect(ui.reasons()["row"] == nil)
+        }
+    }
+
+    @Test(
         "random take-overs, tree changes and parked handlers: each view sees its phases in order, every view a sequence was bound to sees exactly one end",
         .timeLimit(.minutes(2)))
     func randomTakeOvers() async {

@@ -15,6 +15,16 @@ private final class RoundView: View {
 @Suite("The view tree")
 @MainActor
 struct ViewTreeTests {
+    @Test("views, controllers, windows and applications print as their labels, the names traces use")
+    func printsAsLabel() {
+        let row = View(label: "row")
+        #expect("\(row)" == "row")
+        #expect(String(describing: RoundView()) == "RoundView")  // no label: the type's name
+        #expect("\(Window(frame: .zero, label: "main"))" == "main")
+        #expect("\(ViewController(label: "cart"))" == "cart")
+        #expect("\([row])" == "[row]")
+    }
+
     @Test("add, insert, reorder and remove keep the subviews in order")
     func ordering() {
         let root = View(label: "root")

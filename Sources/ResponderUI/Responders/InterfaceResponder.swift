@@ -21,7 +21,7 @@
 /// sent from the main actor visits every main-actor responder of the chain without leaving it;
 /// only a hop to a responder on another actor (such as the application's delegate) switches.
 @MainActor
-open class InterfaceResponder: MainActorResponder, EventHandling {
+open class InterfaceResponder: MainActorResponder, EventHandling, CustomStringConvertible {
     /// Subclasses share this class's (empty) static table; per-instance handlers live in
     /// ``EventHandling/handlers``.
     public typealias StrategyOwner = InterfaceResponder
@@ -44,6 +44,10 @@ open class InterfaceResponder: MainActorResponder, EventHandling {
     public nonisolated var label: String {
         customLabel ?? String(describing: type(of: self))
     }
+
+    /// How the responder prints (`print(view)`, `"\(view)"`): its ``label``, the name traces and
+    /// outcomes use.
+    open nonisolated var description: String { label }
 
     /// The next responder, read live at every hop. `nil` here: subclasses link it.
     open var next: (any Responder)? { nil }

@@ -8,8 +8,8 @@
 // order it parks. With `--send-to PORT` it is also a caller: it sends one order, `slow-caller`,
 // through a link to the entry `"orders"` of the server on 127.0.0.1:PORT, and writes `sending`
 // (a test kills it while that send is under way). With `--name NAME` every order it handles
-// comes back with NAME under `HandledBy` (a test over several backends tells them apart by it). It serves until it is killed; with `--exit-with-stdin`, also until its standard
-// input ends (the test that launched it, holding the pipe's other end, has gone), so that it
+// comes back with NAME under `HandledBy` (a test over several backends tells them apart by it).
+// It serves until it is killed; with `--exit-with-stdin`, also until its standard input ends (the test that launched it, holding the pipe's other end, has gone), so that it
 // never outlives a crashed test.
 import Foundation
 import ResponderChain
