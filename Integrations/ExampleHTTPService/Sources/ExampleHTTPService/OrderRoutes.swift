@@ -81,13 +81,13 @@ public struct OrderReply: ResponseCodable, Equatable {
 public struct OrderRoutes: Sendable {
     /// The chain's root.
     public let book: OrderBook
-    /// The deadline of each awaited send.
-    public let sendTimeout: Duration
+    /// The deadline of each awaited send (`nil`: none).
+    public let sendTimeout: Duration?
     /// Seconds for `Retry-After` on a 503.
     public let retryAfter: Int
 
     /// Routes into `book`'s chain.
-    public init(book: OrderBook, sendTimeout: Duration, retryAfter: Int) {
+    public init(book: OrderBook, sendTimeout: Duration?, retryAfter: Int) {
         self.book = book
         self.sendTimeout = sendTimeout
         self.retryAfter = retryAfter

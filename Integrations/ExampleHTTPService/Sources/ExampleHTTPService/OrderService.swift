@@ -19,8 +19,9 @@ public struct OrderServiceConfiguration: Sendable {
     public var metricsPort = 9090
     /// How long posted orders may still be delivered once the shutdown begins.
     public var gracePeriod: Duration = .seconds(10)
-    /// The deadline of each awaited send (`POST /orders`): 504 past it.
-    public var sendTimeout: Duration = .seconds(5)
+    /// The deadline of each awaited send (`POST /orders`): 504 past it; `nil` for none. A
+    /// deadline costs a timer task per send (see the package's README, "Load").
+    public var sendTimeout: Duration? = .seconds(5)
     /// How many posted orders the chain holds at once; past it a post is refused (503).
     public var maxOutstandingPosts = 1_024
     /// Seconds for `Retry-After` on a 503.
@@ -29,6 +30,11 @@ public struct OrderServiceConfiguration: Sendable {
     public var stock: [String: Int] = ["A-1": 1_000_000_000, "B-2": 1_000_000_000, "C-3": 10]
     /// The listen backlog of the order routes' socket.
     public var backlog = 256
+    /// Whether the chain's hops open swift-distributed-tracing spans (`SpanTracer`).
+    public var traceSpans = true
+    /// Whether the chain's outcomes are counted and timed (`MetricsTracer`; the posting gauges
+    /// and the dead-letter sink stay).
+    public var recordMetrics = true
 
     /// The defaults: orders on 127.0.0.1:8080, metrics on 9090.
     public init() {}
@@ -91,11 +97,13 @@ public struct OrderService: Sendable {
     ) {
         let factory = PrometheusMetricsFactory(registry: registry)
         let dimensions = [("chain", "orders")]
+        var tracers: [any ResponderChain.Tracer] = []
+        if configuration.traceSpans { tracers.append(SpanTracer()) }
+        if configuration.recordMetrics {
+            tracers.append(MetricsTracer(dimensions: dimensions, factory: factory))
+        }
         let system = EventSystem(
-            tracer: MultiplexTracer([
-                SpanTracer(),
-                MetricsTracer(dimensions: dimensions, factory: factory),
-            ]),
+            tracer: tracers.isEmpty ? nil : MultiplexTracer(tracers),
             deadLetters: DeadLetter.Sink { letter in
                 logger.warning(
                     "dead letter",
