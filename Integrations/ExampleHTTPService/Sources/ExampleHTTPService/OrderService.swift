@@ -1,0 +1,158 @@
+import Hummingbird
+public import Logging
+import NIOCore
+public import Prometheus
+public import ResponderChain
+import ResponderChainDistributedTracing
+import ResponderChainMetrics
+import ResponderChainServiceLifecycle
+public import ServiceLifecycle
+public import UnixSignals
+
+/// The settings of an ``OrderService``.
+public struct OrderServiceConfiguration: Sendable {
+    /// The address the order routes listen on.
+    public var host = "127.0.0.1"
+    /// The port of the order routes; 0 picks a free one (read it in `onServerRunning`).
+    public var port = 8080
+    /// The port of `GET /metrics`; 0 picks a free one.
+    public var metricsPort = 9090
+    /// How long posted orders may still be delivered once the shutdown begins.
+    public var gracePeriod: Duration = .seconds(10)
+    /// The deadline of each awaited send (`POST /orders`): 504 past it; `nil` for none. A
+    /// deadline costs a timer task per send (see the package's README, "Load").
+    public var sendTimeout: Duration? = .seconds(5)
+    /// How many posted orders the chain holds at once; past it a post is refused (503).
+    public var maxOutstandingPosts = 1_024
+    /// Seconds for `Retry-After` on a 503.
+    public var retryAfter = 5
+    /// The order book's stock: article → quantity.
+    public var stock: [String: Int] = ["A-1": 1_000_000_000, "B-2": 1_000_000_000, "C-3": 10]
+    /// The listen backlog of the order routes' socket.
+    public var backlog = 256
+    /// Whether the chain's hops open swift-distributed-tracing spans (`SpanTracer`).
+    public var traceSpans = true
+    /// Whether the chain's outcomes are counted and timed (`MetricsTracer`; the posting gauges
+    /// and the dead-letter sink stay).
+    public var recordMetrics = true
+
+    /// The defaults: orders on 127.0.0.1:8080, metrics on 9090.
+    public init() {}
+}
+
+/// The order service: the order routes (``OrderRoutes``) on one port, `GET /metrics` in the
+/// Prometheus text format on another, and the chain (an ``OrderBook`` in its own `EventSystem`,
+/// traced by a `SpanTracer` and a `MetricsTracer`) in one `ServiceGroup`.
+///
+/// **Order of the services.** A `ServiceGroup` starts its services in order and, on a graceful
+/// shutdown (SIGTERM, SIGINT or `triggerGracefulShutdown()`), stops them in *reverse* order, each
+/// one only after the one after it has returned. The services are listed
+///
+/// 1. the metrics server (`GET /metrics`) and the posting gauges,
+/// 2. `EventSystemService` (the chain),
+/// 3. the order server,
+///
+/// so that they stop in the order 3, 2, 1:
+///
+/// - the order server stops first: it closes its listening socket (no new connection), answers
+///   every request it had read, and closes each connection after its answer. Awaited sends finish
+///   normally, because the chain still runs; posts made until then are accepted.
+/// - then the chain drains: every post accepted is delivered within `gracePeriod`, or ended
+///   `.cancelled(.shutdown)` and dead-lettered past it. No post can arrive after it stopped
+///   accepting, because nothing that posts still runs.
+/// - the metrics stop last, so the drain's counts can be scraped until the very end.
+///
+/// The other way round, the chain would refuse the posts of requests still being answered (503s
+/// the client need not have seen), and the last counts would never be exported.
+public struct OrderService: Sendable {
+    /// The group to run: `try await service.group.run()`.
+    public let group: ServiceGroup
+    /// The chain's root.
+    public let book: OrderBook
+    /// The chain's event system.
+    public let system: EventSystem
+    /// The registry `GET /metrics` exports.
+    public let registry: PrometheusCollectorRegistry
+
+    /// The service, not yet running.
+    ///
+    /// - Parameters:
+    ///   - configuration: Ports, timeouts, limits, stock.
+    ///   - logger: The services' logger.
+    ///   - registry: Where the metrics go (a new one by default).
+    ///   - gracefulShutdownSignals: The signals that shut the group down gracefully.
+    ///   - onServerRunning: Called with the order routes' port once they listen.
+    ///   - onMetricsServerRunning: Called with the metrics port once it listens.
+    ///   - onDeadLetter: Called with each dead letter, after it is logged.
+    ///   - onShutdown: Called with the chain's shutdown report once every post has its outcome.
+    public init(
+        configuration: OrderServiceConfiguration = OrderServiceConfiguration(),
+        logger: Logger,
+        registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        onMetricsServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
+        onDeadLetter: @escaping @Sendable (DeadLetter) -> Void = { _ in },
+        onShutdown: (@Sendable (EventSystem.ShutdownReport) async -> Void)? = nil
+    ) {
+        let factory = PrometheusMetricsFactory(registry: registry)
+        let dimensions = [("chain", "orders")]
+        var tracers: [any ResponderChain.Tracer] = []
+        if configuration.traceSpans { tracers.append(SpanTracer()) }
+        if configuration.recordMetrics {
+            tracers.append(MetricsTracer(dimensions: dimensions, factory: factory))
+        }
+        let system = EventSystem(
+            tracer: tracers.isEmpty ? nil : MultiplexTracer(tracers),
+            deadLetters: DeadLetter.Sink { letter in
+                logger.warning(
+                    "dead letter",
+                    metadata: ["event_id": "\(letter.outcome.eventID)", "outcome": "\(letter.outcome)"])
+                onDeadLetter(letter)
+            },
+            postingLimit: EventSystem.PostingLimit(
+                maxOutstanding: configuration.maxOutstandingPosts, whenFull: .reject))
+        let book = OrderBook(stock: configuration.stock, system: system)
+
+        let router = Router(context: OrderRequestContext.self)
+        router.add(middleware: TracingMiddleware())
+        router.add(middleware: RequestInfoMiddleware())
+        OrderRoutes(book: book, sendTimeout: configuration.sendTimeout, retryAfter: configuration.retryAfter)
+            .add(to: router)
+        let orderServer = Application(
+            router: router,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port),
+                backlog: configuration.backlog),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+
+        let metricsRouter = Router()
+        metricsRouter.get("metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        }
+        let metricsServer = Application(
+            router: metricsRouter,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.metricsPort)),
+            onServerRunning: { channel in await onMetricsServerRunning(channel.localAddress?.port ?? 0) },
+            logger: logger)
+        let gauges = PostingGauges(system: system, dimensions: dimensions, factory: factory)
+
+        self.book = book
+        self.system = system
+        self.registry = registry
+        self.group = ServiceGroup(
+            services: [
+                metricsServer,
+                ClosureService { await cancelWhenGracefulShutdown { await gauges.run(every: .seconds(1)) } },
+                EventSystemService(
+                    system, gracePeriod: configuration.gracePeriod, logger: logger, onShutdown: onShutdown),
+                orderServer,
+            ],
+            gracefulShutdownSignals: gracefulShutdownSignals,
+            logger: logger)
+    }
+}

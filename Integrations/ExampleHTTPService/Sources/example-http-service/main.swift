@@ -1,0 +1,28 @@
+// The order service as a program: `swift run -c release example-http-service [port] [metrics-port]`.
+// SIGTERM or SIGINT shuts it down gracefully.
+import ExampleHTTPService
+import Foundation
+import Logging
+import ServiceLifecycle
+
+var configuration = OrderServiceConfiguration()
+let arguments = CommandLine.arguments.dropFirst()
+if let port = arguments.first.flatMap({ Int($0) }) { configuration.port = port }
+if let port = arguments.dropFirst().first.flatMap({ Int($0) }) { configuration.metricsPort = port }
+// ORDERS_SPANS=0 and ORDERS_METRICS=0 leave the chain's tracers out (load.sh measures their cost).
+let environment = ProcessInfo.processInfo.environment
+configuration.traceSpans = environment["ORDERS_SPANS"] != "0"
+configuration.recordMetrics = environment["ORDERS_METRICS"] != "0"
+// ORDERS_SEND_TIMEOUT=0 sends with no deadline.
+if environment["ORDERS_SEND_TIMEOUT"] == "0" { configuration.sendTimeout = nil }
+let logger = {
+    var logger = Logger(label: "orders")
+    logger.logLevel = .info
+    return logger
+}()
+let host = configuration.host
+let service = OrderService(
+    configuration: configuration, logger: logger,
+    onServerRunning: { port in logger.info("orders listening on \(host):\(port)") },
+    onMetricsServerRunning: { port in logger.info("metrics listening on \(host):\(port)") })
+try await service.group.run()
