@@ -10,10 +10,6 @@ final class CallLimiter: Sendable {
         var nextID: UInt64 = 0
         /// Suspended waiters in arrival order, by identity.
         var line: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
-        /// Waiters cancelled before they suspended.
-        var cancelledEarly: Set<UInt64> = []
-        /// Waiters that have taken an identity and not yet suspended, been granted or cancelled.
-        var arriving: Set<UInt64> = []
     }
 
     /// The most calls in flight at once.
@@ -35,7 +31,6 @@ final class CallLimiter: Sendable {
                 return nil
             }
             state.nextID += 1
-            state.arriving.insert(state.nextID)
             return state.nextID
         }
         guard let id else { return }
@@ -43,8 +38,9 @@ final class CallLimiter: Sendable {
             try await withCheckedThrowingContinuation {
                 (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome: Result<Void, any Error>? = state.withLock { state in
-                    state.arriving.remove(id)
-                    if state.cancelledEarly.remove(id) != nil { return .failure(CancellationError()) }
+                    // Cancelled before this point: the handler found no waiter to wake. (Under the
+                    // lock: a cancellation after this check finds the waiter in the line.)
+                    if Task.isCancelled { return .failure(CancellationError()) }
                     if state.inFlight < limit {
                         // A call ended between the decision to wait and now.
                         state.inFlight += 1
@@ -57,11 +53,8 @@ final class CallLimiter: Sendable {
             }
         } onCancel: {
             let continuation: CheckedContinuation<Void, any Error>? = state.withLock { state in
-                if let index = state.line.firstIndex(where: { $0.id == id }) {
-                    return state.line.remove(at: index).continuation
-                }
-                if state.arriving.contains(id) { state.cancelledEarly.insert(id) }
-                return nil
+                guard let index = state.line.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.line.remove(at: index).continuation
             }
             continuation?.resume(throwing: CancellationError())
         }

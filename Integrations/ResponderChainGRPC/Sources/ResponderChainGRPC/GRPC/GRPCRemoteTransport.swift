@@ -63,9 +63,8 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes, maxCallsInFlight: Int = 100,
         streamsPosts: Bool = true
     ) throws {
-        let isIPv4 =
-            host.split(separator: ".", omittingEmptySubsequences: false).count == 4
-            && host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { UInt8($0) != nil }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        let isIPv4 = octets.count == 4 && octets.allSatisfy { UInt8($0) != nil }
         let target: any ResolvableTarget =
             isIPv4 ? .ipv4(address: host, port: port) : .dns(host: host, port: port)
         try self.init(
