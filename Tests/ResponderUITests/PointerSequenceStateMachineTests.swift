@@ -64,9 +64,10 @@ struct PointerSequenceStateMachineTests {
         let action = machine.began(one, on: button, at: Point(x: 5, y: 5))
 
         #expect(action.replaced.tell.isEmpty && action.replaced.withdrawing.isEmpty)
-        #expect(action.send.target === button)
-        #expect(action.send.withdrawing.isEmpty)
-        let underWay = try #require(action.send.underWay)
+        let send = try #require(action.send)
+        #expect(send.target === button)
+        #expect(send.withdrawing.isEmpty)
+        let underWay = try #require(send.underWay)
         #expect(underWay.token.pointer == one)
         #expect(!underWay.signal.isCancelled)
         #expect(machine.activePointers == [one])
@@ -87,8 +88,8 @@ struct PointerSequenceStateMachineTests {
     func movedSupersedes() throws {
         var machine = Machine()
         let button = Node("button")
-        let began = try #require(machine.began(one, on: button, at: origin).send.underWay)
-        let other = try #require(machine.began(two, on: Node("other"), at: origin).send.underWay)
+        let began = try #require(machine.began(one, on: button, at: origin).send?.underWay)
+        let other = try #require(machine.began(two, on: Node("other"), at: origin).send?.underWay)
 
         let first = try #require(send(of: machine.moved(one, to: Point(x: 1, y: 0))))
         #expect(first.target === button)
@@ -110,10 +111,10 @@ struct PointerSequenceStateMachineTests {
     func ending(_ phase: PointerPhase) throws {
         var machine = Machine()
         let button = Node("button")
-        let began = try #require(machine.began(one, on: button, at: origin).send.underWay)
+        let began = try #require(machine.began(one, on: button, at: origin).send?.underWay)
         let moving = try #require(send(of: machine.moved(one, to: origin)))
         let moved = try #require(moving.underWay)
-        let other = try #require(machine.began(two, on: Node("other"), at: origin).send.underWay)
+        let other = try #require(machine.began(two, on: Node("other"), at: origin).send?.underWay)
 
         let end = try #require(send(of: machine.ended(one)))
 
@@ -134,9 +135,9 @@ struct PointerSequenceStateMachineTests {
     )
     func lateReturn() throws {
         var machine = Machine()
-        let old = try #require(machine.began(one, on: Node("old"), at: origin).send.underWay)
+        let old = try #require(machine.began(one, on: Node("old"), at: origin).send?.underWay)
         _ = machine.ended(one)
-        let fresh = try #require(machine.began(one, on: Node("new"), at: origin).send.underWay)
+        let fresh = try #require(machine.began(one, on: Node("new"), at: origin).send?.underWay)
 
         machine.sendReturned(old.token)
 
@@ -149,7 +150,7 @@ struct PointerSequenceStateMachineTests {
     func beganAgain() throws {
         var machine = Machine()
         let old = Node("old")
-        let parked = try #require(machine.began(one, on: old, at: Point(x: 3, y: 4)).send.underWay)
+        let parked = try #require(machine.began(one, on: old, at: Point(x: 3, y: 4)).send?.underWay)
         let new = Node("new")
 
         let action = machine.began(one, on: new, at: origin)
@@ -167,7 +168,7 @@ struct PointerSequenceStateMachineTests {
         var machine = Machine()
         let button = Node("button")
         var underWay: Machine.UnderWay?
-        if refused.tracking { underWay = machine.began(one, on: button, at: origin).send.underWay }
+        if refused.tracking { underWay = machine.began(one, on: button, at: origin).send?.underWay }
         let taker = refused.takerIsBound ? button : Node("taker")
 
         let result = machine.takeOver(one, by: taker) { _ in refused.encloses }
@@ -219,9 +220,9 @@ struct PointerSequenceStateMachineTests {
     func cancel(_ reason: PointerCancellation) throws {
         var machine = Machine()
         let (a, b, c) = (Node("a"), Node("b"), Node("c"))
-        let third = try #require(machine.began(three, on: c, at: origin).send.underWay)
-        let first = try #require(machine.began(one, on: a, at: origin).send.underWay)
-        let second = try #require(machine.began(two, on: b, at: origin).send.underWay)
+        let third = try #require(machine.began(three, on: c, at: origin).send?.underWay)
+        let first = try #require(machine.began(one, on: a, at: origin).send?.underWay)
+        let second = try #require(machine.began(two, on: b, at: origin).send?.underWay)
 
         let action = machine.cancel(reason: reason) { _, bound in bound !== b }
 
@@ -241,7 +242,7 @@ struct PointerSequenceStateMachineTests {
     @Test("the state machine never withdraws a signal itself: the window does, from the action")
     func signalsAreLeftToTheWindow() throws {
         var machine = Machine()
-        let began = try #require(machine.began(one, on: Node("a"), at: origin).send.underWay)
+        let began = try #require(machine.began(one, on: Node("a"), at: origin).send?.underWay)
         let action = machine.cancel(reason: .system) { _, _ in true }
         #expect(ids(action.withdrawing) == ids([began.signal]))
         #expect(!began.signal.isCancelled)

@@ -13,7 +13,10 @@ public final class PrintingTracer: Tracer {
     private let pending = Locked<[EventID: [TraceEvent]]>([:])
 
     /// A tracer that prints through `sink`, rendered by `printer`.
-    public init(printer: PrintingTracer.Printer = PrintingTracer.Printer(), _ sink: @escaping @Sendable (String) -> Void) {
+    public init(
+        printer: PrintingTracer.Printer = PrintingTracer.Printer(),
+        _ sink: @escaping @Sendable (String) -> Void
+    ) {
         self.printer = printer
         self.sink = sink
     }

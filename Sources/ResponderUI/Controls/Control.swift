@@ -20,7 +20,7 @@
 /// delivery?.triggered.map(\.outcome.kind)     // [.handled]
 /// ```
 @MainActor
-open class Control: View {
+open class Control: View, ChainEventSource {
     /// The chain events to send for each control event, in registration order.
     private var chainEvents: [ControlEvent: [@MainActor (Control) -> (any Event)?]] = [:]
 
@@ -60,7 +60,8 @@ open class Control: View {
             }
             outcomes.append(outcome)
             delivery?.append(
-                ChainEventDelivery(control: self, controlEvent: controlEvent, event: event, outcome: outcome))
+                ChainEventDelivery(
+                    sender: self, source: .control(self, controlEvent), event: event, outcome: outcome))
         }
         lastOutcomes = outcomes
         return outcomes
@@ -99,6 +100,14 @@ open class Control: View {
             isHighlighted = false
         }
         return .handled
+    }
+
+    /// `false` for a one-pointer single tap recognizer on an ancestor while the control is
+    /// enabled: the control's own tap wins (UIKit's rule for controls under gesture
+    /// recognizers); `true` for any other recognizer.
+    open override func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool {
+        guard isEnabled, let tap = recognizer as? TapGestureRecognizer else { return true }
+        return !(tap.numberOfTapsRequired == 1 && tap.numberOfPointersRequired == 1)
     }
 
     /// A sequence bound to the control (or to a subview of it) was cancelled, for example because

@@ -7,7 +7,7 @@
 ///     return .handled
 /// }
 /// ```
-public enum PointerCancellation: String, Hashable, Sendable, CustomStringConvertible {
+public enum PointerCancellation: Hashable, Sendable, CustomStringConvertible {
     /// The input source cancelled it (a system gesture, an incoming call).
     case system
     /// The view the sequence was bound to (or an ancestor of it) was removed from its window.
@@ -18,7 +18,19 @@ public enum PointerCancellation: String, Hashable, Sendable, CustomStringConvert
     /// (``View/takeOver(_:)``): the sequence goes on, but for this view it is over — the rest
     /// of it goes to that ancestor.
     case takenOver
+    /// A gesture recognizer (named by its label) attached to the view or to an ancestor of it
+    /// recognized its gesture and took the sequence (``GestureRecognizer/cancelsTouchesInView``):
+    /// for the views it is over; the rest of it goes to the recognizers only.
+    case gestureRecognized(by: String)
 
-    /// The reason's name.
-    public var description: String { rawValue }
+    /// The reason's name (`gestureRecognized(by: pan)` names the recognizer).
+    public var description: String {
+        switch self {
+        case .system: "system"
+        case .viewLeftWindow: "viewLeftWindow"
+        case .windowDetached: "windowDetached"
+        case .takenOver: "takenOver"
+        case .gestureRecognized(let recognizer): "gestureRecognized(by: \(recognizer))"
+        }
+    }
 }

@@ -7,7 +7,8 @@
 /// } catch PointerTakeOverError.notAnAncestor {
 ///     // the pointer went down outside the scroll view: leave it alone
 /// } catch {
-///     // .noSequence: it has ended already; .alreadyBound: the scroll view has it
+///     // .noSequence: it has ended already; .alreadyBound: the scroll view has it;
+///     // .claimedByGesture: a gesture recognizer has it
 /// }
 /// ```
 public enum PointerTakeOverError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -21,6 +22,9 @@ public enum PointerTakeOverError: Error, Hashable, Sendable, CustomStringConvert
     /// The view the sequence is bound to is not in the taker's subtree: only an ancestor (a
     /// superview, at any depth, or the window) can take a sequence over.
     case notAnAncestor
+    /// A gesture recognizer claimed the sequence (``GestureRecognizer/cancelsTouchesInView``):
+    /// it belongs to no view any more.
+    case claimedByGesture
 
     /// What went wrong, in a few words.
     public var description: String {
@@ -29,6 +33,7 @@ public enum PointerTakeOverError: Error, Hashable, Sendable, CustomStringConvert
         case .noSequence: "the pointer has no sequence in progress in the taker's window"
         case .alreadyBound: "the sequence is already bound to the taker"
         case .notAnAncestor: "the view the sequence is bound to is not in the taker's subtree"
+        case .claimedByGesture: "a gesture recognizer claimed the sequence"
         }
     }
 }

@@ -29,6 +29,13 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
         Point(x: lhs.x - rhs.x, y: lhs.y - rhs.y)
     }
 
+    /// The straight-line distance to `other`.
+    public func distance(to other: Point) -> Double {
+        let dx = other.x - x
+        let dy = other.y - y
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
     /// `(12.0, 40.0)`.
     public var description: String { "(\(x), \(y))" }
 }

@@ -28,6 +28,8 @@ open class View: InterfaceResponder {
     public private(set) var subviews: [View] = []
     /// The controller whose root view this is, if any.
     public internal(set) weak var viewController: ViewController?
+    /// The gesture recognizers attached here (``gestureRecognizers``).
+    final var recognizers: [GestureRecognizer] = []
 
     /// Everything hit testing reads about this view, in one value, so that a visit makes one
     /// exclusivity-checked access rather than one per property.
@@ -128,6 +130,17 @@ open class View: InterfaceResponder {
     /// half-open). Override it for non-rectangular shapes.
     open func point(inside point: Point) -> Bool {
         geometry.hitArea.contains(point)
+    }
+
+    // MARK: Gestures
+
+    /// Whether `recognizer`, attached to an ancestor of this view, may begin with a pointer that
+    /// went down on this view (or on a view below it, when that one said yes): asked when the
+    /// recognizer has won its pointers, of each view from the one hit up to the recognizer's
+    /// view (not included). `true` by default; a ``Control`` keeps its own tap from a single tap
+    /// recognizer above it.
+    open func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool {
+        true
     }
 
     // MARK: Tree

@@ -7,7 +7,7 @@
 /// Each pointer is in one of two states:
 ///
 /// ```
-///            began(on:)                   moved(to:) / takeOver(by:)
+///            began(on:)                   moved(to:) / takeOver(by:) / claim / release
 ///   idle ──────────────────▶ tracking ◀────────────────────────────┐
 ///    ▲                          │  └──────────────────────────────────┘
 ///    └──────────────────────────┘
@@ -15,9 +15,11 @@
 /// ```
 ///
 /// - **idle**: no sequence; it has no view, no location and no sends under way.
-/// - **tracking**: a sequence bound to a view (the view hit at `began`, or the ancestor that took
-///   it over since), the last location, and the withdrawal signal of each of its `began` and
-///   `moved` sends that has not returned.
+/// - **tracking**: a sequence bound to a view (the view hit at `began`, the ancestor that took
+///   it over since, or the view of the gesture recognizer that claimed it), the last location,
+///   the withdrawal signal of each of its `began` and `moved` sends that has not returned, and
+///   how the views get it (``Reception``): live, held back while a recognizer that delays
+///   touches may still recognize, or not at all once a recognizer claimed it.
 ///
 /// The guarantees the actions carry:
 /// - every signal a transition takes out of the state is in the action it returns, and is to be
@@ -66,15 +68,21 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
 
     /// What a phase of input makes the window do.
     package enum InputAction {
-        /// Nothing: the pointer has no sequence.
+        /// Nothing: the pointer has no sequence, or the views do not get this phase now.
         case none
         /// Withdraw, then send the phase.
         case send(Send)
+
+        /// The phase to send, if any.
+        package var send: Send? {
+            if case .send(let send) = self { send } else { nil }
+        }
     }
 
     /// Why a view is told its sequence was cancelled.
     package enum CancellationKind: Equatable {
-        /// The sequence is over (the reason is never ``PointerCancellation/takenOver``).
+        /// The sequence is over for the views (the reason is never
+        /// ``PointerCancellation/takenOver``).
         case ended(PointerCancellation)
         /// The sequence goes on, bound to `taker`, an ancestor of the view told: only the
         /// responders below `taker` are to be told.
@@ -109,13 +117,20 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
         package let kind: CancellationKind
     }
 
-    /// What a cancellation or a take-over makes the window do: withdraw every signal first, then
-    /// tell each view, in order.
+    /// What a cancellation, a take-over or a claim makes the window do: withdraw every signal
+    /// first, then tell each view, in order.
     package struct CancelAction {
         /// The signals of the cancelled sequences' events still under way.
         package let withdrawing: [CancellationSignal]
         /// The views to tell, in pointer-id order.
         package let tell: [Cancellation]
+        /// The pointers whose sequences this ended (a cancellation's, told or not): their
+        /// gesture recognizers are to be told too, with the reason. Empty for a take-over or a
+        /// claim, which do not end the sequence.
+        package let ended: [(pointer: PointerID, reason: PointerCancellation)]
+
+        /// Nothing to do.
+        package static var nothing: CancelAction { CancelAction(withdrawing: [], tell: [], ended: []) }
     }
 
     /// What a `began` makes the window do: tell the view of a sequence it replaces (if one was
@@ -123,17 +138,60 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     package struct BeganAction {
         /// The sequence of the same pointer it replaced, if any: withdraw and tell first.
         package let replaced: CancelAction
-        /// The `began` to send.
-        package let send: Send
+        /// The `began` to send; `nil` when the sequence starts held back or claimed.
+        package let send: Send?
+    }
+
+    /// How a sequence starts for the views.
+    package enum Start {
+        /// The `began` is sent now.
+        case live
+        /// The `began` is held back.
+        case held
+        /// A recognizer on `owner` claimed the sequence before any view heard of it.
+        case claimed(owner: Target)
+    }
+
+    /// How the views get a tracking sequence.
+    package enum Reception {
+        /// Each phase is sent to the bound view as it comes.
+        case live
+        /// The phases are held back (a recognizer that delays touches may still recognize):
+        /// nothing has been sent yet; ``release(_:)`` sends them in order.
+        case held([Held])
+        /// A gesture recognizer claimed the sequence: the views have been told (or, held, never
+        /// heard of it), and get nothing more of it.
+        case claimed
+    }
+
+    /// One phase held back.
+    package struct Held: Equatable {
+        /// The sequence's pointer.
+        package let pointer: PointerID
+        /// `began` or `moved`.
+        package let phase: PointerPhase
+        /// Where the pointer was.
+        package let location: Point
+    }
+
+    /// A tracking sequence.
+    private struct Tracking {
+        /// The view the sequence is bound to.
+        var bound: Target
+        /// Where the pointer was last.
+        var location: Point
+        /// The signals of its sends under way, by serial.
+        var eventsUnderWay: [Int: CancellationSignal]
+        /// How the views get it.
+        var reception: Reception
     }
 
     /// One pointer's state.
     private enum PointerState {
         /// No sequence.
         case idle
-        /// A sequence bound to `bound`, last at `location`, with the signals of its sends under
-        /// way by serial.
-        case tracking(bound: Target, location: Point, eventsUnderWay: [Int: CancellationSignal])
+        /// A sequence in progress.
+        case tracking(Tracking)
     }
 
     /// The tracking pointers; a pointer with no entry is idle.
@@ -164,7 +222,22 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     package func boundTarget(for pointer: PointerID) -> Target? {
         switch self[pointer] {
         case .idle: nil
-        case .tracking(let bound, _, _): bound
+        case .tracking(let sequence): sequence.bound
+        }
+    }
+
+    /// How the views get `pointer`'s sequence, or `nil` when it is idle.
+    package func reception(of pointer: PointerID) -> Reception? {
+        switch self[pointer] {
+        case .idle: nil
+        case .tracking(let sequence): sequence.reception
+        }
+    }
+
+    /// The pointers whose sequences are held back, in id order.
+    package var heldPointers: [PointerID] {
+        activePointers.filter {
+            if case .held = reception(of: $0) { true } else { false }
         }
     }
 
@@ -172,7 +245,7 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     package func eventsUnderWay(for pointer: PointerID) -> Int {
         switch self[pointer] {
         case .idle: 0
-        case .tracking(_, _, let eventsUnderWay): eventsUnderWay.count
+        case .tracking(let sequence): sequence.eventsUnderWay.count
         }
     }
 
@@ -182,50 +255,123 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     /// there. A sequence of the same pointer still tracking (the window cancels it with
     /// ``cancel(reason:where:)`` before it hit-tests; one begun again meanwhile) is replaced and
     /// its view is to be told, with ``PointerCancellation/system``.
-    package mutating func began(_ pointer: PointerID, on target: Target, at location: Point) -> BeganAction {
+    package mutating func began(
+        _ pointer: PointerID, on target: Target, at location: Point, start: Start = .live
+    ) -> BeganAction {
         let replaced = cancel(reason: .system) { id, _ in id == pointer }
-        let underWay = makeUnderWay(for: pointer)
-        self[pointer] = .tracking(
-            bound: target, location: location, eventsUnderWay: [underWay.token.serial: underWay.signal])
-        return BeganAction(
-            replaced: replaced, send: Send(target: target, withdrawing: [], underWay: underWay))
+        switch start {
+        case .live:
+            let underWay = makeUnderWay(for: pointer)
+            self[pointer] = .tracking(
+                Tracking(
+                    bound: target, location: location,
+                    eventsUnderWay: [underWay.token.serial: underWay.signal],
+                    reception: .live))
+            return BeganAction(
+                replaced: replaced, send: Send(target: target, withdrawing: [], underWay: underWay))
+        case .held:
+            self[pointer] = .tracking(
+                Tracking(
+                    bound: target, location: location, eventsUnderWay: [:],
+                    reception: .held([Held(pointer: pointer, phase: .began, location: location)])))
+            return BeganAction(replaced: replaced, send: nil)
+        case .claimed(let owner):
+            self[pointer] = .tracking(
+                Tracking(bound: owner, location: location, eventsUnderWay: [:], reception: .claimed))
+            return BeganAction(replaced: replaced, send: nil)
+        }
     }
 
     /// `pointer` moved to `location`: send the `moved` to the bound view, after withdrawing the
     /// sequence's earlier sends still under way.
+    /// A held sequence keeps the `moved`; a claimed one only its location.
     package mutating func moved(_ pointer: PointerID, to location: Point) -> InputAction {
-        switch self[pointer] {
-        case .idle:
-            return .none
-        case .tracking(let bound, _, let eventsUnderWay):
+        guard case .tracking(var sequence) = self[pointer] else { return .none }
+        sequence.location = location
+        switch sequence.reception {
+        case .live:
             let underWay = makeUnderWay(for: pointer)
-            self[pointer] = .tracking(
-                bound: bound, location: location, eventsUnderWay: [underWay.token.serial: underWay.signal])
-            return .send(
-                Send(target: bound, withdrawing: Array(eventsUnderWay.values), underWay: underWay))
+            let withdrawing = Array(sequence.eventsUnderWay.values)
+            sequence.eventsUnderWay = [underWay.token.serial: underWay.signal]
+            self[pointer] = .tracking(sequence)
+            return .send(Send(target: sequence.bound, withdrawing: withdrawing, underWay: underWay))
+        case .held(let held):
+            sequence.reception = .held(held + [Held(pointer: pointer, phase: .moved, location: location)])
+            self[pointer] = .tracking(sequence)
+            return .none
+        case .claimed:
+            self[pointer] = .tracking(sequence)
+            return .none
         }
     }
 
     /// `pointer` lifted (`ended`) or its input cancelled the sequence (a `cancelled` phase): the
     /// sequence ends now, before its end is sent to the bound view, after withdrawing its sends
-    /// still under way.
+    /// still under way. A claimed sequence ends with nothing sent; release a held one first
+    /// (``release(_:)``), or it ends with nothing sent either.
     package mutating func ended(_ pointer: PointerID) -> InputAction {
-        switch self[pointer] {
-        case .idle:
-            return .none
-        case .tracking(let bound, _, let eventsUnderWay):
-            self[pointer] = .idle
-            return .send(Send(target: bound, withdrawing: Array(eventsUnderWay.values), underWay: nil))
+        guard case .tracking(let sequence) = self[pointer] else { return .none }
+        self[pointer] = .idle
+        guard case .live = sequence.reception else { return .none }
+        return .send(
+            Send(target: sequence.bound, withdrawing: Array(sequence.eventsUnderWay.values), underWay: nil))
+    }
+
+    /// Sends the views what was held back of `pointer`'s sequence, in order, and makes it live:
+    /// each returned phase is to be sent in turn (each send withdraws nothing: the earlier ones
+    /// are the sequence's own, sent before it). Nothing when the sequence is not held.
+    package mutating func release(_ pointer: PointerID) -> [(held: Held, send: Send)] {
+        guard case .tracking(var sequence) = self[pointer], case .held(let held) = sequence.reception else {
+            return []
+        }
+        var sends: [(held: Held, send: Send)] = []
+        for phase in held {
+            let underWay = makeUnderWay(for: pointer)
+            sequence.eventsUnderWay[underWay.token.serial] = underWay.signal
+            sends.append((phase, Send(target: sequence.bound, withdrawing: [], underWay: underWay)))
+        }
+        sequence.reception = .live
+        self[pointer] = .tracking(sequence)
+        return sends
+    }
+
+    /// A gesture recognizer on `owner` won `pointer`'s sequence and takes it from the views:
+    /// the sequence is bound to `owner` and claimed before the action is returned; the action
+    /// withdraws its sends under way and tells the bound view (`reason`) — unless it was held
+    /// back, when no view has heard of it and none is told. Nothing for an idle or already
+    /// claimed sequence.
+    package mutating func claim(
+        _ pointer: PointerID, for owner: Target, reason: PointerCancellation
+    ) -> CancelAction {
+        guard case .tracking(var sequence) = self[pointer] else { return .nothing }
+        let bound = sequence.bound
+        let reception = sequence.reception
+        let withdrawing = Array(sequence.eventsUnderWay.values)
+        sequence.bound = owner
+        sequence.eventsUnderWay = [:]
+        sequence.reception = .claimed
+        self[pointer] = .tracking(sequence)
+        switch reception {
+        case .claimed, .held:
+            return CancelAction(withdrawing: withdrawing, tell: [], ended: [])
+        case .live:
+            return CancelAction(
+                withdrawing: withdrawing,
+                tell: [
+                    Cancellation(
+                        pointer: pointer, target: bound, location: sequence.location, kind: .ended(reason))
+                ],
+                ended: [])
         }
     }
 
     /// The send `token` names returned: its signal is forgotten. Nothing happens when its
     /// sequence has ended (or its pointer began again) since.
     package mutating func sendReturned(_ token: SendToken) {
-        guard case .tracking(let bound, let location, var eventsUnderWay) = self[token.pointer],
-            eventsUnderWay.removeValue(forKey: token.serial) != nil
+        guard case .tracking(var sequence) = self[token.pointer],
+            sequence.eventsUnderWay.removeValue(forKey: token.serial) != nil
         else { return }
-        self[token.pointer] = .tracking(bound: bound, location: location, eventsUnderWay: eventsUnderWay)
+        self[token.pointer] = .tracking(sequence)
     }
 
     // MARK: Take-over and cancellation
@@ -235,25 +381,30 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     ///
     /// On success the sequence is bound to `taker` before the action is returned, so a told view
     /// that takes over again, or removes the taker, finds it there; the action withdraws the
-    /// sequence's sends under way and tells the old view, below `taker`.
+    /// sequence's sends under way and tells the old view, below `taker`. A sequence held back is
+    /// re-bound with nobody told (no view has heard of it); a claimed one cannot be taken.
     package mutating func takeOver(
         _ pointer: PointerID, by taker: Target, encloses: (_ bound: Target) -> Bool
     ) -> Result<CancelAction, PointerTakeOverError> {
-        switch self[pointer] {
-        case .idle:
-            return .failure(.noSequence)
-        case .tracking(let bound, let location, let eventsUnderWay):
-            if bound === taker { return .failure(.alreadyBound) }
-            if !encloses(bound) { return .failure(.notAnAncestor) }
-            self[pointer] = .tracking(bound: taker, location: location, eventsUnderWay: [:])
-            return .success(
-                CancelAction(
-                    withdrawing: Array(eventsUnderWay.values),
-                    tell: [
-                        Cancellation(
-                            pointer: pointer, target: bound, location: location, kind: .takenOver(by: taker))
-                    ]))
-        }
+        guard case .tracking(var sequence) = self[pointer] else { return .failure(.noSequence) }
+        if case .claimed = sequence.reception { return .failure(.claimedByGesture) }
+        let bound = sequence.bound
+        if bound === taker { return .failure(.alreadyBound) }
+        if !encloses(bound) { return .failure(.notAnAncestor) }
+        let withdrawing = Array(sequence.eventsUnderWay.values)
+        sequence.bound = taker
+        sequence.eventsUnderWay = [:]
+        self[pointer] = .tracking(sequence)
+        guard case .live = sequence.reception else { return .success(.nothing) }
+        return .success(
+            CancelAction(
+                withdrawing: withdrawing,
+                tell: [
+                    Cancellation(
+                        pointer: pointer, target: bound, location: sequence.location,
+                        kind: .takenOver(by: taker))
+                ],
+                ended: []))
     }
 
     /// Cancels the sequences `matches` selects (given each tracking pointer and its bound view;
@@ -267,16 +418,22 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
         precondition(reason != .takenOver, "a take-over does not end the sequence")
         var withdrawing: [CancellationSignal] = []
         var tell: [Cancellation] = []
+        var ended: [(pointer: PointerID, reason: PointerCancellation)] = []
         for pointer in activePointers {
-            guard case .tracking(let bound, let location, let eventsUnderWay) = self[pointer],
-                matches(pointer, bound)
-            else { continue }
+            guard case .tracking(let sequence) = self[pointer], matches(pointer, sequence.bound) else {
+                continue
+            }
             self[pointer] = .idle
-            withdrawing += eventsUnderWay.values
+            ended.append((pointer, reason))
+            withdrawing += sequence.eventsUnderWay.values
+            // Only a view that heard of the sequence is told of its end.
+            guard case .live = sequence.reception else { continue }
             tell.append(
-                Cancellation(pointer: pointer, target: bound, location: location, kind: .ended(reason)))
+                Cancellation(
+                    pointer: pointer, target: sequence.bound, location: sequence.location,
+                    kind: .ended(reason)))
         }
-        return CancelAction(withdrawing: withdrawing, tell: tell)
+        return CancelAction(withdrawing: withdrawing, tell: tell, ended: ended)
     }
 
     private mutating func makeUnderWay(for pointer: PointerID) -> UnderWay {

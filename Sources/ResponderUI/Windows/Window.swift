@@ -31,6 +31,18 @@ open class Window: View {
     /// does the I/O its transitions call for (see ``execute(_:)``).
     private var sequences = PointerSequenceStateMachine<View>()
 
+    /// The gesture recognizers of the window's views at work.
+    private(set) lazy var gestures = GestureCoordinator(window: self)
+
+    /// The sends of phases held back for the views (``GestureRecognizer/delaysTouchesBegan``),
+    /// in order.
+    private var heldPhasesUnderWay: Task<Void, Never>?
+
+    /// The clock the window's gesture recognizers read and set their timers on. Inject a
+    /// ``ManualGestureClock`` to drive time by hand; change it between gestures (an attempt
+    /// under way keeps the clock it started with).
+    public var gestureClock: any GestureClock = ContinuousGestureClock()
+
     /// The controller whose view fills the window. Setting it replaces the previous one's view.
     public var rootController: ViewController? {
         didSet {
@@ -105,43 +117,66 @@ open class Window: View {
         at location: Point,
         pointer: PointerID = .primary
     ) async -> PointerDelivery? {
-        let send: PointerSequenceStateMachine<View>.Send
+        let triggered = TriggeredChainEvents()
+        return await TriggeredChainEvents.$current.withValue(triggered) {
+            await deliver(phase, at: location, pointer: pointer, collecting: triggered)
+        }
+    }
+
+    /// ``dispatch(_:at:pointer:)``, with its collector of triggered chain events bound.
+    private func deliver(
+        _ phase: PointerPhase, at location: Point, pointer: PointerID,
+        collecting triggered: TriggeredChainEvents
+    ) async -> PointerDelivery? {
+        let event = PointerEvent(
+            pointer: pointer, phase: phase, location: location,
+            cancellation: phase == .cancelled ? .system : nil)
+        // The gesture recognizers get each phase first; what they decide (a claim, a delay) is
+        // in the state machine before the views are sent anything.
+        let send: PointerSequenceStateMachine<View>.Send?
         switch phase {
         case .began:
             // An earlier sequence of this pointer ends before the hit test: its view's
             // `pointerCancelled` may change the tree.
             execute(sequences.cancel(reason: .system) { id, _ in id == pointer })
             guard let hit = hitTest(location) else { return nil }
-            let began = sequences.began(pointer, on: hit, at: location)
+            let start = gestures.began(event, on: hit)
+            let began = sequences.began(pointer, on: hit, at: location, start: start)
             execute(began.replaced)
             send = began.send
         case .moved:
-            guard case .send(let moved) = sequences.moved(pointer, to: location) else { return nil }
-            send = moved
-        case .ended, .cancelled:
+            gestures.moved(event)
+            send = sequences.moved(pointer, to: location).send
+        case .ended:
+            gestures.ended(event)
+            // What was held back goes to the views before the end: a delay never outlasts its
+            // sequence.
+            sendHeldPhases(sequences.release(pointer))
             // Ended before it is sent: a handler that removes the bound view (or detaches the
             // window) while this is delivered finds no sequence to cancel, so the view gets no
             // `cancelled` after its `ended`. A `moved` leaves the sequence tracking, so such a
             // handler cancels it, once.
-            guard case .send(let ended) = sequences.ended(pointer) else { return nil }
-            send = ended
+            send = sequences.ended(pointer).send
+        case .cancelled:
+            gestures.sequenceCancelled(pointer, reason: .system)
+            send = sequences.ended(pointer).send
+        }
+        await heldPhasesUnderWay?.value
+        guard let send else {
+            await gestures.chainEventsSent()
+            return nil
         }
         // This phase supersedes the earlier ones still under way: none of them may reach a
         // responder after it.
         for signal in send.withdrawing { signal.cancel(.withdrawn) }
-        let event = PointerEvent(
-            pointer: pointer, phase: phase, location: location,
-            cancellation: phase == .cancelled ? .system : nil)
         var options = SendOptions()
         options.withdrawal = send.underWay?.signal
-        let triggered = TriggeredChainEvents()
-        let outcome = await TriggeredChainEvents.$current.withValue(triggered) {
-            await send.target.send(event, options: options)
-        }
+        let outcome = await send.target.send(event, options: options)
         if let token = send.underWay?.token {
             // Forgets this send's own signal only; nothing when its sequence has ended since.
             sequences.sendReturned(token)
         }
+        await gestures.chainEventsSent()
         return PointerDelivery(
             target: send.target, event: event, outcome: outcome, triggered: triggered.deliveries)
     }
@@ -157,7 +192,10 @@ open class Window: View {
     /// ```
     @discardableResult
     public func tap(at location: Point, pointer: PointerID = .primary) async -> PointerDelivery? {
-        guard await dispatch(.began, at: location, pointer: pointer) != nil else { return nil }
+        await dispatch(.began, at: location, pointer: pointer)
+        // A `began` held back or claimed by a gesture recognizer returns no delivery, yet its
+        // sequence is under way.
+        guard activePointers.contains(pointer) else { return nil }
         return await dispatch(.ended, at: location, pointer: pointer)
     }
 
@@ -201,6 +239,7 @@ open class Window: View {
     /// already `nil`; its ``InterfaceResponder/canResignFirstResponder`` is not asked).
     func subtreeDidLeave(_ root: View, reason: PointerCancellation) {
         execute(sequences.cancel(reason: reason) { _, view in view.isDescendant(of: root) })
+        gestures.viewsLeft(reason: reason) { $0.isDescendant(of: root) }
         if let firstResponder, firstResponder.window !== self {
             self.firstResponder = nil
             firstResponder.didResignFirstResponder()
@@ -210,6 +249,45 @@ open class Window: View {
     /// Cancels every pointer sequence in progress, telling each bound view.
     func cancelAllSequences(reason: PointerCancellation) {
         execute(sequences.cancel(reason: reason) { _, _ in true })
+        gestures.viewsLeft(reason: reason) { _ in true }
+    }
+
+    // MARK: Gestures
+
+    /// `recognizer`, on `owner`, won `pointer`'s sequence and cancels touches in views: the
+    /// sequence is taken from the views (see ``PointerSequenceStateMachine/claim(_:for:reason:)``).
+    func claim(_ pointer: PointerID, for owner: View, by recognizer: GestureRecognizer) {
+        execute(sequences.claim(pointer, for: owner, reason: .gestureRecognized(by: recognizer.label)))
+    }
+
+    /// The recognizers settled: each sequence held back for them that no recognizer delays any
+    /// more goes to the views.
+    func gesturesSettled() {
+        for pointer in sequences.heldPointers where !gestures.delaysViews(pointer) {
+            sendHeldPhases(sequences.release(pointer))
+        }
+    }
+
+    /// Sends released phases up the chain, in order, after those released before.
+    private func sendHeldPhases(
+        _ sends: [(
+            held: PointerSequenceStateMachine<View>.Held, send: PointerSequenceStateMachine<View>.Send
+        )]
+    ) {
+        guard !sends.isEmpty else { return }
+        let previous = heldPhasesUnderWay
+        heldPhasesUnderWay = Task {
+            await previous?.value
+            for (held, send) in sends {
+                let event = PointerEvent(pointer: held.pointer, phase: held.phase, location: held.location)
+                var options = SendOptions()
+                options.withdrawal = send.underWay?.signal
+                _ = await TriggeredChainEvents.$current.withValue(nil) {
+                    await send.target.send(event, options: options)
+                }
+                if let token = send.underWay?.token { self.sequences.sendReturned(token) }
+            }
+        }
     }
 
     /// Does what a cancellation or a take-over calls for: withdraws every signal, then tells
@@ -218,6 +296,8 @@ open class Window: View {
     /// keeps `cancelled` the last phase of its sequence that any responder sees.
     private func execute(_ action: PointerSequenceStateMachine<View>.CancelAction) {
         for signal in action.withdrawing { signal.cancel(.withdrawn) }
+        // The recognizers hear of an ended sequence before the views, as of every phase.
+        for ended in action.ended { gestures.sequenceCancelled(ended.pointer, reason: ended.reason) }
         for cancellation in action.tell { deliverCancellation(cancellation) }
     }
 

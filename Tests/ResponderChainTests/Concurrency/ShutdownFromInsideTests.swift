@@ -113,7 +113,9 @@ struct ShutdownFromInsideTests {
         let ticket = await orphan.post(Work(number: 1))
 
         #expect(await ticket.outcome.kind == .interrupted)
-        #expect(reports.all == [EventSystem.ShutdownReport(finished: 0, endedEarly: 0, refused: 0, inProgress: 1)])
+        #expect(
+            reports.all == [EventSystem.ShutdownReport(finished: 0, endedEarly: 0, refused: 0, inProgress: 1)]
+        )
         #expect(system.outstandingPosts == 0)
     }
 
@@ -136,7 +138,8 @@ struct ShutdownFromInsideTests {
         #expect(report == EventSystem.ShutdownReport(finished: 0, endedEarly: 1, refused: 0, inProgress: 1))
         #expect(queued.finishedOutcome?.cancelledDetails?.reason == .shutdown)
         #expect(await parked.outcome.cancelledDetails?.reason == .shutdown)  // after its sink
-        #expect(Set(reports.all) == [EventSystem.ShutdownReport(finished: 0, endedEarly: 0, refused: 0), report])
+        #expect(
+            Set(reports.all) == [EventSystem.ShutdownReport(finished: 0, endedEarly: 0, refused: 0), report])
     }
 
     @Test("waiting for the shutdown to begin returns once it has, and at once after")

@@ -1,0 +1,415 @@
+/// A window's gesture recognizers at work: it gives them each pointer event before the views get
+/// it, runs the arenas (``GestureArena``), grants or defers their claims, ends their attempts,
+/// and tells the window when a winner takes a sequence from the views or a held sequence may go
+/// to them.
+///
+/// Every attempt it starts ends once: in the state a recognizer reaches, or — when its input is
+/// cancelled, it is removed, its view leaves the window, or it is left with no pointer, no hold,
+/// no timer and nothing to wait for — in the state the coordinator gives it.
+///
+/// Recognizers' code (pointer methods, delegates, `reset()`) runs inside the coordinator's
+/// calls; what it asks for meanwhile (a state change, another recognizer's removal) is applied
+/// in the same pass of ``settle()``, never by re-entering a pass.
+@MainActor
+final class GestureCoordinator {
+    /// The window whose recognizers these are.
+    private unowned let window: Window
+    /// The live and held arenas, oldest first.
+    private var arenas: [GestureArena] = []
+    private var nextArenaID = 0
+    /// The recognizers in an attempt here, in the order their attempts started.
+    private var attempts: [GestureRecognizer] = []
+    /// The order claims were made in: the first claim wins.
+    private var nextClaimOrder = 0
+    private var claimOrders: [ObjectIdentifier: Int] = [:]
+    /// While a `began` is fed: its pointer, and the recognizer that claimed it meanwhile.
+    private var beginning: (pointer: PointerID, claimedBy: GestureRecognizer?)?
+    /// Recognizers whose chain events may still be under way.
+    private var sending: [GestureRecognizer] = []
+    private var isSettling = false
+    private var needsAnotherPass = false
+
+    init(window: Window) {
+        self.window = window
+    }
+
+    // MARK: Pointer input
+
+    /// Feeds a `began` on `hit` to the enabled recognizers of `hit` and its ancestors, in that
+    /// order, and says how the views get the sequence: live, held back (a member delays
+    /// touches), or not at all (a recognizer already under way claimed it).
+    func began(_ event: PointerEvent, on hit: View) -> PointerSequenceStateMachine<View>.Start {
+        var members: [GestureRecognizer] = []
+        var view: View? = hit
+        while let current = view {
+            for recognizer in current.recognizers where recognizer.isEnabled && canJoin(recognizer) {
+                members.append(recognizer)
+            }
+            view = current.superview
+        }
+        guard !members.isEmpty else { return .live }
+        let arena = GestureArena(id: nextArenaID, pointer: event.pointer, members: members)
+        nextArenaID += 1
+        arenas.append(arena)
+        for recognizer in members {
+            if !recognizer.isInAttempt { startAttempt(recognizer) }
+            recognizer.pointers[event.pointer] = event.location
+            recognizer.hitViews.append(hit)
+        }
+        beginning = (event.pointer, nil)
+        defer { beginning = nil }
+        // A gesture under way takes a new pointer of its subtree at once.
+        for recognizer in members where recognizer.storedState.hasRecognized {
+            claim(arena: arena.id, for: recognizer)
+        }
+        feed(arena.id) { $0.pointerBegan(event) }
+        if let winner = beginning?.claimedBy, let owner = winner.view { return .claimed(owner: owner) }
+        return delaysViews(event.pointer) ? .held : .live
+    }
+
+    /// Feeds a `moved` to the recognizers competing for its pointer.
+    func moved(_ event: PointerEvent) {
+        guard let id = liveArena(of: event.pointer) else { return }
+        track(event)
+        feed(id) { $0.pointerMoved(event) }
+    }
+
+    /// Feeds an `ended` to the recognizers competing for its pointer; then the pointer is up:
+    /// its recognizers stop tracking it, and its arena is swept unless held.
+    func ended(_ event: PointerEvent) {
+        guard let id = liveArena(of: event.pointer) else { return }
+        track(event)
+        feed(id) { $0.pointerEnded(event) }
+        pointerLifted(id)
+        settle()
+    }
+
+    /// The sequence of `pointer` was cancelled (by its input, or by the window: its view left,
+    /// the window was detached): every recognizer competing for it is told, and its attempt
+    /// ends — cancelled if it had begun, failed otherwise — with the reason.
+    func sequenceCancelled(_ pointer: PointerID, reason: PointerCancellation) {
+        guard let id = liveArena(of: pointer), let arena = arenas.first(where: { $0.id == id }) else {
+            return
+        }
+        let ending = GestureAttempt.Reason.inputCancelled(reason)
+        for recognizer in arena.members where isActive(recognizer) {
+            let event = PointerEvent(
+                pointer: pointer, phase: .cancelled, location: recognizer.pointers[pointer] ?? .zero,
+                cancellation: reason)
+            recognizer.endingReason = ending
+            recognizer.pointerCancelled(event)
+            recognizer.endingReason = nil
+            if isActive(recognizer) { end(recognizer, ending) }
+            settle()
+        }
+        pointerLifted(id)
+        settle()
+    }
+
+    // MARK: Recognizers and views leaving
+
+    /// `recognizer` was removed from its view or disabled: its attempt ends
+    /// (``GestureAttempt/Reason/removed``), and it lets go of its pointers now.
+    func recognizerLeft(_ recognizer: GestureRecognizer, reason: GestureAttempt.Reason) {
+        guard recognizer.coordinator === self else { return }
+        if isActive(recognizer) { end(recognizer, reason) }
+        recognizer.pointers = [:]
+        settle()
+    }
+
+    /// The views `left` selects left the window (`reason` says how): the attempts of their
+    /// recognizers end, with the reason.
+    func viewsLeft(reason: PointerCancellation, where left: (View) -> Bool) {
+        for recognizer in attempts where isActive(recognizer) {
+            if let view = recognizer.view, !left(view) { continue }
+            end(recognizer, .inputCancelled(reason))
+        }
+        settle()
+    }
+
+    // MARK: Reading
+
+    /// Whether the views must not get `pointer`'s sequence yet: a recognizer competing for it
+    /// delays touches and may still recognize.
+    func delaysViews(_ pointer: PointerID) -> Bool {
+        guard let id = liveArena(of: pointer), let arena = arenas.first(where: { $0.id == id }) else {
+            return false
+        }
+        return arena.members.contains { $0.delaysTouchesBegan && $0.storedState == .possible }
+    }
+
+    /// Waits for the chain events the recognizers have sent so far to end.
+    func chainEventsSent() async {
+        let recognizers = sending
+        sending = []
+        for recognizer in recognizers { await recognizer.chainEventsUnderWay?.value }
+    }
+
+    // MARK: State changes
+
+    /// `recognizer`'s code set its state to `newState`.
+    func recognizer(_ recognizer: GestureRecognizer, requests newState: GestureRecognizer.State) {
+        guard recognizer.coordinator === self else { return }
+        let failure = recognizer.endingReason ?? .notRecognized
+        if recognizer.pendingClaim != nil {
+            switch newState {
+            case .began, .recognized: makeClaim(recognizer, newState, waitsForArena: false)
+            case .failed, .cancelled, .ended: end(recognizer, failure)
+            case .possible, .changed: return
+            }
+            settle()
+            return
+        }
+        switch (recognizer.storedState, newState) {
+        case (.possible, .began), (.possible, .recognized):
+            makeClaim(recognizer, newState, waitsForArena: false)
+        case (.possible, .failed):
+            end(recognizer, failure)
+        case (.began, .changed), (.changed, .changed):
+            recognizer.storedState = .changed
+            send(recognizer, .changed)
+            return
+        case (.began, .ended), (.changed, .ended):
+            end(recognizer, .completed)
+        case (.began, .cancelled), (.changed, .cancelled):
+            end(recognizer, failure)
+        default:
+            return  // not a transition of the diagram
+        }
+        settle()
+    }
+
+    /// Records `recognizer`'s claim of `state`, to be granted by ``settle()``.
+    func makeClaim(_ recognizer: GestureRecognizer, _ state: GestureRecognizer.State, waitsForArena: Bool) {
+        recognizer.pendingClaim = GestureRecognizer.PendingClaim(state: state, waitsForArena: waitsForArena)
+        claimOrders[ObjectIdentifier(recognizer)] = nextClaimOrder
+        nextClaimOrder += 1
+    }
+
+    // MARK: Settling
+
+    /// Applies the rules until nothing changes: grants the claims that can be (first made,
+    /// first granted), sweeps the arenas that are due, ends the attempts left with nothing to
+    /// wait for, resets the recognizers whose attempt is over and whose pointers are up; then
+    /// lets the window send what it held back for the views.
+    func settle() {
+        if isSettling {
+            needsAnotherPass = true
+            return
+        }
+        isSettling = true
+        repeat {
+            needsAnotherPass = false
+            if let claimant = nextGrantable() {
+                grant(claimant)
+                needsAnotherPass = true
+                continue
+            }
+            if let index = arenas.firstIndex(where: \.isDueForSweep) {
+                let arena = arenas.remove(at: index)
+                if let (winner, defeated) = arena.sweep() {
+                    for loser in defeated where isActive(loser) { end(loser, .defeated(by: winner.label)) }
+                }
+                needsAnotherPass = true
+                continue
+            }
+            for recognizer in attempts where isActive(recognizer) && isIdle(recognizer) {
+                end(recognizer, .notRecognized)
+                needsAnotherPass = true
+            }
+            for recognizer in attempts where recognizer.storedState.isTerminal && recognizer.pointers.isEmpty
+            {
+                reset(recognizer)
+                needsAnotherPass = true
+            }
+        } while needsAnotherPass
+        isSettling = false
+        window.gesturesSettled()
+    }
+
+    /// The oldest claim that can be granted now, after failing the claimants whose requirement
+    /// recognized.
+    private func nextGrantable() -> GestureRecognizer? {
+        let claimants = attempts.filter { $0.pendingClaim != nil && isActive($0) }
+            .sorted {
+                claimOrders[ObjectIdentifier($0), default: 0] < claimOrders[ObjectIdentifier($1), default: 0]
+            }
+        for claimant in claimants {
+            guard let claim = claimant.pendingClaim, isActive(claimant) else { continue }
+            let waitingFor = claimant.requiredToFail.filter { $0.isInAttempt && !$0.storedState.isTerminal }
+            if let recognized = waitingFor.first(where: { $0.storedState.hasRecognized }) {
+                end(claimant, .requirementRecognized(recognized.label))
+                continue
+            }
+            guard waitingFor.isEmpty else { continue }
+            if claim.waitsForArena,
+                arenas.contains(where: { $0.contains(claimant) && !$0.isUnopposed(claimant) })
+            {
+                continue
+            }
+            return claimant
+        }
+        return nil
+    }
+
+    /// Grants `recognizer` its claim: unless it is declined, it recognizes (or begins), fails
+    /// the recognizers that required it to fail, defeats its competitors, takes its pointers'
+    /// sequences from the views if it cancels touches, and sends its chain events.
+    private func grant(_ recognizer: GestureRecognizer) {
+        guard let granted = recognizer.pendingClaim else { return }
+        recognizer.pendingClaim = nil
+        if isDeclined(recognizer) {
+            end(recognizer, .declined)
+            return
+        }
+        recognizer.storedState = granted.state
+        for dependent in attempts where dependent !== recognizer && isActive(dependent) {
+            if dependent.requiredToFail.contains(where: { $0 === recognizer }) {
+                end(dependent, .requirementRecognized(recognizer.label))
+            }
+        }
+        for arena in arenas where arena.contains(recognizer) {
+            claim(arena: arena.id, for: recognizer)
+        }
+        if granted.state == .recognized {
+            end(recognizer, .completed)
+        } else {
+            send(recognizer, .began)
+        }
+    }
+
+    /// `recognizer`, which has won, takes arena `id`: it defeats the other members, and takes
+    /// the sequence from the views if it cancels touches.
+    private func claim(arena id: Int, for recognizer: GestureRecognizer) {
+        guard let arena = arenas.first(where: { $0.id == id }) else { return }
+        for loser in arena.defeated(byClaimOf: recognizer) where isActive(loser) {
+            end(loser, .defeated(by: recognizer.label))
+        }
+        guard recognizer.cancelsTouchesInView, arena.isPointerDown, let owner = recognizer.view else {
+            return
+        }
+        if let beginning, beginning.pointer == arena.pointer {
+            self.beginning?.claimedBy = beginning.claimedBy ?? recognizer
+        } else {
+            window.claim(arena.pointer, for: owner, by: recognizer)
+        }
+    }
+
+    /// Whether the claim is refused: the delegate says no, or a view a pointer of the attempt
+    /// went down on (or one of its ancestors below the recognizer's view) keeps the gesture
+    /// (``View/gestureRecognizerShouldBegin(_:)``).
+    private func isDeclined(_ recognizer: GestureRecognizer) -> Bool {
+        if recognizer.delegate?.gestureRecognizerShouldBegin(recognizer) == false { return true }
+        for hit in recognizer.hitViews {
+            var view: View? = hit
+            while let current = view, current !== recognizer.view {
+                if !current.gestureRecognizerShouldBegin(recognizer) { return true }
+                view = current.superview
+            }
+        }
+        return false
+    }
+
+    /// Ends `recognizer`'s attempt for `reason`: recognized or ended when it is completed,
+    /// otherwise cancelled if it had begun and failed if not. It leaves its arenas, lets go of
+    /// its holds and timers, sends the chain events of a recognized, ended or cancelled
+    /// gesture, and the delegate hears of it.
+    private func end(_ recognizer: GestureRecognizer, _ reason: GestureAttempt.Reason) {
+        guard isActive(recognizer) else { return }
+        let state: GestureRecognizer.State
+        switch (reason, recognizer.storedState) {
+        case (.completed, .began), (.completed, .changed): state = .ended
+        case (.completed, _): state = .recognized
+        case (_, .began), (_, .changed): state = .cancelled
+        default: state = .failed
+        }
+        recognizer.storedState = state
+        recognizer.pendingClaim = nil
+        recognizer.holdsArenas = false
+        recognizer.cancelTimers()
+        for index in arenas.indices { arenas[index].remove(recognizer) }
+        if state != .failed { send(recognizer, state) }
+        recognizer.recordEnd(GestureAttempt(state: state, reason: reason))
+        needsAnotherPass = true
+    }
+
+    // MARK: Helpers
+
+    private func canJoin(_ recognizer: GestureRecognizer) -> Bool {
+        guard recognizer.isInAttempt else { return true }
+        return recognizer.coordinator === self && !recognizer.storedState.isTerminal
+            && recognizer.pendingClaim == nil
+    }
+
+    private func startAttempt(_ recognizer: GestureRecognizer) {
+        recognizer.coordinator = self
+        recognizer.clock = window.gestureClock
+        attempts.append(recognizer)
+    }
+
+    private func reset(_ recognizer: GestureRecognizer) {
+        attempts.removeAll { $0 === recognizer }
+        claimOrders[ObjectIdentifier(recognizer)] = nil
+        recognizer.coordinator = nil
+        recognizer.clock = nil
+        recognizer.storedState = .possible
+        recognizer.hitViews = []
+        recognizer.cancelTimers()
+        recognizer.reset()
+    }
+
+    /// Whether `recognizer` is in an attempt here that has not ended.
+    private func isActive(_ recognizer: GestureRecognizer) -> Bool {
+        recognizer.coordinator === self && !recognizer.storedState.isTerminal
+    }
+
+    /// Whether `recognizer` is left with nothing that could end its attempt: no pointer down,
+    /// no hold, no timer, no claim waiting.
+    private func isIdle(_ recognizer: GestureRecognizer) -> Bool {
+        recognizer.pointers.isEmpty && !recognizer.holdsArenas && !recognizer.hasPendingTimers
+            && recognizer.pendingClaim == nil
+    }
+
+    private func liveArena(of pointer: PointerID) -> Int? {
+        arenas.last { $0.pointer == pointer && $0.isPointerDown }?.id
+    }
+
+    private func track(_ event: PointerEvent) {
+        guard let arena = arenas.last(where: { $0.pointer == event.pointer && $0.isPointerDown }) else {
+            return
+        }
+        for recognizer in arena.trackers where recognizer.pointers[event.pointer] != nil {
+            recognizer.pointers[event.pointer] = event.location
+        }
+    }
+
+    /// Calls `deliver` on each member of arena `id` still competing, in order, settling after
+    /// each: a member defeated by an earlier one's claim is not called.
+    private func feed(_ id: Int, _ deliver: (GestureRecognizer) -> Void) {
+        guard let arena = arenas.first(where: { $0.id == id }) else { return }
+        for recognizer in arena.members {
+            guard isActive(recognizer), arenas.contains(where: { $0.id == id && $0.contains(recognizer) })
+            else {
+                continue
+            }
+            deliver(recognizer)
+            settle()
+        }
+    }
+
+    /// The pointer of arena `id` is up: its recognizers stop tracking it; the arena stays
+    /// until it is swept.
+    private func pointerLifted(_ id: Int) {
+        guard let index = arenas.firstIndex(where: { $0.id == id }) else { return }
+        arenas[index].isPointerDown = false
+        let pointer = arenas[index].pointer
+        for recognizer in arenas[index].trackers { recognizer.pointers[pointer] = nil }
+    }
+
+    private func send(_ recognizer: GestureRecognizer, _ state: GestureRecognizer.State) {
+        recognizer.sendChainEvents(for: state)
+        if recognizer.chainEventsUnderWay != nil, !sending.contains(where: { $0 === recognizer }) {
+            sending.append(recognizer)
+        }
+    }
+}
