@@ -272,7 +272,7 @@ final class GestureCoordinator {
             claim(arena: arena.id, for: recognizer)
         }
         if granted.state == .recognized {
-            end(recognizer, .completed)
+            close(recognizer, .completed)
         } else {
             send(recognizer, .began)
         }
@@ -324,6 +324,12 @@ final class GestureCoordinator {
         default: state = .failed
         }
         recognizer.storedState = state
+        close(recognizer, reason)
+    }
+
+    /// Closes the attempt of `recognizer`, whose state is now terminal: see ``end(_:_:)``.
+    private func close(_ recognizer: GestureRecognizer, _ reason: GestureAttempt.Reason) {
+        let state = recognizer.storedState
         recognizer.pendingClaim = nil
         recognizer.holdsArenas = false
         recognizer.cancelTimers()

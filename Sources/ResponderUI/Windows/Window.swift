@@ -268,6 +268,21 @@ open class Window: View {
         }
     }
 
+    /// Waits until the chain events this window's gesture recognizers have sent, and the phases
+    /// held back for the views and released since, have ended their way up the chain.
+    ///
+    /// A delivery (``dispatch(_:at:pointer:)``) waits for those its phase caused; this is for
+    /// what a timer caused: after advancing a ``ManualGestureClock``, for example.
+    ///
+    /// ```swift
+    /// clock.advance(by: .milliseconds(500))   // the long press begins: its chain event is sent
+    /// await window.gestureEventsSent()
+    /// ```
+    public func gestureEventsSent() async {
+        await heldPhasesUnderWay?.value
+        await gestures.chainEventsSent()
+    }
+
     /// Sends released phases up the chain, in order, after those released before.
     private func sendHeldPhases(
         _ sends: [(
