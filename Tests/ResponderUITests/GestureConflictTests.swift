@@ -30,22 +30,31 @@ struct GestureConflictTests {
     nonisolated static let taps: [GestureScenario] = [
         GestureScenario(
             name: "a single tap that requires a double tap to fail recognizes once the double tap times out",
-            specs: [GestureSpec(label: "single", kind: .tap(), on: "row", requiresToFail: ["double"]), doubleOnRow],
+            specs: [
+                GestureSpec(label: "single", kind: .tap(), on: "row", requiresToFail: ["double"]),
+                doubleOnRow,
+            ],
             steps: [.down(50, 150), .up(50, 150), .wait(milliseconds: 400)],
             attempts: ["double": ["failed (not recognized)"], "single": ["recognized (completed)"]],
             row: ["began 0", "ended 0"],
             fired: ["single": ["single recognized"]]),
         GestureScenario(
-            name: "two taps in time: the double tap recognizes and the single tap that required it to fail fails",
-            specs: [GestureSpec(label: "single", kind: .tap(), on: "row", requiresToFail: ["double"]), doubleOnRow],
+            name:
+                "two taps in time: the double tap recognizes and the single tap that required it to fail fails",
+            specs: [
+                GestureSpec(label: "single", kind: .tap(), on: "row", requiresToFail: ["double"]),
+                doubleOnRow,
+            ],
             steps: [.down(50, 150), .up(50, 150), .wait(milliseconds: 100), .down(52, 150), .up(52, 150)],
             attempts: [
-                "double": ["recognized (completed)"], "single": ["failed (double, required to fail, recognized)"],
+                "double": ["recognized (completed)"],
+                "single": ["failed (double, required to fail, recognized)"],
             ],
             row: ["began 0", "ended 0", "began 0", "cancelled 0 (gestureRecognized(by: double))"],
             fired: ["double": ["double recognized"]]),
         GestureScenario(
-            name: "without a requirement the double tap holds the arena: one tap is the single tap's once it times out",
+            name:
+                "without a requirement the double tap holds the arena: one tap is the single tap's once it times out",
             specs: [GestureSpec(label: "single", kind: .tap(), on: "row"), doubleOnRow],
             steps: [.down(50, 150), .up(50, 150), .wait(milliseconds: 349), .wait(milliseconds: 1)],
             attempts: ["double": ["failed (not recognized)"], "single": ["recognized (completed)"]],
@@ -77,7 +86,8 @@ struct GestureConflictTests {
             buy: ["began 0", "ended 0"],
             fired: ["buy": ["buy tap"]]),
         GestureScenario(
-            name: "a drag from the button: the pan wins, the button is told once, naming the pan, and sends nothing",
+            name:
+                "a drag from the button: the pan wins, the button is told once, naming the pan, and sends nothing",
             specs: [GestureSpec(label: "pan", kind: .pan(), on: "list")],
             steps: [.down(340, 150), .move(340, 145), .move(340, 140), .move(340, 120), .up(340, 110)],
             attempts: ["pan": ["ended (completed)"]],
@@ -152,7 +162,10 @@ struct GestureConflictTests {
                 GestureSpec(label: "press", kind: .longPress(), on: "row"),
                 GestureSpec(label: "pan", kind: .pan(), on: "row"),
             ],
-            steps: [.down(50, 150), .wait(milliseconds: 100), .move(50, 170), .up(50, 170), .wait(milliseconds: 500)],
+            steps: [
+                .down(50, 150), .wait(milliseconds: 100), .move(50, 170), .up(50, 170),
+                .wait(milliseconds: 500),
+            ],
             attempts: ["press": ["failed (not recognized)"], "pan": ["ended (completed)"]],
             row: ["began 0", "cancelled 0 (gestureRecognized(by: pan))"],
             fired: ["pan": ["pan began", "pan ended"]]),
@@ -202,14 +215,16 @@ struct GestureConflictTests {
 
     nonisolated static let leaving: [GestureScenario] = [
         GestureScenario(
-            name: "a pan under way when the window is detached is cancelled; the row was told once, by the pan",
+            name:
+                "a pan under way when the window is detached is cancelled; the row was told once, by the pan",
             specs: [GestureSpec(label: "pan", kind: .pan(), on: "row")],
             steps: [.down(50, 150), .move(50, 170), .detachWindow, .move(50, 180), .up(50, 180)],
             attempts: ["pan": ["cancelled (input cancelled (windowDetached))"]],
             row: ["began 0", "cancelled 0 (gestureRecognized(by: pan))"],
             fired: ["pan": ["pan began", "pan cancelled"]]),
         GestureScenario(
-            name: "a long press still possible when the window is detached fails; the row is told once, detached",
+            name:
+                "a long press still possible when the window is detached fails; the row is told once, detached",
             specs: [GestureSpec(label: "press", kind: .longPress(), on: "row")],
             steps: [.down(50, 150), .wait(milliseconds: 100), .detachWindow, .wait(milliseconds: 900)],
             attempts: ["press": ["failed (input cancelled (windowDetached))"]],
@@ -259,7 +274,9 @@ struct GestureConflictTests {
         try await play(scenario)
     }
 
-    @Test("detached windows, removed views and cancelled input end every sequence and attempt once", arguments: leaving)
+    @Test(
+        "detached windows, removed views and cancelled input end every sequence and attempt once",
+        arguments: leaving)
     func leavingMidGesture(_ scenario: GestureScenario) async throws {
         try await play(scenario)
     }

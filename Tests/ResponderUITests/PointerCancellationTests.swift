@@ -21,23 +21,6 @@ private func cancellationScene() -> LabelledPointerScene {
     ])
 }
 
-/// What is wrong with `log` (a ``UIFixtures/RecordingView`` log of views that handle every
-/// pointer event): each pointer's entries must read `began`, any number of `moved`, then exactly
-/// one `ended` or `cancelled`, and nothing after it. Empty when the log is right.
-private func sequenceProblems(in log: [String], of view: String) -> [String] {
-    var problems: [String] = []
-    for (pointer, phases) in phasesByPointer(in: log) {
-        let terminals = phases.filter { $0 == "ended" || $0 == "cancelled" }.count
-        let wellFormed =
-            phases.first == "began" && phases.dropFirst().dropLast().allSatisfy { $0 == "moved" }
-            && terminals == 1 && (phases.last == "ended" || phases.last == "cancelled")
-        if !wellFormed {
-            problems.append("\(view), pointer \(pointer): \(phases.joined(separator: ", "))")
-        }
-    }
-    return problems
-}
-
 /// One row of the re-entrant table: pointers 1, 2, … begin on the views `begun` names, every view
 /// handles every pointer event, some views change the tree from inside their pointer calls, then
 /// the test sets it off; each sequence must end once, each bound view be told once.

@@ -28,6 +28,10 @@ final class GestureCoordinator {
     private var sending: [GestureRecognizer] = []
     private var isSettling = false
     private var needsAnotherPass = false
+    /// How many of the window's calls (input, a view or recognizer leaving) are under way: the
+    /// window hears that the recognizers settled only when the outermost one is over, so that
+    /// a sequence held back is released once every decision its input made is in.
+    private var operations = 0
 
     init(window: Window) {
         self.window = window
@@ -39,6 +43,8 @@ final class GestureCoordinator {
     /// order, and says how the views get the sequence: live, held back (a member delays
     /// touches), or not at all (a recognizer already under way claimed it).
     func began(_ event: PointerEvent, on hit: View) -> PointerSequenceStateMachine<View>.Start {
+        operations += 1
+        defer { operationEnded() }
         var members: [GestureRecognizer] = []
         var view: View? = hit
         while let current = view {
@@ -69,6 +75,8 @@ final class GestureCoordinator {
 
     /// Feeds a `moved` to the recognizers competing for its pointer.
     func moved(_ event: PointerEvent) {
+        operations += 1
+        defer { operationEnded() }
         guard let id = liveArena(of: event.pointer) else { return }
         track(event)
         feed(id) { $0.pointerMoved(event) }
@@ -77,6 +85,8 @@ final class GestureCoordinator {
     /// Feeds an `ended` to the recognizers competing for its pointer; then the pointer is up:
     /// its recognizers stop tracking it, and its arena is swept unless held.
     func ended(_ event: PointerEvent) {
+        operations += 1
+        defer { operationEnded() }
         guard let id = liveArena(of: event.pointer) else { return }
         track(event)
         feed(id) { $0.pointerEnded(event) }
@@ -88,6 +98,8 @@ final class GestureCoordinator {
     /// the window was detached): every recognizer competing for it is told, and its attempt
     /// ends — cancelled if it had begun, failed otherwise — with the reason.
     func sequenceCancelled(_ pointer: PointerID, reason: PointerCancellation) {
+        operations += 1
+        defer { operationEnded() }
         guard let id = liveArena(of: pointer), let arena = arenas.first(where: { $0.id == id }) else {
             return
         }
@@ -111,6 +123,8 @@ final class GestureCoordinator {
     /// `recognizer` was removed from its view or disabled: its attempt ends
     /// (``GestureAttempt/Reason/removed``), and it lets go of its pointers now.
     func recognizerLeft(_ recognizer: GestureRecognizer, reason: GestureAttempt.Reason) {
+        operations += 1
+        defer { operationEnded() }
         guard recognizer.coordinator === self else { return }
         if isActive(recognizer) { end(recognizer, reason) }
         recognizer.pointers = [:]
@@ -120,6 +134,8 @@ final class GestureCoordinator {
     /// The views `left` selects left the window (`reason` says how): the attempts of their
     /// recognizers end, with the reason.
     func viewsLeft(reason: PointerCancellation, where left: (View) -> Bool) {
+        operations += 1
+        defer { operationEnded() }
         for recognizer in attempts where isActive(recognizer) {
             if let view = recognizer.view, !left(view) { continue }
             end(recognizer, .inputCancelled(reason))
@@ -190,8 +206,8 @@ final class GestureCoordinator {
 
     /// Applies the rules until nothing changes: grants the claims that can be (first made,
     /// first granted), sweeps the arenas that are due, ends the attempts left with nothing to
-    /// wait for, resets the recognizers whose attempt is over and whose pointers are up; then
-    /// lets the window send what it held back for the views.
+    /// wait for, resets the recognizers whose attempt is over and whose pointers are up; then,
+    /// outside the window's calls, lets the window send what it held back for the views.
     func settle() {
         if isSettling {
             needsAnotherPass = true
@@ -224,7 +240,14 @@ final class GestureCoordinator {
             }
         } while needsAnotherPass
         isSettling = false
-        window.gesturesSettled()
+        if operations == 0 { window.gesturesSettled() }
+    }
+
+    /// One of the window's calls is over; after the outermost, the window hears that the
+    /// recognizers settled.
+    private func operationEnded() {
+        operations -= 1
+        if operations == 0 { window.gesturesSettled() }
     }
 
     /// The oldest claim that can be granted now, after failing the claimants whose requirement

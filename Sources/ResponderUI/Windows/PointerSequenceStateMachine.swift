@@ -174,6 +174,14 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
         package let location: Point
     }
 
+    /// A phase held back, released: what it was, and its send.
+    package struct Release {
+        /// The phase.
+        package let held: Held
+        /// Its send, to the bound view.
+        package let send: Send
+    }
+
     /// A tracking sequence.
     private struct Tracking {
         /// The view the sequence is bound to.
@@ -320,15 +328,16 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     /// Sends the views what was held back of `pointer`'s sequence, in order, and makes it live:
     /// each returned phase is to be sent in turn (each send withdraws nothing: the earlier ones
     /// are the sequence's own, sent before it). Nothing when the sequence is not held.
-    package mutating func release(_ pointer: PointerID) -> [(held: Held, send: Send)] {
+    package mutating func release(_ pointer: PointerID) -> [Release] {
         guard case .tracking(var sequence) = self[pointer], case .held(let held) = sequence.reception else {
             return []
         }
-        var sends: [(held: Held, send: Send)] = []
+        var sends: [Release] = []
         for phase in held {
             let underWay = makeUnderWay(for: pointer)
             sequence.eventsUnderWay[underWay.token.serial] = underWay.signal
-            sends.append((phase, Send(target: sequence.bound, withdrawing: [], underWay: underWay)))
+            sends.append(
+                Release(held: phase, send: Send(target: sequence.bound, withdrawing: [], underWay: underWay)))
         }
         sequence.reception = .live
         self[pointer] = .tracking(sequence)

@@ -131,6 +131,9 @@ open class Window: View {
         let event = PointerEvent(
             pointer: pointer, phase: phase, location: location,
             cancellation: phase == .cancelled ? .system : nil)
+        // Phases released to the views before this one reach them before the recognizers decide
+        // anything about this one (a claim would otherwise withdraw them unseen).
+        await heldPhasesUnderWay?.value
         // The gesture recognizers get each phase first; what they decide (a claim, a delay) is
         // in the state machine before the views are sent anything.
         let send: PointerSequenceStateMachine<View>.Send?
@@ -284,24 +287,38 @@ open class Window: View {
     }
 
     /// Sends released phases up the chain, in order, after those released before.
-    private func sendHeldPhases(
-        _ sends: [(
-            held: PointerSequenceStateMachine<View>.Held, send: PointerSequenceStateMachine<View>.Send
-        )]
-    ) {
+    ///
+    /// The sends start on the main actor before this returns (`Task.immediate`, as for a
+    /// cancellation): the hops that do not suspend have run when it returns, so a recognizer
+    /// that claims the sequence right after (a timer due at the same instant) finds the views
+    /// told of it, and tells them its end. The window calls this only once the recognizers
+    /// have settled, never from inside their calls.
+    private func sendHeldPhases(_ sends: [PointerSequenceStateMachine<View>.Release]) {
         guard !sends.isEmpty else { return }
         let previous = heldPhasesUnderWay
-        heldPhasesUnderWay = Task {
-            await previous?.value
-            for (held, send) in sends {
-                let event = PointerEvent(pointer: held.pointer, phase: held.phase, location: held.location)
-                var options = SendOptions()
-                options.withdrawal = send.underWay?.signal
-                _ = await TriggeredChainEvents.$current.withValue(nil) {
-                    await send.target.send(event, options: options)
-                }
-                if let token = send.underWay?.token { self.sequences.sendReturned(token) }
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            heldPhasesUnderWay = Task.immediate { await self.send(sends, after: previous) }
+        } else {
+            heldPhasesUnderWay = Task { await self.send(sends, after: previous) }
+        }
+    }
+
+    /// Sends `released`, in order, once `previous` is over.
+    private func send(
+        _ released: [PointerSequenceStateMachine<View>.Release], after previous: Task<Void, Never>?
+    )
+        async
+    {
+        await previous?.value
+        for release in released {
+            let event = PointerEvent(
+                pointer: release.held.pointer, phase: release.held.phase, location: release.held.location)
+            var options = SendOptions()
+            options.withdrawal = release.send.underWay?.signal
+            _ = await TriggeredChainEvents.$current.withValue(nil) {
+                await release.send.target.send(event, options: options)
             }
+            if let token = release.send.underWay?.token { sequences.sendReturned(token) }
         }
     }
 

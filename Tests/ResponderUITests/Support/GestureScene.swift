@@ -33,9 +33,11 @@ struct GestureSpec: Sendable, CustomStringConvertible {
         let recognizer: GestureRecognizer
         switch kind {
         case .tap(let taps, let pointers):
-            recognizer = TapGestureRecognizer(label: label, numberOfTapsRequired: taps, numberOfPointersRequired: pointers)
+            recognizer = TapGestureRecognizer(
+                label: label, numberOfTapsRequired: taps, numberOfPointersRequired: pointers)
         case .longPress(let milliseconds):
-            recognizer = LongPressGestureRecognizer(label: label, minimumPressDuration: .milliseconds(milliseconds))
+            recognizer = LongPressGestureRecognizer(
+                label: label, minimumPressDuration: .milliseconds(milliseconds))
         case .pan(let minimumDistance):
             let pan = PanGestureRecognizer(label: label)
             pan.minimumDistance = minimumDistance
@@ -165,7 +167,9 @@ final class GestureScene {
     func attach(_ spec: GestureSpec) -> GestureRecognizer {
         let recognizer = spec.make()
         recognizer.delegate = journal
-        recognizer.addChainEvent { recognizer in GestureFired(label: recognizer.label, state: recognizer.state) }
+        recognizer.addChainEvent { recognizer in
+            GestureFired(label: recognizer.label, state: recognizer.state)
+        }
         view(spec.on).addGestureRecognizer(recognizer)
         recognizers[spec.label] = recognizer
         return recognizer
@@ -219,7 +223,8 @@ final class GestureScene {
 
     /// Whether every recognizer is back to `possible`, out of any attempt, with no timer left.
     var isQuiet: Bool {
-        clock.pendingTimers == 0 && recognizers.values.allSatisfy { $0.state == .possible && $0.numberOfPointers == 0 }
+        clock.pendingTimers == 0
+            && recognizers.values.allSatisfy { $0.state == .possible && $0.numberOfPointers == 0 }
             && window.activePointers.isEmpty
     }
 }

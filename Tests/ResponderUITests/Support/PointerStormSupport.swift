@@ -20,6 +20,23 @@ func phasesByPointer(in log: [String]) -> [(pointer: String, phases: [String])] 
     return order.map { ($0, entries[$0] ?? []) }
 }
 
+/// What is wrong with `log` (a ``UIFixtures/RecordingView`` log of views that handle every
+/// pointer event): each pointer's entries must read `began`, any number of `moved`, then exactly
+/// one `ended` or `cancelled`, and nothing after it. Empty when the log is right.
+func sequenceProblems(in log: [String], of view: String) -> [String] {
+    var problems: [String] = []
+    for (pointer, phases) in phasesByPointer(in: log) {
+        let terminals = phases.filter { $0 == "ended" || $0 == "cancelled" }.count
+        let wellFormed =
+            phases.first == "began" && phases.dropFirst().dropLast().allSatisfy { $0 == "moved" }
+            && terminals == 1 && (phases.last == "ended" || phases.last == "cancelled")
+        if !wellFormed {
+            problems.append("\(view), pointer \(pointer): \(phases.joined(separator: ", "))")
+        }
+    }
+    return problems
+}
+
 /// Counts the moments at which a storm's input comes to rest (a dispatch finished, or a handler
 /// parked), so that the storm does one thing at a time and waits for it without sleeping.
 @MainActor
