@@ -108,9 +108,17 @@ open class Window: View {
     /// `ended` that triggers a ``Control``, the chain events the control sends: they are in the
     /// delivery's ``PointerDelivery/triggered``, with their outcomes.
     ///
-    /// - Returns: what was sent where, its outcome, and the chain events it triggered; `nil`
-    ///   when nothing was sent (a `began` outside every view, or a later phase of a pointer that
-    ///   has no sequence).
+    /// Gesture recognizers come first (see Docs/WindowLayer.md, "Gestures"): the phase goes to
+    /// the recognizers of the bound view and its ancestors, the chain events they send for it
+    /// are sent and end, and only then does the phase go to the views — unless a recognizer
+    /// took the sequence (``GestureRecognizer/cancelsTouchesInView``) or holds it back
+    /// (``GestureRecognizer/delaysTouchesBegan``).
+    ///
+    /// - Returns: what was sent where, its outcome, and the chain events it triggered (controls'
+    ///   and recognizers'); `nil` when no view was sent anything: a `began` outside every view,
+    ///   a later phase of a pointer that has no sequence, or a phase the views do not get (taken
+    ///   by a recognizer, or held back) — its recognizers' chain events have still ended, with
+    ///   their outcomes in ``GestureRecognizer/lastOutcomes``.
     @discardableResult
     public func dispatch(
         _ phase: PointerPhase,
@@ -165,10 +173,9 @@ open class Window: View {
             send = sequences.ended(pointer).send
         }
         await heldPhasesUnderWay?.value
-        guard let send else {
-            await gestures.chainEventsSent()
-            return nil
-        }
+        // The chain events the recognizers sent for this phase go up the chain before it.
+        await gestures.chainEventsSent()
+        guard let send else { return nil }
         // This phase supersedes the earlier ones still under way: none of them may reach a
         // responder after it.
         for signal in send.withdrawing { signal.cancel(.withdrawn) }

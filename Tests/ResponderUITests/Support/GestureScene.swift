@@ -112,7 +112,7 @@ final class GestureJournal: GestureRecognizerDelegate {
 /// controller handles `AddToCart` and `GestureFired`, noting them in ``fired``.
 @MainActor
 final class GestureScene {
-    let scene = UIFixtures.Scene()
+    let scene: UIFixtures.Scene
     let clock = ManualGestureClock()
     let journal = GestureJournal()
     let list = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "list")
@@ -132,7 +132,10 @@ final class GestureScene {
 
     var window: Window { scene.window }
 
-    init(_ specs: [GestureSpec] = []) throws {
+    /// The scene with the recognizers `specs` describes; `runsCapturePhase` is the application
+    /// system's.
+    init(_ specs: [GestureSpec] = [], runsCapturePhase: Bool = false) throws {
+        scene = UIFixtures.Scene(runsCapturePhase: runsCapturePhase)
         window.gestureClock = clock
         scene.add(list)
         list.addSubview(row)

@@ -1,0 +1,227 @@
+import ResponderChain
+import ResponderChainTesting
+import ResponderUI
+import Testing
+
+/// A recognizer that never decides anything.
+@MainActor
+private final class Undecided: GestureRecognizer {}
+
+/// A recognizer that tries a transition its state diagram does not have.
+@MainActor
+private final class Wayward: GestureRecognizer {
+    override func pointerBegan(_ pointer: PointerEvent) {
+        state = .changed  // not from `possible`
+        state = .ended  // not from `possible` either
+    }
+
+    override func pointerEnded(_ pointer: PointerEvent) {
+        state = .recognized
+    }
+}
+
+@MainActor
+@Suite("Gesture recognizers")
+struct GestureRecognizerTests {
+    // Places: on the row (50, 150); on the Buy button (340, 150).
+
+    @Test("a tap of two pointers recognizes only when both went down together", arguments: [1, 2])
+    func twoPointerTap(pointers: Int) async throws {
+        let scene = try GestureScene()
+        let tap = scene.attach(GestureSpec(label: "tap", kind: .tap(pointers: 2), on: "row"))
+        var steps: [GestureStep] = (0..<pointers).map { .down(50 + Double($0) * 20, 150, pointer: $0) }
+        steps += (0..<pointers).map { .up(50 + Double($0) * 20, 150, pointer: $0) }
+        await scene.play(steps)
+        #expect(tap.lastAttempt?.state == (pointers == 2 ? .recognized : .failed))
+        #expect(scene.isQuiet)
+    }
+
+    @Test("a tap that moves further than its allowable movement fails", arguments: [10.0, 10.5])
+    func tapMovement(distance: Double) async throws {
+        let scene = try GestureScene()
+        let tap = scene.attach(GestureSpec(label: "tap", kind: .tap(), on: "row"))
+        await scene.play([.down(50, 150), .move(50 + distance, 150), .up(50 + distance, 150)])
+        #expect(tap.lastAttempt?.state == (distance <= 10 ? .recognized : .failed))
+    }
+
+    @Test("a long press begins exactly at its minimum duration on the injected clock, and not before")
+    func longPressDuration() async throws {
+        let scene = try GestureScene()
+        let press = scene.attach(GestureSpec(label: "press", kind: .longPress(milliseconds: 500), on: "row"))
+        await scene.play([.down(50, 150), .wait(milliseconds: 499)])
+        #expect(press.state == .possible)
+        await scene.play([.wait(milliseconds: 1)])
+        #expect(press.state == .began)
+        #expect(scene.fired == ["press began"])
+        #expect(press.lastOutcomes.map(\.kind) == [.handled])
+        await scene.play([.up(50, 150)])
+        #expect(press.lastAttempt == GestureAttempt(state: .ended, reason: .completed))
+    }
+
+    @Test("a pan reports how far its pointers went, and how fast by the clock")
+    func panTranslationAndVelocity() async throws {
+        let scene = try GestureScene()
+        let pan = try #require(
+            scene.attach(GestureSpec(label: "pan", kind: .pan(), on: "row")) as? PanGestureRecognizer)
+        await scene.play([.down(50, 150), .wait(milliseconds: 10), .move(60, 150)])
+        #expect(pan.state == .began)
+        #expect(pan.translation == Point(x: 10, y: 0))
+        await scene.play([.wait(milliseconds: 10), .move(80, 150)])
+        #expect(pan.translation == Point(x: 30, y: 0))
+        #expect(pan.velocity == Point(x: 1500, y: 0))  // 30 points in 20 ms
+        pan.setTranslation(.zero)
+        await scene.play([.wait(milliseconds: 10), .move(80, 160)])
+        #expect(pan.translation == Point(x: 0, y: 10))
+    }
+
+    @Test("a pointer that joins or leaves a pan does not make its translation jump")
+    func panPointersComeAndGo() async throws {
+        let scene = try GestureScene()
+        let pan = try #require(
+            scene.attach(GestureSpec(label: "pan", kind: .pan(), on: "row")) as? PanGestureRecognizer)
+        await scene.play([.down(50, 150), .move(50, 170)])
+        #expect(pan.translation == Point(x: 0, y: 20))
+        await scene.play([.down(150, 110, pointer: 1)])
+        #expect(pan.numberOfPointers == 2)
+        #expect(pan.translation == Point(x: 0, y: 20))
+        await scene.play([.move(150, 120, pointer: 1)])  // the centroid moves 5 points down
+        #expect(pan.translation == Point(x: 0, y: 25))
+        await scene.play([.up(50, 170)])
+        #expect(pan.translation == Point(x: 0, y: 25))
+        #expect(pan.state == .changed)
+        await scene.play([.up(150, 120, pointer: 1)])
+        #expect(pan.lastAttempt == GestureAttempt(state: .ended, reason: .completed))
+    }
+
+    @Test(
+        "a swipe recognizes the way it went among those it allows",
+        arguments: [
+            (Point(x: 60, y: 0), SwipeDirection.right), (Point(x: -60, y: 5), .left),
+            (Point(x: 5, y: -60), .up), (Point(x: 0, y: 60), .down),
+        ])
+    func swipeDirections(offset: Point, expected: SwipeDirection) async throws {
+        let scene = try GestureScene()
+        let swipe = try #require(
+            scene.attach(GestureSpec(label: "swipe", kind: .swipe([.left, .right, .up, .down]), on: "list"))
+                as? SwipeGestureRecognizer)
+        await scene.play([.down(200, 250), .move(200 + offset.x, 250 + offset.y)])
+        #expect(swipe.state == .recognized)
+        #expect(swipe.recognizedDirection == expected)
+    }
+
+    @Test("a requirement on itself or in a cycle is refused, typed, and changes nothing")
+    func requirementErrors() throws {
+        let single = TapGestureRecognizer(label: "single")
+        let double = TapGestureRecognizer(label: "double", numberOfTapsRequired: 2)
+        let triple = TapGestureRecognizer(label: "triple", numberOfTapsRequired: 3)
+        #expect(throws: GestureRequirementError.requiresItself) { try single.require(toFail: single) }
+        try single.require(toFail: double)
+        try double.require(toFail: triple)
+        #expect(throws: GestureRequirementError.cycle) { try triple.require(toFail: single) }
+        #expect(throws: GestureRequirementError.cycle) { try double.require(toFail: single) }
+        try triple.require(toFail: TapGestureRecognizer())
+    }
+
+    @Test(
+        "removing or disabling a recognizer mid-gesture ends its attempt once: cancelled if it began, failed if not",
+        arguments: [(true, true), (true, false), (false, true), (false, false)])
+    func leavingMidGesture(removed: Bool, began: Bool) async throws {
+        let scene = try GestureScene()
+        let pan = scene.attach(GestureSpec(label: "pan", kind: .pan(), on: "row"))
+        await scene.play(began ? [.down(50, 150), .move(50, 170)] : [.down(50, 150)])
+        if removed { scene.row.removeGestureRecognizer(pan) } else { pan.isEnabled = false }
+        await scene.play([.move(50, 190), .up(50, 190)])
+        #expect(scene.journal.summary == ["pan": ["\(began ? "cancelled" : "failed") (removed)"]])
+        #expect(scene.fired == (began ? ["pan began", "pan cancelled"] : []))
+        #expect(pan.state == .possible)
+        #expect(pan.view === (removed ? nil : scene.row))
+    }
+
+    @Test("a recognizer's chain events are ordinary sends: traced, captured, and reported with their outcome")
+    func chainEventsAreSends() async throws {
+        let scene = try GestureScene(runsCapturePhase: true)
+        let pan = scene.attach(
+            GestureSpec(label: "pan", kind: .pan(), on: "row", cancelsTouchesInView: false))
+        var captured: [GestureRecognizer.State] = []
+        scene.list.handlers.on(GestureFired.self, phase: .capture) { _, event, _ in
+            captured.append(event.state)
+            return .pass
+        }
+        await scene.play([.down(50, 150)])
+        scene.scene.recorder.reset()
+        let delivery = try #require(await scene.window.dispatch(.moved, at: Point(x: 50, y: 170)))
+        let sent = try #require(delivery.triggered.first)
+        #expect(delivery.triggered.count == 1)
+        #expect(sent.recognizer === pan)
+        #expect(sent.sender === scene.row)
+        #expect("\(sent.source)" == "pan began")
+        #expect(sent.outcome.isHandled)
+        #expect(sent.control == nil)
+        #expect(captured == [.began])
+        // Traced like any send, the capture hop at the list included: first the chain event, from
+        // the row to the controller that handles it (recognizers before views), then the moved.
+        #expect(scene.scene.recorder.finished.count == 2)
+        #expect(
+            scene.scene.recorder.labels == [
+                "list", "row", "list", "rootView", "controller",
+                "list", "row", "list", "rootView", "controller", "window", "app", "AppDelegate",
+            ])
+    }
+
+    @Test("a sequence a recognizer claimed belongs to no view: taking it over is refused, typed")
+    func claimedSequenceCannotBeTakenOver() async throws {
+        let scene = try GestureScene([GestureSpec(label: "pan", kind: .pan(), on: "row")])
+        await scene.play([.down(50, 150), .move(50, 170)])
+        #expect(scene.window.boundView(for: .primary) === scene.row)
+        #expect(throws: PointerTakeOverError.claimedByGesture) { try scene.list.takeOver(.primary) }
+        await scene.play([.up(50, 170)])
+        #expect(scene.isQuiet)
+    }
+
+    @Test("a recognizer that decides nothing fails once its pointers are up and it waits for nothing")
+    func undecidedRecognizerFails() async throws {
+        let scene = try GestureScene()
+        let undecided = Undecided(label: "undecided")
+        undecided.delegate = scene.journal
+        scene.row.addGestureRecognizer(undecided)
+        await scene.play([.down(50, 150), .move(50, 170)])
+        #expect(undecided.state == .possible)
+        #expect(scene.journal.summary.isEmpty)
+        await scene.play([.up(50, 170)])
+        #expect(scene.journal.summary == ["undecided": ["failed (not recognized)"]])
+        #expect(scene.told["row"] == ["began 0", "moved 0", "ended 0"])
+    }
+
+    @Test("a transition the state diagram does not have is ignored")
+    func invalidTransitionsIgnored() async throws {
+        let scene = try GestureScene()
+        let wayward = Wayward(label: "wayward")
+        wayward.delegate = scene.journal
+        scene.row.addGestureRecognizer(wayward)
+        await scene.play([.down(50, 150)])
+        #expect(wayward.state == .possible)
+        await scene.play([.up(50, 150)])
+        #expect(scene.journal.summary == ["wayward": ["recognized (completed)"]])
+    }
+
+    @Test("a manual gesture clock fires what falls due in deadline order, each once, never a cancelled timer")
+    func manualClock() {
+        let clock = ManualGestureClock()
+        var fired: [String] = []
+        _ = clock.schedule(at: .milliseconds(30)) { fired.append("30 at \(clock.now)") }
+        let cancelled = clock.schedule(at: .milliseconds(10)) { fired.append("cancelled") }
+        _ = clock.schedule(at: .milliseconds(20)) {
+            fired.append("20")
+            _ = clock.schedule(at: .milliseconds(25)) { fired.append("25, scheduled at 20") }
+        }
+        _ = clock.schedule(at: .milliseconds(20)) { fired.append("20, second") }
+        cancelled.cancel()
+        clock.advance(by: .milliseconds(19))
+        #expect(fired.isEmpty)
+        clock.advance(by: .milliseconds(11))
+        #expect(fired == ["20", "20, second", "25, scheduled at 20", "30 at 0.03 seconds"])
+        clock.advance(by: .seconds(1))
+        #expect(fired.count == 4)
+        #expect(clock.pendingTimers == 0)
+    }
+}
