@@ -204,6 +204,32 @@ struct GestureRecognizerTests {
         #expect(scene.journal.summary == ["wayward": ["recognized (completed)"]])
     }
 
+    @Test("a recognizer whose window went away mid-gesture starts afresh in the next window")
+    func windowGoneMidGesture() async throws {
+        let view = View(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "card")
+        let pan = PanGestureRecognizer(label: "pan")
+        view.addGestureRecognizer(pan)
+        do {
+            let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+            window.gestureClock = ManualGestureClock()
+            window.addSubview(view)
+            await window.dispatch(.began, at: Point(x: 10, y: 10))
+            await window.dispatch(.moved, at: Point(x: 10, y: 40))
+            #expect(pan.state == .began)
+        }  // the window is freed with the sequence still under way: nobody ends the attempt
+        #expect(view.superview == nil)
+        let next = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        next.gestureClock = ManualGestureClock()
+        next.addSubview(view)
+        await next.dispatch(.began, at: Point(x: 10, y: 10))
+        await next.dispatch(.moved, at: Point(x: 10, y: 30))
+        #expect(pan.state == .began)
+        #expect(pan.numberOfPointers == 1)
+        #expect(pan.translation == Point(x: 0, y: 20))
+        await next.dispatch(.ended, at: Point(x: 10, y: 30))
+        #expect(pan.lastAttempt == GestureAttempt(state: .ended, reason: .completed))
+    }
+
     @Test("a manual gesture clock fires what falls due in deadline order, each once, never a cancelled timer")
     func manualClock() {
         let clock = ManualGestureClock()

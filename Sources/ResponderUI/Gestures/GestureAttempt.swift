@@ -31,8 +31,9 @@ public struct GestureAttempt: Hashable, Sendable, CustomStringConvertible {
         /// A recognizer this one required to fail (``GestureRecognizer/require(toFail:)``) began
         /// or recognized.
         case requirementRecognized(String)
-        /// ``GestureRecognizerDelegate/gestureRecognizerShouldBegin(_:)`` (or
-        /// ``GestureRecognizer/shouldBegin()``) said no.
+        /// ``GestureRecognizerDelegate/gestureRecognizerShouldBegin(_:)`` said no, or a view
+        /// under the pointers did (``View/gestureRecognizerShouldBegin(_:)``: a control keeps
+        /// its own tap).
         case declined
         /// A pointer sequence the attempt followed was cancelled, or the recognizer's view left
         /// its window, or the window was detached: the cancellation's reason.

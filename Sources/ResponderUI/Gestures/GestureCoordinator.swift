@@ -371,6 +371,16 @@ final class GestureCoordinator {
     }
 
     private func startAttempt(_ recognizer: GestureRecognizer) {
+        if recognizer.storedState != .possible || !recognizer.pointers.isEmpty {
+            // Its last attempt's window went away before the attempt was over: start afresh.
+            recognizer.storedState = .possible
+            recognizer.pendingClaim = nil
+            recognizer.pointers = [:]
+            recognizer.holdsArenas = false
+            recognizer.hitViews = []
+            recognizer.cancelTimers()
+            recognizer.reset()
+        }
         recognizer.coordinator = self
         recognizer.clock = window.gestureClock
         attempts.append(recognizer)
