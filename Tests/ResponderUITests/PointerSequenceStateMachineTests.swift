@@ -247,4 +247,69 @@ struct PointerSequenceStateMachineTests {
         #expect(ids(action.withdrawing) == ids([began.signal]))
         #expect(!began.signal.isCancelled)
     }
+
+    // MARK: Held and claimed sequences (gesture recognizers)
+
+    @Test("a held sequence sends nothing; its release sends what it held, in order, and makes it live")
+    func heldThenReleased() throws {
+        var machine = Machine()
+        let row = Node("row")
+        #expect(machine.began(one, on: row, at: origin, start: .held).send == nil)
+        #expect(send(of: machine.moved(one, to: Point(x: 1, y: 0))) == nil)
+        #expect(send(of: machine.moved(one, to: Point(x: 2, y: 0))) == nil)
+        #expect(machine.heldPointers == [one])
+
+        let released = machine.release(one)
+
+        #expect(released.map(\.held.phase) == [.began, .moved, .moved])
+        #expect(released.map(\.held.location.x) == [0, 1, 2])
+        #expect(released.allSatisfy { $0.send.target === row && $0.send.underWay != nil })
+        #expect(machine.heldPointers.isEmpty)
+        #expect(machine.eventsUnderWay(for: one) == 3)
+        #expect(machine.release(one).isEmpty)
+        let moved = try #require(send(of: machine.moved(one, to: Point(x: 3, y: 0))))
+        #expect(moved.withdrawing.count == 3)
+    }
+
+    @Test(
+        "a claim of a live sequence withdraws its sends, tells its view once with the reason, and re-binds it"
+    )
+    func claimOfALiveSequence() throws {
+        var machine = Machine()
+        let (button, list) = (Node("button"), Node("list"))
+        let began = try #require(machine.began(one, on: button, at: origin).send?.underWay)
+
+        let action = machine.claim(one, for: list, reason: .gestureRecognized(by: "pan"))
+
+        #expect(ids(action.withdrawing) == ids([began.signal]))
+        #expect(action.tell.map(\.target.label) == ["button"])
+        #expect(action.tell.first?.kind == .ended(.gestureRecognized(by: "pan")))
+        #expect(action.ended.isEmpty)
+        #expect(machine.boundTarget(for: one) === list)
+        // Claimed: the views get nothing more, the end included, and nobody is told twice.
+        #expect(send(of: machine.moved(one, to: origin)) == nil)
+        #expect(machine.claim(one, for: list, reason: .gestureRecognized(by: "press")).tell.isEmpty)
+        let refused = machine.takeOver(one, by: Node("window")) { _ in true }
+        #expect(throws: PointerTakeOverError.claimedByGesture) { try refused.get() }
+        #expect(send(of: machine.ended(one)) == nil)
+        #expect(machine.activePointers.isEmpty)
+    }
+
+    @Test(
+        "a held sequence claimed or cancelled tells no view, which never heard of it; a cancellation still reports it ended"
+    )
+    func heldSequencesTellNobody() {
+        var machine = Machine()
+        _ = machine.began(one, on: Node("row"), at: origin, start: .held)
+        _ = machine.began(two, on: Node("row"), at: origin, start: .held)
+        let claimed = machine.claim(one, for: Node("list"), reason: .gestureRecognized(by: "pan"))
+        #expect(claimed.tell.isEmpty && claimed.withdrawing.isEmpty)
+        #expect(machine.release(one).isEmpty)
+
+        let cancelled = machine.cancel(reason: .windowDetached) { _, _ in true }
+
+        #expect(cancelled.tell.isEmpty)
+        #expect(cancelled.ended.map(\.pointer) == [one, two])
+        #expect(cancelled.ended.allSatisfy { $0.reason == .windowDetached })
+    }
 }

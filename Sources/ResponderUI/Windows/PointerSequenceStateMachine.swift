@@ -352,26 +352,9 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     package mutating func claim(
         _ pointer: PointerID, for owner: Target, reason: PointerCancellation
     ) -> CancelAction {
-        guard case .tracking(var sequence) = self[pointer] else { return .nothing }
-        let bound = sequence.bound
-        let reception = sequence.reception
-        let withdrawing = Array(sequence.eventsUnderWay.values)
-        sequence.bound = owner
-        sequence.eventsUnderWay = [:]
-        sequence.reception = .claimed
-        self[pointer] = .tracking(sequence)
-        switch reception {
-        case .claimed, .held:
-            return CancelAction(withdrawing: withdrawing, tell: [], ended: [])
-        case .live:
-            return CancelAction(
-                withdrawing: withdrawing,
-                tell: [
-                    Cancellation(
-                        pointer: pointer, target: bound, location: sequence.location, kind: .ended(reason))
-                ],
-                ended: [])
-        }
+        guard case .tracking(let sequence) = self[pointer] else { return .nothing }
+        if case .claimed = sequence.reception { return .nothing }
+        return transfer(pointer, sequence, to: owner, telling: .ended(reason), reception: .claimed)
     }
 
     /// The send `token` names returned: its signal is forgotten. Nothing happens when its
@@ -395,25 +378,36 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     package mutating func takeOver(
         _ pointer: PointerID, by taker: Target, encloses: (_ bound: Target) -> Bool
     ) -> Result<CancelAction, PointerTakeOverError> {
-        guard case .tracking(var sequence) = self[pointer] else { return .failure(.noSequence) }
+        guard case .tracking(let sequence) = self[pointer] else { return .failure(.noSequence) }
         if case .claimed = sequence.reception { return .failure(.claimedByGesture) }
         let bound = sequence.bound
         if bound === taker { return .failure(.alreadyBound) }
         if !encloses(bound) { return .failure(.notAnAncestor) }
-        let withdrawing = Array(sequence.eventsUnderWay.values)
-        sequence.bound = taker
-        sequence.eventsUnderWay = [:]
-        self[pointer] = .tracking(sequence)
-        guard case .live = sequence.reception else { return .success(.nothing) }
         return .success(
-            CancelAction(
-                withdrawing: withdrawing,
-                tell: [
-                    Cancellation(
-                        pointer: pointer, target: bound, location: sequence.location,
-                        kind: .takenOver(by: taker))
-                ],
-                ended: []))
+            transfer(
+                pointer, sequence, to: taker, telling: .takenOver(by: taker), reception: sequence.reception))
+    }
+
+    /// The one way a sequence changes hands, for a take-over and a gesture recognizer's claim
+    /// alike: it is bound to `owner` with `reception` before the action is returned, and the
+    /// action withdraws its sends under way and tells the view it was bound to (`kind`) — if
+    /// that view heard of it (it was live).
+    private mutating func transfer(
+        _ pointer: PointerID, _ sequence: Tracking, to owner: Target, telling kind: CancellationKind,
+        reception: Reception
+    ) -> CancelAction {
+        var transferred = sequence
+        transferred.bound = owner
+        transferred.eventsUnderWay = [:]
+        transferred.reception = reception
+        self[pointer] = .tracking(transferred)
+        let withdrawing = Array(sequence.eventsUnderWay.values)
+        guard case .live = sequence.reception else {
+            return CancelAction(withdrawing: withdrawing, tell: [], ended: [])
+        }
+        let told = Cancellation(
+            pointer: pointer, target: sequence.bound, location: sequence.location, kind: kind)
+        return CancelAction(withdrawing: withdrawing, tell: [told], ended: [])
     }
 
     /// Cancels the sequences `matches` selects (given each tracking pointer and its bound view;
