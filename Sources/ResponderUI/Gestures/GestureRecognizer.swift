@@ -12,7 +12,7 @@
 /// an *attempt* at the first pointer it gets, and each attempt ends in exactly one terminal
 /// ``state`` — recognized, ended, cancelled or failed — recorded with its reason in
 /// ``lastAttempt``. Once the attempt's pointers are all up, it resets to
-/// ``State/possible``.
+/// ``GestureRecognizer/State/possible``.
 ///
 /// Where several recognizers get the same pointer, they compete in that pointer's arena (see
 /// Docs/WindowLayer.md, "Gestures"): the first to recognize wins it and the others fail, unless
@@ -82,8 +82,8 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
     /// Subclasses set it, from their pointer methods and timers; others only read it. Setting
     /// `.began` or `.recognized` *claims* the gesture: the recognizer wins at once unless a
     /// recognizer it requires to fail may still recognize (it waits, still
-    /// ``State/possible``), its delegate declines (it fails), or it has lost its arena already.
-    /// A transition the state diagram does not have (see ``State``) is ignored.
+    /// ``GestureRecognizer/State/possible``), its delegate declines (it fails), or it has lost its arena already.
+    /// A transition the state diagram does not have (see ``GestureRecognizer/State``) is ignored.
     public final var state: State {
         get { storedState }
         set { request(newValue) }
@@ -134,7 +134,7 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
 
     /// Recognizes the discrete gesture once nothing can defeat it: every competitor for its
     /// pointers has failed (or may recognize with it), or their arenas were swept in its
-    /// favour. Meanwhile the state stays ``State/possible`` and another recognizer may still win.
+    /// favour. Meanwhile the state stays ``GestureRecognizer/State/possible`` and another recognizer may still win.
     public final func recognizeWhenUnopposed() {
         guard let coordinator, storedState == .possible else { return }
         pendingClaim = PendingClaim(state: .recognized, waitsForArena: true)
@@ -208,7 +208,7 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
     /// recognizer is cancelled (had it begun) or fails. Does nothing by default.
     open func pointerCancelled(_ pointer: PointerEvent) {}
 
-    /// Called when the recognizer goes back to ``State/possible`` after an attempt: clear the
+    /// Called when the recognizer goes back to ``GestureRecognizer/State/possible`` after an attempt: clear the
     /// attempt's data here. The attempt's timers are already cancelled. Does nothing by default.
     open func reset() {}
 
