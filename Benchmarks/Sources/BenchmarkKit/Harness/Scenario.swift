@@ -29,6 +29,7 @@ let allScenarios: [any Scenario] = [
     PostedEvents(),
     HandlerLookup(),
     HitTesting(),
+    GestureRecognizers(),
     Tracers(),
     Observation(),
     Interception(),
