@@ -253,6 +253,8 @@ final class GestureCoordinator {
     /// The oldest claim that can be granted now, after failing the claimants whose requirement
     /// recognized.
     private func nextGrantable() -> GestureRecognizer? {
+        // Most passes have no claim waiting: nothing to sort.
+        guard attempts.contains(where: { $0.pendingClaim != nil }) else { return nil }
         let claimants = attempts.filter { $0.pendingClaim != nil && isActive($0) }
             .sorted {
                 claimOrders[ObjectIdentifier($0), default: 0] < claimOrders[ObjectIdentifier($1), default: 0]

@@ -113,8 +113,10 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
     private var timers: [GestureTimer] = []
     /// The chain events to send on each state change.
     private var chainEvents: [@MainActor (GestureRecognizer) -> (any Event)?] = []
-    /// The sends of chain events under way, in order.
+    /// The sends of chain events under way, in order; `nil` once the last has ended.
     private(set) final var chainEventsUnderWay: Task<Void, Never>?
+    /// How many batches of chain events were sent: the last one clears ``chainEventsUnderWay``.
+    private var chainEventBatches = 0
 
     /// A claim not granted yet.
     struct PendingClaim {
@@ -288,6 +290,8 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
         guard !events.isEmpty else { return }
         let collector = TriggeredChainEvents.current
         let previous = chainEventsUnderWay
+        chainEventBatches += 1
+        let batch = chainEventBatches
         chainEventsUnderWay = Task {
             await previous?.value
             var outcomes: [Outcome] = []
@@ -299,6 +303,8 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
                         sender: view, source: .gesture(self, state), event: event, outcome: outcome))
             }
             self.lastOutcomes = outcomes
+            // The last batch sent: nothing is under way any more.
+            if self.chainEventBatches == batch { self.chainEventsUnderWay = nil }
         }
     }
 }

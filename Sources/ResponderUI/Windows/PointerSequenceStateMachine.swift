@@ -242,6 +242,13 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
         }
     }
 
+    /// Whether any sequence is held back (no allocation, no sorting).
+    package var hasHeldSequences: Bool {
+        pointers.values.contains {
+            if case .tracking(let sequence) = $0, case .held = sequence.reception { true } else { false }
+        }
+    }
+
     /// The pointers whose sequences are held back, in id order.
     package var heldPointers: [PointerID] {
         activePointers.filter {

@@ -273,6 +273,7 @@ open class Window: View {
     /// The recognizers settled: each sequence held back for them that no recognizer delays any
     /// more goes to the views.
     func gesturesSettled() {
+        guard sequences.hasHeldSequences else { return }
         for pointer in sequences.heldPointers where !gestures.delaysViews(pointer) {
             sendHeldPhases(sequences.release(pointer))
         }

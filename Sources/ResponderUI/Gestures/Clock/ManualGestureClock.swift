@@ -23,6 +23,7 @@ public final class ManualGestureClock: GestureClock {
     /// Registers `fire` for `deadline`; a deadline already reached fires at the next advance.
     public func schedule(at deadline: Duration, _ fire: @escaping @MainActor () -> Void) -> GestureTimer {
         let timer = GestureTimer(deadline: deadline, fire)
+        timers.removeAll { !$0.timer.isPending }  // cancelled ones go before they pile up
         timers.append((timer, scheduled))
         scheduled += 1
         return timer

@@ -120,10 +120,17 @@ open class PanGestureRecognizer: GestureRecognizer {
         samples = [(now, current)]
     }
 
+    /// Keeps the samples of the last 100 ms (at most 16: a clock that does not move adds
+    /// nothing to the velocity).
     private func record() {
-        samples.append((now, current))
-        if let last = samples.last?.time {
-            samples.removeAll { last - $0.time > .milliseconds(100) && $0.time != last }
+        let time = now
+        samples.append((time, current))
+        var stale = 0
+        while stale < samples.count - 1,
+            time - samples[stale].time > .milliseconds(100) || samples.count - stale > 16
+        {
+            stale += 1
         }
+        if stale > 0 { samples.removeFirst(stale) }
     }
 }
