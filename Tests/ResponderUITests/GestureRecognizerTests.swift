@@ -182,8 +182,7 @@ struct GestureRecognizerTests {
     func undecidedRecognizerFails() async throws {
         let scene = try GestureScene()
         let undecided = Undecided(label: "undecided")
-        undecided.delegate = scene.journal
-        scene.row.addGestureRecognizer(undecided)
+        scene.attach(undecided, to: "row")
         await scene.play([.down(50, 150), .move(50, 170)])
         #expect(undecided.state == .possible)
         #expect(scene.journal.summary.isEmpty)
@@ -196,8 +195,7 @@ struct GestureRecognizerTests {
     func invalidTransitionsIgnored() async throws {
         let scene = try GestureScene()
         let wayward = Wayward(label: "wayward")
-        wayward.delegate = scene.journal
-        scene.row.addGestureRecognizer(wayward)
+        scene.attach(wayward, to: "row")
         await scene.play([.down(50, 150)])
         #expect(wayward.state == .possible)
         await scene.play([.up(50, 150)])
@@ -209,20 +207,21 @@ struct GestureRecognizerTests {
         let view = View(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "card")
         let pan = PanGestureRecognizer(label: "pan")
         view.addGestureRecognizer(pan)
-        do {
+        /// A window holding `view`, on a manual clock, where a pointer went down and moved `by`.
+        func drag(by distance: Double) async -> Window {
             let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
             window.gestureClock = ManualGestureClock()
             window.addSubview(view)
             await window.dispatch(.began, at: Point(x: 10, y: 10))
-            await window.dispatch(.moved, at: Point(x: 10, y: 40))
+            await window.dispatch(.moved, at: Point(x: 10, y: 10 + distance))
+            return window
+        }
+        do {
+            _ = await drag(by: 30)
             #expect(pan.state == .began)
         }  // the window is freed with the sequence still under way: nobody ends the attempt
         #expect(view.superview == nil)
-        let next = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
-        next.gestureClock = ManualGestureClock()
-        next.addSubview(view)
-        await next.dispatch(.began, at: Point(x: 10, y: 10))
-        await next.dispatch(.moved, at: Point(x: 10, y: 30))
+        let next = await drag(by: 20)
         #expect(pan.state == .began)
         #expect(pan.numberOfPointers == 1)
         #expect(pan.translation == Point(x: 0, y: 20))

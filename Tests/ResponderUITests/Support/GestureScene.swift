@@ -178,6 +178,13 @@ final class GestureScene {
         return recognizer
     }
 
+    /// Attaches `recognizer`, built by the test, to the view labelled `label`, reporting to the
+    /// journal.
+    func attach(_ recognizer: GestureRecognizer, to label: String) {
+        recognizer.delegate = journal
+        view(label).addGestureRecognizer(recognizer)
+    }
+
     func view(_ label: String) -> View {
         switch label {
         case "list": list

@@ -68,18 +68,13 @@ open class PanGestureRecognizer: GestureRecognizer {
     open override func pointerMoved(_ pointer: PointerEvent) {
         current = location(in: nil)
         record()
-        switch state {
-        case .possible:
-            let moved = translation
-            if numberOfPointers >= minimumNumberOfPointers, numberOfPointers <= maximumNumberOfPointers,
-                (moved.x * moved.x + moved.y * moved.y).squareRoot() >= minimumDistance
-            {
-                state = .began
-            }
-        case .began, .changed:
+        if state == .began || state == .changed {
             state = .changed
-        default:
-            break
+        } else if state == .possible,
+            (minimumNumberOfPointers...maximumNumberOfPointers).contains(numberOfPointers),
+            Point.zero.distance(to: translation) >= minimumDistance
+        {
+            state = .began
         }
     }
 

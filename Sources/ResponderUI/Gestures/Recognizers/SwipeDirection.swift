@@ -4,6 +4,7 @@
 /// SwipeGestureRecognizer(direction: [.left, .right])
 /// ```
 public struct SwipeDirection: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The directions' bits.
     public let rawValue: Int
 
     /// A set of directions from its bits.
