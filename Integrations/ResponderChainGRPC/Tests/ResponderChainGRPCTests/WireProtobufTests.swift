@@ -50,6 +50,46 @@ private let reference: [String: String] = [
         "0a0c6f72646572732e706c6163650a0d6f72646572732e63616e63656c120f6f72646572732e637573746f6d6572",
 ]
 
+/// Messages whose embedded messages come in parts, from `make_fixtures.py`: the parts'
+/// serializations one after the other, and what protobuf's own parser reads from them (the
+/// later parts merged into the earlier ones), serialized again in one piece.
+private let mergedReference: [String: (split: String, merged: String)] = [
+    "request.eventInTwoParts": (
+        "080212066f72646572731a0e0a0c6f72646572732e706c6163651a0f120d7b22736b75223a22412d31227d2a0173",
+        "080212066f72646572731a1d0a0c6f72646572732e706c616365120d7b22736b75223a22412d31227d2a0173"
+    ),
+    "request.eventNameOverwritten": (
+        "08021201651a080a036f6c641201311a050a036e657722030a0169",
+        "08021201651a080a036e657712013122030a0169"
+    ),
+    "reply.outcomeInParts": (
+        "0802120f0a0768616e646c656410024202080512122202080142061204626f6f6b8201030a01541212220208026206"
+            + "627562626c6582010312016d",
+        "0802122e0a0768616e646c656410022202080122020802420808051204626f6f6b6206627562626c658201060a0154"
+            + "12016d"
+    ),
+    "reply.oneofSwitched": (
+        "0802120d0a0768616e646c6564420208051a043a0208091a043a021004",
+        "08021a063a0408091004"
+    ),
+    "ordered.requestInParts": (
+        "0801120708021a030a016e12091201651a0412027b7d",
+        "0801120e08021201651a070a016e12027b7d"
+    ),
+    "ordered.replyInParts": (
+        "08031202080212071a051a030a016112071a051a030a0162",
+        "0803120c08021a081a060a01610a0162"
+    ),
+]
+
+/// The message type each of ``mergedReference``'s entries is read as.
+private func mergedType(_ name: String) -> any ProtobufMessage.Type {
+    if name.hasPrefix("request.") { return RemoteRequest.self }
+    if name.hasPrefix("reply.") { return RemoteReply.self }
+    if name.hasPrefix("ordered.request") { return OrderedRequest.self }
+    return OrderedReply.self
+}
+
 /// The messages `make_fixtures.py` builds, built here.
 private let messages: [String: any ProtobufMessage] = {
     let far = UInt64(1) << 63 + 5
@@ -203,6 +243,28 @@ struct WireProtobufTests {
         } throws: { error in
             "\(error)".contains(says)
         }
+    }
+
+    @Test(
+        "an embedded message that comes in parts is merged as protobuf merges it, later fields over earlier ones, repeated ones appended",
+        arguments: mergedReference.keys.sorted())
+    func mergesMessagesInParts(name: String) throws {
+        let reference = try #require(mergedReference[name])
+        func reread<Message: ProtobufMessage>(_: Message.Type) throws -> [UInt8] {
+            try Message.read(bytes(hex: reference.split)).protobufBytes()
+        }
+        #expect(hex(try reread(mergedType(name))) == reference.merged)
+    }
+
+    @Test(
+        "a request whose event comes in two parts, its name in the first and its JSON in the second, reads as one event"
+    )
+    func eventInTwoParts() throws {
+        let split = try #require(mergedReference["request.eventInTwoParts"]?.split)
+        let request = try RemoteRequest(serializedBytes: bytes(hex: split))
+        #expect(request.event.name == "orders.place")
+        #expect(String(decoding: request.event.json, as: UTF8.self) == #"{"sku":"A-1"}"#)
+        #expect(request.source == "s")
     }
 
     @Test("a nested message of 128 bytes or more has its length written before it in full")

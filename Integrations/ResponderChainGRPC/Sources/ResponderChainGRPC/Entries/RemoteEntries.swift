@@ -80,6 +80,14 @@ public struct RemoteEntries: Sendable {
         guard request.version == WireFormat.version else {
             return .refused(.unsupportedVersion(request.version))
         }
+        guard request.hopsBefore >= 0 else {
+            return .refused(.undecodable("RemoteRequest.hopsBefore is \(request.hopsBefore)"))
+        }
+        guard request.hopsBefore <= WireOutcome.maxHops else {
+            return .refused(
+                .undecodable("RemoteRequest.hopsBefore is \(request.hopsBefore), over \(WireOutcome.maxHops)")
+            )
+        }
         guard let relay = entries[request.entry] else {
             return .refused(.unknownEntry(request.entry))
         }

@@ -208,9 +208,9 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
         for (name, backend) in attempts {
             var attempt = request
             if let left = request.timeLeftNanoseconds {
-                let spent = start.duration(to: clock.now).components
-                attempt.timeLeftNanoseconds =
-                    left - spent.seconds * 1_000_000_000 - spent.attoseconds / 1_000_000_000
+                let spent = start.duration(to: clock.now).clampedNanoseconds
+                let (rest, overflow) = left.subtractingReportingOverflow(spent)
+                attempt.timeLeftNanoseconds = overflow ? .min : rest
             }
             do {
                 let reply = try await backend.deliver(attempt)

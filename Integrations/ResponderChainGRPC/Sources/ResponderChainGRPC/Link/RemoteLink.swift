@@ -129,27 +129,18 @@ public actor RemoteLink: Responder {
             if Task.isCancelled || error is CancellationError { throw CancellationError() }
             return broken(.lost("\(error)"), context: context)
         }
-        guard reply.version == WireFormat.version else {
-            return broken(.unreadableReply("wire format version \(reply.version)"), context: context)
+        let outcome: Outcome
+        do {
+            outcome = try Outcome(reply, eventID: context.eventID, registry: registry, responders: responders)
+        } catch {
+            return broken(error, context: context)
         }
-        switch reply.body {
-        case .refused(let refusal):
-            return broken(.refused(refusal), context: context)
-        case .outcome(let wire):
-            let outcome: Outcome
-            do {
-                outcome = try Outcome(
-                    wire, eventID: context.eventID, registry: registry, responders: responders)
-            } catch {
-                return broken(error, context: context)
-            }
-            // Cancelled there because this side gave up the call (its deadline, or its task):
-            // the stop is this side's, and the system reports it at the link with its reason.
-            if Task.isCancelled, case .cancelled(let stop) = outcome, stop.reason == .ticketCancelled {
-                throw CancellationError()
-            }
-            return outcome
+        // Cancelled there because this side gave up the call (its deadline, or its task):
+        // the stop is this side's, and the system reports it at the link with its reason.
+        if Task.isCancelled, case .cancelled(let stop) = outcome, stop.reason == .ticketCancelled {
+            throw CancellationError()
         }
+        return outcome
     }
 
     /// The chain broken at this link, for `cause`: no hop ran beyond it.
@@ -161,8 +152,8 @@ public actor RemoteLink: Responder {
     }
 
     /// The nanoseconds from now until `deadline` (negative once it has passed).
+    /// Saturates at `Int64`'s bounds (a deadline some 292 years away, or as long ago).
     private static func nanoseconds(until deadline: ContinuousClock.Instant) -> Int64 {
-        let left = ContinuousClock.now.duration(to: deadline).components
-        return left.seconds * 1_000_000_000 + left.attoseconds / 1_000_000_000
+        ContinuousClock.now.duration(to: deadline).clampedNanoseconds
     }
 }

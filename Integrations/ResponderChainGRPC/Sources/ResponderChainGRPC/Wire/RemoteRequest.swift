@@ -38,11 +38,28 @@ public struct RemoteRequest: Sendable {
 
 /// A registered value on the wire: its name in the ``RemoteRegistry`` and the JSON of the
 /// `Codable` value.
+///
+/// A transport of one's own (``RemoteTransport``) that builds requests itself writes each value
+/// so: the name the other side registers the type under, and the JSON its `Codable`
+/// conformance reads.
+///
+/// ```swift
+/// let event = WireValue(name: "orders.place", json: Data(#"{"sku":"A-1","quantity":2}"#.utf8))
+/// let request = RemoteRequest(
+///     entry: "orders", event: event, info: [], source: "gateway", hopsBefore: 1,
+///     timeLeftNanoseconds: nil)
+/// ```
 public struct WireValue: Hashable, Sendable {
     /// The registered name.
     public var name: String
     /// The value, as JSON.
     public var json: Data
+
+    /// The value registered as `name`, as the JSON `json`.
+    public init(name: String, json: Data) {
+        self.name = name
+        self.json = json
+    }
 }
 
 /// The wire format: protobuf messages of the schema `responderchain.v2` (the package's

@@ -40,6 +40,12 @@ extension Outcome.Rejection.Reason {
         }
     }
 
+    /// Whether the reason named `wireName` carries a limit (`limitReached`,
+    /// `forwardingLimitReached`).
+    static func needsLimit(wireName: String) -> Bool {
+        wireName == "limitReached" || wireName == "forwardingLimitReached"
+    }
+
     /// The reason named `wireName` on the wire.
     init?(wireName: String, limit: Int?) {
         switch (wireName, limit) {
@@ -62,9 +68,14 @@ extension EventContext.Phase {
         }
     }
 
-    /// The pass named `wireName` on the wire: the bubble for any name but the capture's, the
-    /// pass every outcome without a capture pass belongs to.
-    init(wireName: String) {
-        self = wireName == EventContext.Phase.capture.wireName ? .capture : .bubble
+    /// The pass named `wireName` on the wire; the bubble when no pass is named (proto3's
+    /// default, an empty string), the pass every outcome without a capture pass belongs to.
+    /// `nil` for a name that is not a pass's.
+    init?(wireName: String) {
+        switch wireName {
+        case "capture": self = .capture
+        case "bubble", "": self = .bubble
+        default: return nil
+        }
     }
 }

@@ -20,16 +20,30 @@ struct OrderedRequest: ProtobufMessage {
 
     init(from reader: inout ProtobufReader) throws(WireDecodingError) {
         var sequence: UInt64 = 0
-        var frame: Frame?
+        var request = MessageOccurrences()
+        var isGiveUp = false
         while let field = try reader.nextField() {
             switch field {
             case 1: sequence = try reader.readUInt64()
-            case 2: frame = .request(try reader.readMessage())
-            case 3: frame = try reader.readBool() ? .giveUp : frame
+            case 2:
+                isGiveUp = false
+                try reader.readMessage(into: &request)
+            case 3:
+                // Setting the oneof's other member drops the request read so far.
+                guard try reader.readBool() else { break }
+                isGiveUp = true
+                request.removeAll()
             default: try reader.skipField()
             }
         }
-        guard let frame else { throw .missing("OrderedRequest.frame") }
+        let frame: Frame
+        if isGiveUp {
+            frame = .giveUp
+        } else if let read = try reader.message(request, as: RemoteRequest.self) {
+            frame = .request(read)
+        } else {
+            throw .missing("OrderedRequest.frame")
+        }
         self.init(sequence: sequence, frame: frame)
     }
 
@@ -64,15 +78,17 @@ struct OrderedReply: ProtobufMessage {
 
     init(from reader: inout ProtobufReader) throws(WireDecodingError) {
         var sequence: UInt64 = 0
-        var reply: RemoteReply?
+        var reply = MessageOccurrences()
         while let field = try reader.nextField() {
             switch field {
             case 1: sequence = try reader.readUInt64()
-            case 2: reply = try reader.readMessage()
+            case 2: try reader.readMessage(into: &reply)
             default: try reader.skipField()
             }
         }
-        guard let reply else { throw .missing("OrderedReply.reply") }
+        guard let reply = try reader.message(reply, as: RemoteReply.self) else {
+            throw .missing("OrderedReply.reply")
+        }
         self.init(sequence: sequence, reply: reply)
     }
 

@@ -5,7 +5,10 @@ internal import struct Foundation.Data
 /// A message's decoder loops over ``nextField()`` and reads the fields it knows; fields it does
 /// not know are skipped, as protobuf requires (a newer writer's additions), whatever their wire
 /// type. Malformed input (a truncated field, a varint over ten bytes, a wire type the format
-/// does not have, a string that is not UTF-8) throws ``WireDecodingError``.
+/// does not have, a string that is not UTF-8) throws ``WireDecodingError``. A singular message
+/// field that occurs more than once is merged, as protobuf merges it: its occurrences are kept
+/// (``readMessage(into:)``) and read as one once the enclosing message is read
+/// (``message(_:as:)``).
 ///
 /// It reads bytes it does not own: use it only inside the `withUnsafeBytes` of the buffer it reads
 /// (``ProtobufMessage/init(serializedBytes:)``), never keep it beyond.
@@ -74,6 +77,33 @@ struct ProtobufReader {
         return try Message(from: &nested)
     }
 
+    /// One occurrence of a singular message field, kept in `occurrences` to be read with the
+    /// others once the enclosing message is read (``message(_:)``): protobuf merges a message
+    /// field that occurs more than once, later fields over earlier ones, repeated ones appended.
+    mutating func readMessage(into occurrences: inout MessageOccurrences) throws(WireDecodingError) {
+        let range = try readLengthDelimited()
+        if let first = occurrences.first {
+            if occurrences.joined == nil { occurrences.joined = Array(buffer[first]) }
+            occurrences.joined?.append(contentsOf: buffer[range])
+        } else {
+            occurrences.first = range
+        }
+    }
+
+    /// The message a singular field's `occurrences` hold, merged as protobuf merges them (the
+    /// same as reading their bytes one after the other as one message); `nil` when the field
+    /// did not occur.
+    func message<Message: ProtobufMessage>(
+        _ occurrences: MessageOccurrences, as _: Message.Type = Message.self
+    )
+        throws(WireDecodingError) -> Message?
+    {
+        if let joined = occurrences.joined { return try Message.read(joined) }
+        guard let first = occurrences.first else { return nil }
+        var nested = ProtobufReader(UnsafeRawBufferPointer(rebasing: buffer[first]))
+        return try Message(from: &nested)
+    }
+
     /// One entry of a `map<string, string>` field.
     mutating func readStringMapEntry() throws(WireDecodingError) -> (key: String, value: String) {
         let range = try readLengthDelimited()
@@ -136,5 +166,23 @@ struct ProtobufReader {
     private mutating func advance(by count: Int) throws(WireDecodingError) {
         guard count <= buffer.count - offset else { throw .malformed("a truncated field") }
         offset += count
+    }
+}
+
+/// Where a singular message field occurred in the message a ``ProtobufReader`` reads: the bytes
+/// of its first occurrence, and once it occurs again, the bytes of all its occurrences joined
+/// (no larger than the message they come from). Protobuf reads a field that occurs twice as one
+/// message, the second merged into the first.
+struct MessageOccurrences {
+    /// The first occurrence's bytes in the reader's buffer.
+    fileprivate var first: Range<Int>?
+    /// Every occurrence's bytes, in order, once there are two or more.
+    fileprivate var joined: [UInt8]?
+
+    init() {}
+
+    /// Forgets the occurrences: another member of the field's `oneof` was set after them.
+    mutating func removeAll() {
+        self = Self()
     }
 }

@@ -1,14 +1,24 @@
 extension RemoteReply: ProtobufMessage {
     init(from reader: inout ProtobufReader) throws(WireDecodingError) {
         var version = 0
-        var body: Body?
+        // The oneof `body`: the member set last, its occurrences merged.
+        var member = 0
+        var occurrences = MessageOccurrences()
         while let field = try reader.nextField() {
             switch field {
             case 1: version = try reader.readInt()
-            case 2: body = .outcome(try reader.readMessage())
-            case 3: body = .refused(try reader.readMessage())
+            case 2, 3:
+                if member != field { occurrences.removeAll() }
+                member = field
+                try reader.readMessage(into: &occurrences)
             default: try reader.skipField()
             }
+        }
+        let body: Body?
+        switch member {
+        case 2: body = try reader.message(occurrences, as: WireOutcome.self).map(Body.outcome)
+        case 3: body = try reader.message(occurrences, as: RemoteRefusal.self).map(Body.refused)
+        default: body = nil
         }
         guard let body else { throw .missing("RemoteReply.body") }
         self.init(version: version, body: body)
@@ -69,21 +79,37 @@ extension RemoteRefusal: ProtobufMessage {
     }
 
     init(from reader: inout ProtobufReader) throws(WireDecodingError) {
+        // The oneof `reason`: the member set last; a message member's occurrences merged.
         var reason: Self?
+        var member = 0
+        var occurrences = MessageOccurrences()
         while let field = try reader.nextField() {
             switch field {
             case 1: reason = .unknownEntry(try reader.readString())
             case 2: reason = .unknownEvent(try reader.readString())
-            case 3: reason = .unknownInfo(try reader.readMessage(Names.self).names)
+            case 3, 7:
+                if member != field { occurrences.removeAll() }
+                try reader.readMessage(into: &occurrences)
+                reason = nil
             case 4: reason = .unsupportedVersion(try reader.readInt())
             case 5: reason = .undecodable(try reader.readString())
             case 6: reason = .entryGone(try reader.readString())
-            case 7:
-                let sizes = try reader.readMessage(TooLarge.self)
-                reason = .tooLarge(bytes: sizes.bytes, limit: sizes.limit)
-            case 8: reason = try reader.readBool() ? .shuttingDown : reason
-            default: try reader.skipField()
+            case 8:
+                guard try reader.readBool() else { continue }
+                reason = .shuttingDown
+            default:
+                try reader.skipField()
+                continue
             }
+            member = field
+        }
+        switch member {
+        case 3: reason = try reader.message(occurrences, as: Names.self).map { .unknownInfo($0.names) }
+        case 7:
+            reason = try reader.message(occurrences, as: TooLarge.self).map {
+                .tooLarge(bytes: $0.bytes, limit: $0.limit)
+            }
+        default: break
         }
         guard let reason else { throw .missing("RemoteRefusal.reason") }
         self = reason

@@ -4,7 +4,7 @@ extension RemoteRequest: ProtobufMessage {
     init(from reader: inout ProtobufReader) throws(WireDecodingError) {
         var version = 0
         var entry = ""
-        var event: WireValue?
+        var event = MessageOccurrences()
         var info: [WireValue] = []
         var source = ""
         var hopsBefore = 0
@@ -14,7 +14,7 @@ extension RemoteRequest: ProtobufMessage {
             switch field {
             case 1: version = try reader.readInt()
             case 2: entry = try reader.readString()
-            case 3: event = try reader.readMessage()
+            case 3: try reader.readMessage(into: &event)
             case 4: info.append(try reader.readMessage())
             case 5: source = try reader.readString()
             case 6: hopsBefore = try reader.readInt()
@@ -25,7 +25,9 @@ extension RemoteRequest: ProtobufMessage {
             default: try reader.skipField()
             }
         }
-        guard let event else { throw .missing("RemoteRequest.event") }
+        guard let event = try reader.message(event, as: WireValue.self) else {
+            throw .missing("RemoteRequest.event")
+        }
         self.init(
             version: version, entry: entry, event: event, info: info, source: source, hopsBefore: hopsBefore,
             timeLeftNanoseconds: timeLeft, traceHeaders: traceHeaders)

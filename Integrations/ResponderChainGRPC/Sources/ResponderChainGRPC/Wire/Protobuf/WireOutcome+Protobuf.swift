@@ -7,15 +7,15 @@ extension WireOutcome: ProtobufMessage {
         var captureHandlerCount = 0
         var info: [WireValue] = []
         var infoLeftBehind: [String] = []
-        var responder: WireResponder?
+        var responder = MessageOccurrences()
         var phase = ""
-        var closedBy: WireResponder?
+        var closedBy = MessageOccurrences()
         var isForwardingLoop: Bool?
-        var lastReached: WireResponder?
+        var lastReached = MessageOccurrences()
         var hop: Int?
         var whileHandling: Bool?
         var stopReason: String?
-        var error: RemoteHandlerError?
+        var error = MessageOccurrences()
         var rejection: String?
         var limit: Int?
         while let field = try reader.nextField() {
@@ -27,32 +27,34 @@ extension WireOutcome: ProtobufMessage {
             case 5: captureHandlerCount = try reader.readInt()
             case 6: info.append(try reader.readMessage())
             case 7: infoLeftBehind.append(try reader.readString())
-            case 8: responder = try reader.readMessage()
-            case 9: closedBy = try reader.readMessage()
+            case 8: try reader.readMessage(into: &responder)
+            case 9: try reader.readMessage(into: &closedBy)
             case 10: isForwardingLoop = try reader.readBool()
-            case 11: lastReached = try reader.readMessage()
+            case 11: try reader.readMessage(into: &lastReached)
             case 12: phase = try reader.readString()
             case 13: hop = try reader.readInt()
             case 14: whileHandling = try reader.readBool()
             case 15: stopReason = try reader.readString()
-            case 16: error = try reader.readMessage()
+            case 16: try reader.readMessage(into: &error)
             case 17: rejection = try reader.readString()
             case 18: limit = try reader.readInt()
             default: try reader.skipField()
             }
         }
-        guard let responder else { throw .missing("WireOutcome.responder") }
+        guard let responder = try reader.message(responder, as: WireResponder.self) else {
+            throw .missing("WireOutcome.responder")
+        }
         self.init(
             kind: kind, hops: hops, captureHops: captureHops, handlers: handlers,
             captureHandlerCount: captureHandlerCount, info: info, infoLeftBehind: infoLeftBehind,
             responder: responder, phase: phase)
-        self.closedBy = closedBy
+        self.closedBy = try reader.message(closedBy)
         self.isForwardingLoop = isForwardingLoop
-        self.lastReached = lastReached
+        self.lastReached = try reader.message(lastReached)
         self.hop = hop
         self.whileHandling = whileHandling
         self.stopReason = stopReason
-        self.error = error
+        self.error = try reader.message(error)
         self.rejection = rejection
         self.limit = limit
     }
