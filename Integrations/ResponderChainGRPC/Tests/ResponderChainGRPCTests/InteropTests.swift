@@ -7,7 +7,8 @@ import Testing
 
 /// The Python client and server of `Interop/` (grpcio, stubs generated from the .proto at start),
 /// against this package's server and link over HTTP/2 on 127.0.0.1.
-@Suite("A Python client and a Python server written from the .proto alone", .timeLimit(.minutes(1)))
+@Suite(
+    "A Python client and a Python server written from the .proto alone", .serialized, .timeLimit(.minutes(1)))
 struct InteropTests {
     @Test(
         "a Python client reads each name's JSON shape from RegistryNames and sends an order built from it: handled there, with its information both ways"

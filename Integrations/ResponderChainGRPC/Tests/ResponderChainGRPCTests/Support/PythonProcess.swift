@@ -44,9 +44,12 @@ final class PythonProcess {
     private static func process(_ script: String, _ arguments: [String]) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let python = ProcessInfo.processInfo.environment["RESPONDERCHAIN_PYTHON"] ?? "python3"
+        var environment = ProcessInfo.processInfo.environment
+        let python = environment["RESPONDERCHAIN_PYTHON"] ?? "python3"
         process.arguments = [python, folder.appendingPathComponent(script).path] + arguments
         process.currentDirectoryURL = folder
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"  // no __pycache__ in the source tree
+        process.environment = environment
         return process
     }
 
