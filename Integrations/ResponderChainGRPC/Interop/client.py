@@ -16,7 +16,8 @@ InteropTests (Tests/ResponderChainGRPCTests/InteropTests.swift), which checks it
     too-large            a request of --bytes bytes: refused as too large
     deadline             a parked order under a plain gRPC deadline (--timeout s), no time left: the status
     ordered-deadline     the same on a DeliverInOrder stream whose call has the deadline
-    ordered              DeliverInOrder: five orders, a parked one and its give-up: every reply, in order
+    ordered              DeliverInOrder: five orders, one to an unknown entry, a parked one and its
+                         give-up: every reply, numbered
 """
 
 import argparse
@@ -107,23 +108,24 @@ def run(case, stub, args):
             return {"status": error.code().name}
     if case == "ordered":
         frames = [pb.OrderedRequest(sequence=n, request=request(entry, order(stub, f"o-{n}"))) for n in range(1, 6)]
-        frames.append(pb.OrderedRequest(sequence=6, request=request(entry, order(stub, "slow-6"))))
-        five_answered = threading.Event()
+        frames.append(pb.OrderedRequest(sequence=6, request=request("nowhere", order(stub, "o-6"))))
+        frames.append(pb.OrderedRequest(sequence=7, request=request(entry, order(stub, "slow-7"))))
+        six_answered = threading.Event()
         replies = []
-        for reply in stub.DeliverInOrder(ordered_frames(frames, five_answered), timeout=30):
+        for reply in stub.DeliverInOrder(ordered_frames(frames, six_answered), timeout=30):
             replies.append({"sequence": reply.sequence, **describe(reply.reply)})
-            if len(replies) == 5:
-                five_answered.set()
+            if len(replies) == 6:
+                six_answered.set()
         return {"replies": replies}
     raise SystemExit(f"client.py: unknown case {case}")
 
 
-def ordered_frames(frames, five_answered):
-    """The ordered stream's frames: the requests, then, once the first five are answered (the
-    sixth is parked there), the give-up of the sixth; then the stream is closed."""
+def ordered_frames(frames, six_answered):
+    """The ordered stream's frames: the requests, then, once the first six are answered (the
+    seventh is parked there), the give-up of the seventh; then the stream is closed."""
     yield from frames
-    five_answered.wait()
-    yield pb.OrderedRequest(sequence=6, give_up=True)
+    six_answered.wait()
+    yield pb.OrderedRequest(sequence=7, give_up=True)
 
 
 def main():

@@ -69,7 +69,7 @@ struct InteropTests {
     }
 
     @Test(
-        "on DeliverInOrder from Python, numbered frames are posted in order and answered by number; a give-up frame cancels its parked event there"
+        "on DeliverInOrder from Python, numbered frames are posted in order and answered by number, a refused one refused on its frame; a give-up frame cancels its parked event there"
     )
     func pythonClientOrdered() async throws {
         let gate = Gate()  // never opened: only the give-up ends the parked post
@@ -80,16 +80,18 @@ struct InteropTests {
         // Each outcome is written back as it ends: the numbers say which request an answer is for.
         let replies = try #require(result["replies"] as? [[String: Any]], "\(result)")
             .sorted { ($0["sequence"] as? Int ?? 0) < ($1["sequence"] as? Int ?? 0) }
-        #expect(replies.map { $0["sequence"] as? Int } == [1, 2, 3, 4, 5, 6], "\(result)")
+        #expect(replies.map { $0["sequence"] as? Int } == [1, 2, 3, 4, 5, 6, 7], "\(result)")
         #expect(replies.prefix(5).allSatisfy { $0["kind"] as? String == "handled" }, "\(replies)")
+        #expect(replies[5]["refused"] as? String == "unknown_entry", "\(replies)")
+        #expect(replies[5]["value"] as? String == "nowhere")
         #expect(replies.last?["kind"] as? String == "cancelled", "\(replies)")
         #expect(replies.last?["stop_reason"] as? String == "ticketCancelled")
         #expect(
-            await chain.b[0].seen == ["o-1", "o-2", "o-3", "o-4", "o-5", "slow-6"].map { "\($0) customer=-" })
+            await chain.b[0].seen == ["o-1", "o-2", "o-3", "o-4", "o-5", "slow-7"].map { "\($0) customer=-" })
     }
 
     @Test(
-        "a Swift link reaches a Python server: a handled outcome and a refusal come back typed, and one sender's posts cross on its ordered stream in post order"
+        "a Swift link reaches a Python server: a handled outcome and a refusal come back typed, by a call and on a stream, and one sender's posts cross on its ordered stream in post order"
     )
     func pythonServer() async throws {
         let server = try await PythonProcess.launch("server.py")
@@ -117,6 +119,10 @@ struct InteropTests {
             let broken = try #require(refused.interruptedDetails, "\(refused)")
             #expect(broken.cause as? RemoteLinkError == .refused(.unknownEntry("nowhere")))
             #expect(letters.outcomes.map(\.kind) == [.interrupted])
+            let strayPost = await stray.post(PlaceOrder(sku: "A-3")).outcome  // on the stream
+            #expect(
+                strayPost.interruptedDetails?.cause as? RemoteLinkError == .refused(.unknownEntry("nowhere")),
+                "\(strayPost)")
 
             var tickets: [Ticket] = []
             for number in 1...20 { tickets.append(await front.post(PlaceOrder(sku: "p-\(number)"))) }
