@@ -27,7 +27,7 @@ struct CallDeadline: Sendable {
     /// The timeout a `grpc-timeout` header gives: 1 to 8 ASCII digits and a unit (`H`, `M`, `S`,
     /// `m`, `u`, `n`), as gRPC's HTTP/2 protocol defines it; `nil` for anything else.
     static func timeout(_ header: String) -> Duration? {
-        let utf8 = Array(header.utf8)
+        let utf8 = header.utf8
         guard (2...9).contains(utf8.count), let unit = utf8.last else { return nil }
         var amount: Int64 = 0
         for digit in utf8.dropLast() {
