@@ -42,10 +42,12 @@ public enum HandledBy: InfoKey {
 public func ordersRegistry() -> RemoteRegistry {
     var registry = RemoteRegistry()
     do {
-        try registry.register(PlaceOrder.self, as: "orders.place")
-        try registry.register(info: CustomerID.self, as: "customer-id")
-        try registry.register(info: Reservation.self, as: "reservation")
-        try registry.register(info: HandledBy.self, as: "handled-by")
+        // The examples publish each name's JSON for clients in other languages (RegistryNames).
+        try registry.register(
+            PlaceOrder.self, as: "orders.place", example: PlaceOrder(sku: "A-1", quantity: 2))
+        try registry.register(info: CustomerID.self, as: "customer-id", example: "c-1")
+        try registry.register(info: Reservation.self, as: "reservation", example: 1)
+        try registry.register(info: HandledBy.self, as: "handled-by", example: "backend-1")
     } catch {
         fatalError("the order vocabulary's names clash: \(error)")
     }

@@ -1,3 +1,4 @@
+import struct Foundation.Data
 import RemoteOrders
 import ResponderChain
 import ResponderChainGRPC
@@ -221,6 +222,61 @@ struct RemoteLinkTests {
         #expect(throws: RemoteRegistryError.nameTaken("customer")) {
             try registry.register(info: Reservation.self, as: "customer")
         }
+    }
+
+    @Test(
+        "an example given at registration is served with the names as its JSON, over gRPC too; a name without one has none, and an example whose JSON does not read back is refused"
+    )
+    func registryExamples() async throws {
+        var registry = RemoteRegistry()
+        try registry.register(
+            PlaceOrder.self, as: "orders.place", example: PlaceOrder(sku: "A-1", quantity: 2))
+        try registry.register(info: CustomerID.self, as: "customer-id", example: "c-1")
+        try registry.register(info: Reservation.self, as: "reservation")
+        let expected = RemoteRegistryNames(
+            events: ["orders.place"], info: ["customer-id", "reservation"],
+            eventExamples: ["orders.place": Data(#"{"quantity":2,"sku":"A-1"}"#.utf8)],
+            infoExamples: ["customer-id": Data(#""c-1""#.utf8)])
+        #expect(registry.names == expected)
+        #expect(
+            registry.names.description == """
+                event orders.place {"quantity":2,"sku":"A-1"}
+                info customer-id "c-1"
+                info reservation (no example)
+                """)
+
+        let entries = RemoteEntries([:], registry: registry)
+        let server = RemoteChainServer(entries: entries, port: 0)
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.run() }
+            defer { server.beginGracefulShutdown() }
+            let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: try await server.listeningPort)
+            group.addTask { try await transport.run() }
+            defer { transport.shutDown() }
+            #expect(try await transport.registryNames() == expected)
+        }
+
+        #expect {
+            try registry.register(Lopsided.self, as: "lopsided", example: Lopsided())
+        } throws: { error in
+            guard case .unusableExample("lopsided", let what) = error as? RemoteRegistryError else {
+                return false
+            }
+            return what.contains("never read")
+        }
+        #expect(registry.names == expected, "a refused registration leaves nothing behind")
+    }
+}
+
+/// An event whose `Codable` conformance does not read what it writes.
+private struct Lopsided: Event, Codable {
+    init() {}
+    init(from decoder: any Decoder) throws {
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "never read"))
+    }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode("lopsided")
     }
 }
 

@@ -48,6 +48,8 @@ private let reference: [String: String] = [
         "08021a023200",
     "registryNames":
         "0a0c6f72646572732e706c6163650a0d6f72646572732e63616e63656c120f6f72646572732e637573746f6d6572",
+    "registryNames.examples":
+        "0a0d6f72646572732e63616e63656c0a0c6f72646572732e706c616365120f6f72646572732e637573746f6d6572120b6f72646572732e6e6f74651a2a0a0c6f72646572732e706c616365121a7b227175616e74697479223a322c22736b75223a22412d31227d22180a0f6f72646572732e637573746f6d6572120522632d3722",
 ]
 
 /// Messages whose embedded messages come in parts, from `make_fixtures.py`: the parts'
@@ -154,6 +156,10 @@ private let messages: [String: any ProtobufMessage] = {
         "reply.refused.entryGone": RemoteReply(body: .refused(.entryGone(""))),
         "registryNames": RemoteRegistryNames(
             events: ["orders.place", "orders.cancel"], info: ["orders.customer"]),
+        "registryNames.examples": RemoteRegistryNames(
+            events: ["orders.cancel", "orders.place"], info: ["orders.customer", "orders.note"],
+            eventExamples: ["orders.place": Data(#"{"quantity":2,"sku":"A-1"}"#.utf8)],
+            infoExamples: ["orders.customer": Data(#""c-7""#.utf8)]),
     ]
 }()
 

@@ -243,7 +243,8 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
                     common.map {
                         RemoteRegistryNames(
                             events: $0.events.filter(names.events.contains),
-                            info: $0.info.filter(names.info.contains))
+                            info: $0.info.filter(names.info.contains), eventExamples: $0.eventExamples,
+                            infoExamples: $0.infoExamples)
                     } ?? names
             } catch RemoteLinkError.unreachable {
                 continue

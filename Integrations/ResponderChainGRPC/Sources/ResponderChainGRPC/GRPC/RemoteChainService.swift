@@ -19,6 +19,11 @@ public import GRPCCore
 /// arrives less than ``deadlineMargin`` before that deadline is taken as the deadline's (the
 /// caller's link gives the call up at the same deadline, and its signal can arrive first).
 ///
+/// **The call's deadline is the event's** when the request carries no time left (a client of
+/// another language sets only gRPC's `timeout`), or when it is sooner: the event is posted with
+/// the time left before the call's deadline (`grpc-timeout`), and ends `timedOut` here when it
+/// passes. On a `DeliverInOrder` stream, the stream's deadline is so for each of its events.
+///
 /// **Graceful shutdown.** gRPC also signals every call in flight as cancelled when the server
 /// begins a graceful shutdown, although those calls are meant to finish. Call this service's
 /// ``beginGracefulShutdown()`` first, then the server's: the events under way then run to their
@@ -70,10 +75,15 @@ public struct RemoteChainService: RegistrableRPCService {
             deserializer: SizedMessageDeserializer<RemoteRequest>(limit: maxRequestBytes),
             serializer: ProtobufMessageSerializer<RemoteReply>()
         ) { [entries, shutdown, maxRequestBytes] request, context in
-            let message: RemoteRequest
+            let callDeadline = CallDeadline(request.metadata)
+            var message: RemoteRequest
             switch try await ServerRequest(stream: request).message {
             case .message(let read):
                 message = read
+                if let callDeadline {
+                    message.timeLeftNanoseconds = callDeadline.timeLeftNanoseconds(
+                        message.timeLeftNanoseconds)
+                }
             case .tooLarge(let bytes):
                 let refusal = RemoteReply(body: .refused(.tooLarge(bytes: bytes, limit: maxRequestBytes)))
                 return StreamingServerResponse(single: ServerResponse(message: refusal))
@@ -102,8 +112,21 @@ public struct RemoteChainService: RegistrableRPCService {
             deserializer: OrderedDelivery.FrameDeserializer(limit: maxRequestBytes),
             serializer: ProtobufMessageSerializer<OrderedReply>()
         ) { request, context in
-            StreamingServerResponse { writer in
-                try await ordered.serve(request.messages, peer: context.remotePeer, writer: writer)
+            // The stream's deadline is each of its events' deadline when the event has none
+            // (or a later one): an event cannot be answered once its stream has ended.
+            let callDeadline = CallDeadline(request.metadata)
+            let frames = RPCAsyncSequence(
+                wrapping: request.messages.map { read in
+                    guard let callDeadline, case .frame(var frame) = read,
+                        case .request(var message) = frame.frame
+                    else { return read }
+                    message.timeLeftNanoseconds = callDeadline.timeLeftNanoseconds(
+                        message.timeLeftNanoseconds)
+                    frame.frame = .request(message)
+                    return .frame(frame)
+                })
+            return StreamingServerResponse { writer in
+                try await ordered.serve(frames, peer: context.remotePeer, writer: writer)
                 return [:]
             }
         }

@@ -16,16 +16,24 @@ internal import class Foundation.JSONEncoder
 ///
 /// ```swift
 /// var registry = RemoteRegistry()
-/// try registry.register(OrderPlaced.self, as: "orders.placed")
-/// try registry.register(info: CustomerID.self, as: "customer-id")
+/// try registry.register(OrderPlaced.self, as: "orders.placed", example: OrderPlaced(sku: "A-1", quantity: 2))
+/// try registry.register(info: CustomerID.self, as: "customer-id", example: "c-1")
 /// registry.keepLocal(RequestStart.self)   // never sent; kept in this process's outcome
 /// ```
+///
+/// **Examples publish the JSON shape.** A value registered with an `example` has that example's
+/// JSON served with the names (``RemoteRegistryNames/eventExamples``,
+/// ``RemoteRegistryNames/infoExamples``): a client written in another language reads there the
+/// exact JSON the registered type decodes (every key the type's `Codable` conformance requires,
+/// and no other shape), and builds its values from it.
 public struct RemoteRegistry: Sendable {
     /// How one registered event type is written and read.
     struct EventCoding: Sendable {
         let name: String
         let encode: @Sendable (any Event) throws -> Data
         let decode: @Sendable (Data) throws -> any Event
+        /// The example's JSON, if one was registered.
+        let example: Data?
     }
 
     /// How one registered information key is written and read.
@@ -37,6 +45,8 @@ public struct RemoteRegistry: Sendable {
         let encode: @Sendable (EventInfo) throws -> Data?
         /// Reads a value and sets it in `info`.
         let decode: @Sendable (Data, inout EventInfo) throws -> Void
+        /// The example's JSON, if one was registered.
+        let example: Data?
     }
 
     private(set) var eventsByType: [ObjectIdentifier: EventCoding] = [:]
@@ -52,20 +62,28 @@ public struct RemoteRegistry: Sendable {
     /// Registers `type` under `name`: events of this type may cross, and an event that arrives
     /// under `name` is read as one.
     ///
+    /// - Parameter example: A value whose JSON is published with the names
+    ///   (``RemoteRegistryNames/eventExamples``), so that a client in another language can see
+    ///   the JSON this type reads; `nil` publishes none.
     /// - Throws: ``RemoteRegistryError/nameTaken(_:)`` if an event is already registered under
-    ///   `name`, ``RemoteRegistryError/typeRegistered(_:)`` if `type` already is.
-    public mutating func register<E: Event & Codable>(_ type: E.Type, as name: String)
+    ///   `name`, ``RemoteRegistryError/typeRegistered(_:)`` if `type` already is,
+    ///   ``RemoteRegistryError/unusableExample(_:_:)`` if `example`'s JSON does not read back.
+    public mutating func register<E: Event & Codable>(_ type: E.Type, as name: String, example: E? = nil)
         throws(RemoteRegistryError)
     {
         guard eventsByName[name] == nil else { throw .nameTaken(name) }
         guard eventsByType[ObjectIdentifier(type)] == nil else {
             throw .typeRegistered(String(describing: type))
         }
+        let exampleJSON = try example.map { value throws(RemoteRegistryError) in
+            try Self.json(of: value, as: name)
+        }
         let coding = EventCoding(
             name: name,
             // Only called with an event of type E: the coding is looked up by the event's type.
             encode: { event in try JSONEncoder().encode(event as? E) },
-            decode: { data in try JSONDecoder().decode(E.self, from: data) })
+            decode: { data in try JSONDecoder().decode(E.self, from: data) },
+            example: exampleJSON)
         eventsByType[ObjectIdentifier(type)] = coding
         eventsByName[name] = coding
     }
@@ -73,19 +91,44 @@ public struct RemoteRegistry: Sendable {
     /// Registers the information key `key` under `name`: its values travel with events both
     /// ways (to the other process, and back in the outcome).
     ///
+    /// - Parameter example: A value whose JSON is published with the names
+    ///   (``RemoteRegistryNames/infoExamples``); `nil` publishes none.
     /// - Throws: ``RemoteRegistryError/nameTaken(_:)`` if a key is already registered under
     ///   `name`, ``RemoteRegistryError/typeRegistered(_:)`` if `key` already is (or is kept
-    ///   local).
-    public mutating func register<Key: InfoKey>(info key: Key.Type, as name: String)
+    ///   local), ``RemoteRegistryError/unusableExample(_:_:)`` if `example`'s JSON does not read
+    ///   back.
+    public mutating func register<Key: InfoKey>(
+        info key: Key.Type, as name: String, example: Key.Value? = nil
+    )
         throws(RemoteRegistryError)
     where Key.Value: Codable {
         guard infoByName[name] == nil else { throw .nameTaken(name) }
+        let exampleJSON = try example.map { value throws(RemoteRegistryError) in
+            try Self.json(of: value, as: name)
+        }
         guard infoKeys.insert(ObjectIdentifier(key)).inserted else { throw .typeRegistered(Key.name) }
         infoByName[name] = InfoCoding(
             name: name,
             keyName: Key.name,
             encode: { info in try info[key].map { try JSONEncoder().encode($0) } },
-            decode: { data, info in info[key] = try JSONDecoder().decode(Key.Value.self, from: data) })
+            decode: { data, info in info[key] = try JSONDecoder().decode(Key.Value.self, from: data) },
+            example: exampleJSON)
+    }
+
+    /// `example`'s JSON (keys sorted), checked to read back as its type: the shape published for
+    /// `name`.
+    private static func json<Value: Codable>(of example: Value, as name: String) throws(RemoteRegistryError)
+        -> Data
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        do {
+            let json = try encoder.encode(example)
+            _ = try JSONDecoder().decode(Value.self, from: json)
+            return json
+        } catch {
+            throw .unusableExample(name, "\(error)")
+        }
     }
 
     /// Keeps `key`'s values in this process: they are not sent, and a send that carries them is
@@ -98,21 +141,10 @@ public struct RemoteRegistry: Sendable {
     /// The names of the registered events and information keys: what ``RemoteLink/checkRegistry()``
     /// compares with the other side's.
     public var names: RemoteRegistryNames {
-        RemoteRegistryNames(events: eventsByName.keys.sorted(), info: infoByName.keys.sorted())
-    }
-}
-
-/// The names one side's ``RemoteRegistry`` holds.
-public struct RemoteRegistryNames: Hashable, Sendable {
-    /// The event names, sorted.
-    public var events: [String]
-    /// The information key names, sorted.
-    public var info: [String]
-
-    /// Names.
-    public init(events: [String], info: [String]) {
-        self.events = events
-        self.info = info
+        RemoteRegistryNames(
+            events: eventsByName.keys.sorted(), info: infoByName.keys.sorted(),
+            eventExamples: eventsByName.compactMapValues(\.example),
+            infoExamples: infoByName.compactMapValues(\.example))
     }
 }
 
@@ -122,12 +154,16 @@ public enum RemoteRegistryError: Error, Hashable, Sendable, CustomStringConverti
     case nameTaken(String)
     /// This type is already registered (under another name).
     case typeRegistered(String)
+    /// The example given for this name could not be written as JSON, or its JSON does not read
+    /// back as its type (a `Codable` conformance that does not read what it writes): what.
+    case unusableExample(String, String)
 
     /// What was refused.
     public var description: String {
         switch self {
         case .nameTaken(let name): "the name \"\(name)\" is already registered"
         case .typeRegistered(let type): "\(type) is already registered"
+        case .unusableExample(let name, let what): "the example of \"\(name)\" cannot be published: \(what)"
         }
     }
 }
