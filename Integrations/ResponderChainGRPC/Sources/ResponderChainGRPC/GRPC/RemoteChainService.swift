@@ -19,6 +19,12 @@ public import GRPCCore
 /// arrives less than ``deadlineMargin`` before that deadline is taken as the deadline's (the
 /// caller's link gives the call up at the same deadline, and its signal can arrive first).
 ///
+/// **A `GRPCServer` of your own** must let its transport read requests of at least 4 MiB (gRPC's
+/// default) and at least ``maxRequestBytes`` (`maxRequestPayloadSize`), so that the service sees
+/// and refuses by name what is over its limit (a link sends up to 4 MiB before it knows the
+/// limit), and permit the links' keepalive pings with and without calls
+/// (`keepalive.clientBehavior`), as a ``RemoteChainServer`` does.
+///
 /// **Graceful shutdown.** gRPC also signals every call in flight as cancelled when the server
 /// begins a graceful shutdown, although those calls are meant to finish. Call this service's
 /// ``beginGracefulShutdown()`` first, then the server's: the events under way then run to their
@@ -48,8 +54,14 @@ public struct RemoteChainService: RegistrableRPCService {
     /// The largest request the service reads; a larger one is refused
     /// (``RemoteRefusal/tooLarge(bytes:limit:)``) without being read. The server's transport
     /// must accept requests at least this large (`maxRequestPayloadSize`; a `RemoteChainServer`
-    /// sets it), or gRPC resets larger ones before the service sees them.
+    /// sets it), or gRPC resets larger ones before the service sees them. Every answer names it
+    /// in its metadata (``requestLimitKey``), so that a ``GRPCRemoteTransport`` learns it and
+    /// refuses larger requests before sending them.
     public let maxRequestBytes: Int
+
+    /// The metadata key under which every answer of the service (its initial metadata, on each
+    /// method) names ``maxRequestBytes``, in decimal: `responderchain-max-request-bytes`.
+    public static var requestLimitKey: String { "responderchain-max-request-bytes" }
 
     /// A service for `entries` that reads requests of at most `maxRequestBytes`.
     public init(entries: RemoteEntries, maxRequestBytes: Int = Self.defaultMaxRequestBytes) {
@@ -63,8 +75,16 @@ public struct RemoteChainService: RegistrableRPCService {
         shutdown.set()
     }
 
+    /// The initial metadata of every answer: the request limit.
+    private var answerMetadata: Metadata {
+        var metadata = Metadata()
+        metadata.addString(String(maxRequestBytes), forKey: Self.requestLimitKey)
+        return metadata
+    }
+
     /// Registers the service's methods.
     public func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
+        let metadata = answerMetadata
         router.registerHandler(
             forMethod: RemoteChainMethods.deliver,
             deserializer: SizedMessageDeserializer<RemoteRequest>(limit: maxRequestBytes),
@@ -76,10 +96,11 @@ public struct RemoteChainService: RegistrableRPCService {
                 message = read
             case .tooLarge(let bytes):
                 let refusal = RemoteReply(body: .refused(.tooLarge(bytes: bytes, limit: maxRequestBytes)))
-                return StreamingServerResponse(single: ServerResponse(message: refusal))
+                return StreamingServerResponse(single: ServerResponse(message: refusal, metadata: metadata))
             case .malformed(let what):
                 return StreamingServerResponse(
-                    single: ServerResponse(message: RemoteReply(body: .refused(.undecodable(what)))))
+                    single: ServerResponse(
+                        message: RemoteReply(body: .refused(.undecodable(what))), metadata: metadata))
             }
             let call = RemoteCall()
             let deadline = message.timeLeftNanoseconds.map {
@@ -94,7 +115,7 @@ public struct RemoteChainService: RegistrableRPCService {
                 if let deadline, ContinuousClock.now >= deadline - Self.deadlineMargin { return }
                 call.giveUp()
             }
-            return StreamingServerResponse(single: ServerResponse(message: reply))
+            return StreamingServerResponse(single: ServerResponse(message: reply, metadata: metadata))
         }
         let ordered = OrderedDelivery(entries: entries, shutdown: shutdown, maxRequestBytes: maxRequestBytes)
         router.registerHandler(
@@ -102,7 +123,7 @@ public struct RemoteChainService: RegistrableRPCService {
             deserializer: OrderedDelivery.FrameDeserializer(limit: maxRequestBytes),
             serializer: ProtobufMessageSerializer<OrderedReply>()
         ) { request, context in
-            StreamingServerResponse { writer in
+            StreamingServerResponse(metadata: metadata) { writer in
                 try await ordered.serve(request.messages, peer: context.remotePeer, writer: writer)
                 return [:]
             }
@@ -112,7 +133,8 @@ public struct RemoteChainService: RegistrableRPCService {
             deserializer: ProtobufMessageDeserializer<EmptyMessage>(),
             serializer: ProtobufMessageSerializer<RemoteRegistryNames>()
         ) { [entries] _, _ in
-            StreamingServerResponse(single: ServerResponse(message: entries.registry.names))
+            StreamingServerResponse(
+                single: ServerResponse(message: entries.registry.names, metadata: metadata))
         }
     }
 }
