@@ -35,7 +35,7 @@ struct ThreeProcessTests {
             let sends = (0..<3).map { number in
                 Task {
                     await sender.send(
-                        PlaceOrder(sku: "ok-s\(number)"), options: SendOptions(timeout: .seconds(30)))
+                        PlaceOrder(sku: "ok-s\(number)"), options: SendOptions(timeout: .seconds(10)))
                 }
             }
             for send in sends {

@@ -210,9 +210,12 @@ struct TwoProcessTests {
         let backend = try await BackendProcess.launch()
         defer { backend.kill() }
         // An answer timeout far beyond the test's time limit: only keepalive can end the calls.
+        // The ping timeout is left at its default (5 s), which the transport shortens to half the
+        // interval (a timeout as long as the interval would never expire).
         let transport = try GRPCRemoteTransport(
             host: "127.0.0.1", port: backend.port, answerTimeout: .seconds(600),
-            keepaliveInterval: .milliseconds(1_500), keepaliveTimeout: .seconds(1))
+            keepaliveInterval: .milliseconds(1_500))
+        #expect(transport.keepaliveTimeout == .milliseconds(750))
 
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await transport.run() }
@@ -248,7 +251,7 @@ struct TwoProcessTests {
                     continue
                 }
             }
-            // The documented bound is one interval plus the ping timeout (2.5 s here); the rest
+            // The documented bound is one interval plus the ping timeout (2.25 s here); the rest
             // is room for a loaded machine.
             #expect(took < .seconds(15), "ended after \(took)")
             // Before the transport shuts down: it would wait for its new connection to the

@@ -64,7 +64,10 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     /// The other side's request limit, as its answers name it.
     private let peerLimit = PeerRequestLimit()
 
-    /// How long the other side has to answer a keepalive ping before the connection is closed.
+    /// How long the other side has to answer a keepalive ping before the connection is closed:
+    /// the `keepaliveTimeout` given, but at most half the keepalive interval
+    /// (grpc-swift-nio-transport 2.9 restarts the wait for an answer at each ping, so a timeout as
+    /// long as the interval would never expire).
     public let keepaliveTimeout: Duration
 
     /// The largest request sent without knowing the other side's limit: 4 MiB, what every gRPC
@@ -96,19 +99,13 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
 
     /// A transport to `target` (one backend: ``GRPCMultiBackendTransport`` makes one per
     /// address it resolves).
-    ///
-    /// `keepaliveTimeout` must be shorter than `keepaliveInterval`: grpc-swift-nio-transport (2.9)
-    /// restarts the wait for a ping's answer at each ping, so a timeout as long as the interval
-    /// never expires.
     init(
         target: any ResolvableTarget, deadlineGrace: Duration, answerTimeout: Duration,
         keepaliveInterval: Duration?, keepaliveTimeout: Duration = .seconds(5), maxRequestBytes: Int,
         maxCallsInFlight: Int, streamsPosts: Bool
     ) throws {
         precondition(maxCallsInFlight > 0, "maxCallsInFlight must be at least 1")
-        precondition(
-            keepaliveInterval.map { keepaliveTimeout < $0 } ?? true,
-            "keepaliveTimeout must be shorter than keepaliveInterval, or it never expires")
+        let keepaliveTimeout = keepaliveInterval.map { min(keepaliveTimeout, $0 / 2) } ?? keepaliveTimeout
         var config = HTTP2ClientTransport.Posix.Config.defaults
         // Pings also while no call is open: grpc-swift-nio-transport (2.9) stops a connection's
         // keepalive timer when its last call ends and starts it again only when a ping is
