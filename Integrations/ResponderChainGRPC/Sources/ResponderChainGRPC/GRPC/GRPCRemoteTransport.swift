@@ -35,11 +35,11 @@ public import ServiceLifecycle
 /// by default, whether calls are open or not) close a connection whose peer does not answer one
 /// within `keepaliveTimeout` (5 s by default): the calls and streams under way on it end
 /// ``RemoteLinkError/lost(_:)`` (they may have run there) within `keepaliveInterval` +
-/// `keepaliveTimeout` (15 s by default) of the peer's freezing. A call whose send has no deadline waits at most `answerTimeout` (30 s by
-/// default) for its answer, then ends ``RemoteLinkError/noAnswer(_:)``: so does a call made once
-/// the connection is closed, which waits for a new one that a frozen peer never completes. The
-/// other side must permit pings that often, with or without calls (a ``RemoteChainServer``
-/// permits one a second).
+/// `keepaliveTimeout` (15 s by default) of the peer's freezing. A call whose send has no
+/// deadline waits at most `answerTimeout` (30 s by default) for its answer, then ends
+/// ``RemoteLinkError/noAnswer(_:)``: so does a call made once the connection is closed, which
+/// waits for a new one that a frozen peer never completes. The other side must permit pings that
+/// often, with or without calls (a ``RemoteChainServer`` permits one a second).
 ///
 /// **Requests too large for the other side are not sent.** Every answer of a
 /// ``RemoteChainService`` names its request limit (``RemoteChainService/requestLimitKey``); the
