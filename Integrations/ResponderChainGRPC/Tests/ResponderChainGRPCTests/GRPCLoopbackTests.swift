@@ -131,6 +131,68 @@ struct GRPCLoopbackTests {
         }
     }
 
+    @Test(
+        "a request over the server's limit is refused by name at any size, never reset: up to the server's transport ceiling the server refuses it, past it the link asks the limit first; once the link knows the limit it refuses before sending",
+        arguments: [Oversize.times(1.5), .times(3), .times(20), .pastTheCeiling], [Carriage.awaited, .posted])
+    func oversizeRefusedByName(_ size: Oversize, _ carriage: Carriage) async throws {
+        let limit = 100_000
+        let chain = SplitChain(back: [.handle, .pass, .pass])
+        let server = RemoteChainServer(
+            entries: RemoteEntries(["orders": chain.b[0]], registry: ordersRegistry()), port: 0,
+            maxRequestBytes: limit)
+        let big = PlaceOrder(sku: String(repeating: "x", count: size.bytes(over: limit)))
+
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.run() }
+            defer { server.beginGracefulShutdown() }
+            let port = try await server.listeningPort
+            // The link's own limit is far above: only the server's applies.
+            let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port, maxRequestBytes: 64 << 20)
+            group.addTask { try await transport.run() }
+            defer { transport.shutDown() }
+            let link = RemoteLink(
+                entry: "orders", transport: transport, registry: ordersRegistry(), label: "grpc")
+            let front = Station("front", .pass, next: link, system: chain.front)
+
+            // The link has not learned the limit yet (no registry check, no answer).
+            let first = await carriage.carry(big, from: front)
+            if size == .pastTheCeiling {
+                Self.expectTooLargeAtTheLink(first, limit: limit, link: link)
+            } else {
+                let broken = try #require(first.interruptedDetails, "\(first)")
+                guard case .refused(.tooLarge(let bytes, let refusedAt)) = broken.cause as? RemoteLinkError
+                else {
+                    Issue.record("expected refused as too large, got \(first)")
+                    return
+                }
+                #expect(bytes > size.bytes(over: limit))
+                #expect(refusedAt == limit)
+            }
+
+            // Every answer names the limit: the refusal of an awaited send did. A stream's answers
+            // are not read for it; the registry check at start-up reads one.
+            if carriage == .posted { try await link.checkRegistry() }
+            Self.expectTooLargeAtTheLink(await carriage.carry(big, from: front), limit: limit, link: link)
+
+            // The connection was never reset, and the event never ran there.
+            #expect(await carriage.carry(PlaceOrder(sku: "small"), from: front).isHandled)
+            #expect(await !chain.b[0].seen.contains { $0.hasPrefix("xxx") })
+        }
+    }
+
+    private static func expectTooLargeAtTheLink(
+        _ outcome: Outcome, limit: Int, link: RemoteLink, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard let failure = outcome.failedDetails,
+            case .tooLarge(_, let refusedAt) = failure.error as? RemoteLinkError
+        else {
+            Issue.record("expected too large at the link, got \(outcome)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(failure.responder == ResponderID(link), sourceLocation: sourceLocation)
+        #expect(refusedAt == limit, sourceLocation: sourceLocation)
+    }
+
     @Test("a host given by name is resolved: the link reaches the server at localhost")
     func hostByName() async throws {
         let chain = SplitChain(back: [.handle])
@@ -210,6 +272,44 @@ struct GRPCLoopbackTests {
             let port = try #require(try await server.listeningAddress?.ipv4?.port)
             try await body(port, &group)
         }
+    }
+
+    /// How far over a server's limit a request is.
+    enum Oversize: Sendable, Equatable, CustomTestStringConvertible {
+        case times(Double)
+        /// Larger than the server's transport reads (``RemoteChainServer/transportCeiling(for:)``).
+        case pastTheCeiling
+
+        /// A sku length that makes a request this large.
+        func bytes(over limit: Int) -> Int {
+            switch self {
+            case .times(let factor): Int(Double(limit) * factor)
+            case .pastTheCeiling: RemoteChainServer.transportCeiling(for: limit) + 1
+            }
+        }
+
+        var testDescription: String {
+            switch self {
+            case .times(let factor): "\(factor)× the limit"
+            case .pastTheCeiling: "past the server's transport ceiling"
+            }
+        }
+    }
+
+    /// How an event is carried: an awaited send (one unary call), or a post (on its sender's
+    /// stream).
+    enum Carriage: Sendable, CustomTestStringConvertible {
+        case awaited
+        case posted
+
+        func carry(_ event: PlaceOrder, from station: Station) async -> Outcome {
+            switch self {
+            case .awaited: await station.send(event)
+            case .posted: await station.post(event).outcome
+            }
+        }
+
+        var testDescription: String { self == .awaited ? "sent" : "posted" }
     }
 
     enum GiveUp: Sendable, CustomTestStringConvertible {

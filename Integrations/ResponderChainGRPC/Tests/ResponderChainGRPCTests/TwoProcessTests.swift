@@ -202,6 +202,64 @@ struct TwoProcessTests {
         await backend.killAndWait()
     }
 
+    @Test(
+        "a backend frozen with SIGSTOP while a send and a post wait there is found by keepalive: the connection closes within the ping interval and timeout, and both end lost, long before the answer timeout"
+    )
+    func frozenPeerFoundByKeepalive() async throws {
+        let front = EventSystem()
+        let backend = try await BackendProcess.launch()
+        defer { backend.kill() }
+        // An answer timeout far beyond the test's time limit: only keepalive can end the calls.
+        // The ping timeout is left at its default (5 s), which the transport shortens to half the
+        // interval (a timeout as long as the interval would never expire).
+        let transport = try GRPCRemoteTransport(
+            host: "127.0.0.1", port: backend.port, answerTimeout: .seconds(600),
+            keepaliveInterval: .milliseconds(1_500))
+        #expect(transport.keepaliveTimeout == .milliseconds(750))
+
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await transport.run() }
+            defer { transport.shutDown() }
+            let link = RemoteLink(
+                entry: "orders", transport: transport, registry: ordersRegistry(), label: "link",
+                system: front)
+            let sender = Station("sender", .pass, next: link, system: front)
+            let poster = Station("poster", .pass, next: link, system: front)
+            // A call that ends leaves the connection with no call open for a moment (grpc-swift's
+            // keepalive used to stop there for good).
+            #expect(await sender.send(PlaceOrder(sku: "ok-0")).isHandled)
+            let post = await poster.post(PlaceOrder(sku: "slow-post"))
+            let send = Task { await sender.send(PlaceOrder(sku: "slow-send")) }
+            var parked: Set<String> = []
+            while parked.count < 2 { parked.insert(try await backend.line { $0.hasPrefix("parked ") }) }
+            // Several ping intervals while they wait: the backend answers the pings and permits
+            // them (gRPC's defaults would close the connection at the fourth), so nothing ends.
+            try await Task.sleep(for: .seconds(7))
+            #expect(post.finishedOutcome == nil)
+
+            backend.freeze()
+            let clock = ContinuousClock()
+            let start = clock.now
+            let outcomes = [await send.value, await post.outcome]
+            let took = start.duration(to: clock.now)
+
+            for outcome in outcomes {
+                let broken = try #require(outcome.interruptedDetails, "\(outcome)")
+                #expect(broken.lastReached == ResponderID(link))
+                guard case .lost = broken.cause as? RemoteLinkError else {
+                    Issue.record("expected lost, got \(outcome)")
+                    continue
+                }
+            }
+            // The documented bound is one interval plus the ping timeout (2.25 s here); the rest
+            // is room for a loaded machine.
+            #expect(took < .seconds(15), "ended after \(took)")
+            // Before the transport shuts down: it would wait for its new connection to the
+            // frozen process.
+            await backend.killAndWait()
+        }
+    }
+
     /// Runs `body` with a link to the backend on `port`, over a gRPC transport that runs for
     /// the duration of `body`.
     private func withLink(

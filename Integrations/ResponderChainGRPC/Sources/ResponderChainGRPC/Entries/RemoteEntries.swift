@@ -55,7 +55,7 @@ public struct RemoteEntries: Sendable {
     /// it gRPC's cancellation of the call).
     func reply(to request: RemoteRequest, from peer: String, call: RemoteCall?) async -> RemoteReply {
         var senders: [String: Relay] = [:]
-        switch await accept(request, from: peer, senders: &senders) {
+        switch await accept(request, from: peer, senders: &senders, awaited: true) {
         case .refused(let refusal):
             return RemoteReply(body: .refused(refusal))
         case .posted(let ticket):
@@ -73,10 +73,11 @@ public struct RemoteEntries: Sendable {
     /// Checks `request` and posts its event at its entry, from the relay `senders` holds for
     /// that entry (made on first use): the requests of one `senders` are posted as one sender's,
     /// in the order they are accepted. Returns once the event is queued (the posting limit may
-    /// make it wait).
-    func accept(_ request: RemoteRequest, from peer: String, senders: inout [String: Relay]) async
-        -> Acceptance
-    {
+    /// make it wait). An `awaited` request's event is marked so (``ArrivedAwaited``): a link
+    /// further on sends it as an awaited send, not on its sender's ordered stream.
+    func accept(
+        _ request: RemoteRequest, from peer: String, senders: inout [String: Relay], awaited: Bool = false
+    ) async -> Acceptance {
         guard request.version == WireFormat.version else {
             return .refused(.unsupportedVersion(request.version))
         }
@@ -103,6 +104,7 @@ public struct RemoteEntries: Sendable {
             return .refused(error)
         }
         options.timeout = request.timeLeftNanoseconds.map { .nanoseconds(max(0, $0)) }
+        if awaited { options.info[ArrivedAwaited.self] = true }
         let sender = senders[request.entry] ?? Relay(entry: entry, label: "remote \(peer): \(request.source)")
         senders[request.entry] = sender
         if let context = TraceHeaders.extract(request.traceHeaders, using: instrument) {

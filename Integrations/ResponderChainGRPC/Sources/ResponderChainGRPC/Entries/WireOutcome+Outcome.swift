@@ -11,7 +11,8 @@ extension WireOutcome {
         self.handlers = outcome.handlers.map(WireResponder.init)
         self.captureHandlerCount = outcome.path.captureHandlers.count
         self.info = written?.values ?? []
-        self.infoLeftBehind = written?.unregistered ?? outcome.info.keyNames
+        self.infoLeftBehind =
+            written?.unregistered ?? outcome.info.keyNames.filter { $0 != ArrivedAwaited.name }
         self.phase = EventContext.Phase.bubble.wireName
         switch outcome {
         case .handled(let handled):

@@ -60,7 +60,8 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
         /// The longest a call whose send has no deadline waits for its answer
         /// (``GRPCRemoteTransport/answerTimeout``).
         public var answerTimeout: Duration = .seconds(30)
-        /// The HTTP/2 keepalive interval while calls are open; `nil` for none.
+        /// The HTTP/2 keepalive interval (``GRPCRemoteTransport``'s, pinging with or without
+        /// calls open); `nil` for none.
         public var keepaliveInterval: Duration? = .seconds(10)
         /// The largest request, encoded, that is sent (``GRPCRemoteTransport/maxRequestBytes``).
         public var maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes

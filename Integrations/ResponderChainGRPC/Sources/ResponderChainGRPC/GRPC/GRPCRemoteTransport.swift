@@ -31,13 +31,22 @@ public import ServiceLifecycle
 /// spends its time in its stream buffers). A send cancelled, or past its deadline, while it
 /// waits leaves the line and ends as any stopped send.
 ///
-/// **A frozen or dead peer is noticed.** A call whose send has no deadline waits at most
-/// `answerTimeout` (30 s by default) for its answer, then ends
-/// ``RemoteLinkError/noAnswer(_:)``: the link's hop ends, so does the send, and a sender's
-/// later posts, which wait behind it in its lane, go on. HTTP/2 keepalive pings (every
-/// `keepaliveInterval` while calls are open, 10 s by default; the transport may raise intervals
-/// under 10 s) close a connection whose peer does not answer within 5 s, which fails its calls
-/// at once instead.
+/// **A frozen or dead peer is noticed.** HTTP/2 keepalive pings (every `keepaliveInterval`, 10 s
+/// by default, whether calls are open or not) close a connection whose peer does not answer one
+/// within `keepaliveTimeout` (5 s by default): the calls and streams under way on it end
+/// ``RemoteLinkError/lost(_:)`` (they may have run there) within `keepaliveInterval` +
+/// `keepaliveTimeout` (15 s by default) of the peer's freezing. A call whose send has no
+/// deadline waits at most `answerTimeout` (30 s by default) for its answer, then ends
+/// ``RemoteLinkError/noAnswer(_:)``: so does a call made once the connection is closed, which
+/// waits for a new one that a frozen peer never completes. The other side must permit pings that
+/// often, with or without calls (a ``RemoteChainServer`` permits one a second).
+///
+/// **Requests too large for the other side are not sent.** Every answer of a
+/// ``RemoteChainService`` names its request limit (``RemoteChainService/requestLimitKey``); the
+/// transport remembers the last one named, and a request over it ends the send failed at the link
+/// (``RemoteLinkError/tooLarge(bytes:limit:)``, with that limit), nothing sent. Before the first
+/// answer (``RemoteLink/checkRegistry()`` at start-up reads one), a request over 4 MiB, what
+/// every gRPC server reads by default, first asks the other side for its limit.
 public final class GRPCRemoteTransport: RemoteTransport, Service {
     private let client: GRPCClient<HTTP2ClientTransport.Posix>
     /// Added to a send's time left for the call's own deadline.
@@ -45,13 +54,26 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     /// The longest a call whose send has no deadline waits for its answer.
     public let answerTimeout: Duration
     /// The largest request, encoded, that the transport sends; a larger one ends the send failed
-    /// at the link (``RemoteLinkError/tooLarge(bytes:limit:)``) and nothing is sent. Keep it at
-    /// most the other side's `maxRequestBytes`.
+    /// at the link (``RemoteLinkError/tooLarge(bytes:limit:)``) and nothing is sent. So does one
+    /// over the other side's `maxRequestBytes`, once an answer has named it.
     public let maxRequestBytes: Int
     private let limiter: CallLimiter
     /// Whether a sender's posts are carried in order on a stream of their own.
     public let streamsPosts: Bool
     private let orderedStreams = OrderedStreams()
+    /// The other side's request limit, as its answers name it.
+    private let peerLimit = PeerRequestLimit()
+
+    /// How long the other side has to answer a keepalive ping before the connection is closed:
+    /// the `keepaliveTimeout` given, but at most half the keepalive interval
+    /// (grpc-swift-nio-transport 2.9 restarts the wait for an answer at each ping, so a timeout as
+    /// long as the interval would never expire).
+    public let keepaliveTimeout: Duration
+
+    /// The largest request sent without knowing the other side's limit: 4 MiB, what every gRPC
+    /// server reads by default (a ``RemoteChainServer`` reads at least that much, and refuses by
+    /// name what is over its own limit). A larger one is sent only once the limit is known.
+    static var requestsSentUnasked: Int { 4 * 1_024 * 1_024 }
 
     /// A transport to `host`:`port`: an IPv4 address, or a name, resolved through DNS (the
     /// system's resolver) by grpc-swift, whose connection goes to the first address that answers.
@@ -60,6 +82,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     public convenience init(
         host: String, port: Int, deadlineGrace: Duration = .milliseconds(250),
         answerTimeout: Duration = .seconds(30), keepaliveInterval: Duration? = .seconds(10),
+        keepaliveTimeout: Duration = .seconds(5),
         maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes, maxCallsInFlight: Int = 100,
         streamsPosts: Bool = true
     ) throws {
@@ -70,6 +93,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         try self.init(
             target: target, deadlineGrace: deadlineGrace,
             answerTimeout: answerTimeout, keepaliveInterval: keepaliveInterval,
+            keepaliveTimeout: keepaliveTimeout,
             maxRequestBytes: maxRequestBytes, maxCallsInFlight: maxCallsInFlight, streamsPosts: streamsPosts)
     }
 
@@ -77,13 +101,21 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     /// address it resolves).
     init(
         target: any ResolvableTarget, deadlineGrace: Duration, answerTimeout: Duration,
-        keepaliveInterval: Duration?, maxRequestBytes: Int, maxCallsInFlight: Int, streamsPosts: Bool
+        keepaliveInterval: Duration?, keepaliveTimeout: Duration = .seconds(5), maxRequestBytes: Int,
+        maxCallsInFlight: Int, streamsPosts: Bool
     ) throws {
         precondition(maxCallsInFlight > 0, "maxCallsInFlight must be at least 1")
+        let keepaliveTimeout = keepaliveInterval.map { min(keepaliveTimeout, $0 / 2) } ?? keepaliveTimeout
         var config = HTTP2ClientTransport.Posix.Config.defaults
+        // Pings also while no call is open: grpc-swift-nio-transport (2.9) stops a connection's
+        // keepalive timer when its last call ends and starts it again only when a ping is
+        // answered, so without them a connection that was once idle never pings again, and a
+        // frozen peer's calls wait for their timeouts. A `RemoteChainServer` permits them.
         config.connection.keepalive = keepaliveInterval.map {
-            HTTP2ClientTransport.Config.Keepalive(time: $0, timeout: .seconds(5), allowWithoutCalls: false)
+            HTTP2ClientTransport.Config.Keepalive(
+                time: $0, timeout: keepaliveTimeout, allowWithoutCalls: true)
         }
+        self.keepaliveTimeout = keepaliveTimeout
         self.client = GRPCClient(
             transport: try .http2NIOPosix(
                 target: target, transportSecurity: .plaintext, config: config))
@@ -132,9 +164,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
             options.timeout = answerTimeout
         }
         let encoded = EncodedMessage(encoding: request)
-        guard encoded.bytes.count <= maxRequestBytes else {
-            throw RemoteLinkError.tooLarge(bytes: encoded.bytes.count, limit: maxRequestBytes)
-        }
+        try await checkSize(of: encoded)
         try await limiter.acquire()
         defer { limiter.release() }
         do {
@@ -142,7 +172,12 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
                 request: ClientRequest(message: encoded), descriptor: RemoteChainMethods.deliver,
                 serializer: EncodedMessageSerializer(),
                 deserializer: ProtobufMessageDeserializer<RemoteReply>(), options: options
-            ) { response in try response.message }
+            ) { [peerLimit] response in
+                if case .success(let contents) = response.accepted {
+                    peerLimit.learn(from: contents.metadata)
+                }
+                return try response.message
+            }
         } catch let error as RPCError {
             throw Self.linkError(error)
         }
@@ -163,9 +198,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     {
         guard streamsPosts, let placed else { return try await deliver(request) }
         let encoded = EncodedMessage(encoding: request)
-        guard encoded.bytes.count <= maxRequestBytes else {
-            throw RemoteLinkError.tooLarge(bytes: encoded.bytes.count, limit: maxRequestBytes)
-        }
+        try await checkSize(of: encoded)
         guard let (stream, sequence) = orderedStreams.place(encoded.bytes, for: sender) else {
             throw RemoteLinkError.unreachable("the transport has shut down: nothing was sent")
         }
@@ -182,9 +215,31 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
                 request: ClientRequest(message: EmptyMessage()), descriptor: RemoteChainMethods.registryNames,
                 serializer: ProtobufMessageSerializer<EmptyMessage>(),
                 deserializer: ProtobufMessageDeserializer<RemoteRegistryNames>(), options: .defaults
-            ) { response in try response.message }
+            ) { [peerLimit] response in
+                if case .success(let contents) = response.accepted {
+                    peerLimit.learn(from: contents.metadata)
+                }
+                return try response.message
+            }
         } catch let error as RPCError {
             throw Self.linkError(error)
+        }
+    }
+
+    /// Throws ``RemoteLinkError/tooLarge(bytes:limit:)`` for a request over this transport's
+    /// limit or the other side's; asks the other side for its limit first when the request is
+    /// larger than ``requestsSentUnasked`` and no answer has named it yet.
+    private func checkSize(of encoded: EncodedMessage) async throws {
+        let bytes = encoded.bytes.count
+        guard bytes <= maxRequestBytes else {
+            throw RemoteLinkError.tooLarge(bytes: bytes, limit: maxRequestBytes)
+        }
+        if bytes > Self.requestsSentUnasked, peerLimit.current == .unknown {
+            // Its answer names the limit; if it fails, so will the request, which reports why.
+            _ = try? await registryNames()
+        }
+        if case .named(let limit) = peerLimit.current, bytes > limit {
+            throw RemoteLinkError.tooLarge(bytes: bytes, limit: limit)
         }
     }
 

@@ -24,6 +24,12 @@ public import GRPCCore
 /// the time left before the call's deadline (`grpc-timeout`), and ends `timedOut` here when it
 /// passes. On a `DeliverInOrder` stream, the stream's deadline is so for each of its events.
 ///
+/// **A `GRPCServer` of your own** must let its transport read requests of at least 4 MiB (gRPC's
+/// default) and at least ``maxRequestBytes`` (`maxRequestPayloadSize`), so that the service sees
+/// and refuses by name what is over its limit (a link sends up to 4 MiB before it knows the
+/// limit), and permit the links' keepalive pings with and without calls
+/// (`keepalive.clientBehavior`), as a ``RemoteChainServer`` does.
+///
 /// **Graceful shutdown.** gRPC also signals every call in flight as cancelled when the server
 /// begins a graceful shutdown, although those calls are meant to finish. Call this service's
 /// ``beginGracefulShutdown()`` first, then the server's: the events under way then run to their
@@ -53,8 +59,14 @@ public struct RemoteChainService: RegistrableRPCService {
     /// The largest request the service reads; a larger one is refused
     /// (``RemoteRefusal/tooLarge(bytes:limit:)``) without being read. The server's transport
     /// must accept requests at least this large (`maxRequestPayloadSize`; a `RemoteChainServer`
-    /// sets it), or gRPC resets larger ones before the service sees them.
+    /// sets it), or gRPC resets larger ones before the service sees them. Every answer names it
+    /// in its metadata (``requestLimitKey``), so that a ``GRPCRemoteTransport`` learns it and
+    /// refuses larger requests before sending them.
     public let maxRequestBytes: Int
+
+    /// The metadata key under which every answer of the service (its initial metadata, on each
+    /// method) names ``maxRequestBytes``, in decimal: `responderchain-max-request-bytes`.
+    public static var requestLimitKey: String { "responderchain-max-request-bytes" }
 
     /// A service for `entries` that reads requests of at most `maxRequestBytes`.
     public init(entries: RemoteEntries, maxRequestBytes: Int = Self.defaultMaxRequestBytes) {
@@ -68,8 +80,16 @@ public struct RemoteChainService: RegistrableRPCService {
         shutdown.set()
     }
 
+    /// The initial metadata of every answer: the request limit.
+    private var answerMetadata: Metadata {
+        var metadata = Metadata()
+        metadata.addString(String(maxRequestBytes), forKey: Self.requestLimitKey)
+        return metadata
+    }
+
     /// Registers the service's methods.
     public func registerMethods<Transport: ServerTransport>(with router: inout RPCRouter<Transport>) {
+        let metadata = answerMetadata
         router.registerHandler(
             forMethod: RemoteChainMethods.deliver,
             deserializer: SizedMessageDeserializer<RemoteRequest>(limit: maxRequestBytes),
@@ -86,10 +106,11 @@ public struct RemoteChainService: RegistrableRPCService {
                 }
             case .tooLarge(let bytes):
                 let refusal = RemoteReply(body: .refused(.tooLarge(bytes: bytes, limit: maxRequestBytes)))
-                return StreamingServerResponse(single: ServerResponse(message: refusal))
+                return StreamingServerResponse(single: ServerResponse(message: refusal, metadata: metadata))
             case .malformed(let what):
                 return StreamingServerResponse(
-                    single: ServerResponse(message: RemoteReply(body: .refused(.undecodable(what)))))
+                    single: ServerResponse(
+                        message: RemoteReply(body: .refused(.undecodable(what))), metadata: metadata))
             }
             let call = RemoteCall()
             let deadline = message.timeLeftNanoseconds.map {
@@ -104,7 +125,7 @@ public struct RemoteChainService: RegistrableRPCService {
                 if let deadline, ContinuousClock.now >= deadline - Self.deadlineMargin { return }
                 call.giveUp()
             }
-            return StreamingServerResponse(single: ServerResponse(message: reply))
+            return StreamingServerResponse(single: ServerResponse(message: reply, metadata: metadata))
         }
         let ordered = OrderedDelivery(entries: entries, shutdown: shutdown, maxRequestBytes: maxRequestBytes)
         router.registerHandler(
@@ -125,7 +146,7 @@ public struct RemoteChainService: RegistrableRPCService {
                     frame.frame = .request(message)
                     return .frame(frame)
                 })
-            return StreamingServerResponse { writer in
+            return StreamingServerResponse(metadata: metadata) { writer in
                 try await ordered.serve(frames, peer: context.remotePeer, writer: writer)
                 return [:]
             }
@@ -135,7 +156,8 @@ public struct RemoteChainService: RegistrableRPCService {
             deserializer: ProtobufMessageDeserializer<EmptyMessage>(),
             serializer: ProtobufMessageSerializer<RemoteRegistryNames>()
         ) { [entries] _, _ in
-            StreamingServerResponse(single: ServerResponse(message: entries.registry.names))
+            StreamingServerResponse(
+                single: ServerResponse(message: entries.registry.names, metadata: metadata))
         }
     }
 }

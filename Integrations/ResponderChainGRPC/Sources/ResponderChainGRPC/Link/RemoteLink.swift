@@ -115,9 +115,10 @@ public actor RemoteLink: Responder {
         let reply: RemoteReply
         do {
             // A post its sender's lane delivers may go on a stream that keeps the sender's order;
-            // once it is placed there, the sender's next post may go while this one waits.
-            let placed: (() -> Void)? =
-                context.canReleaseSenderLane ? { context.releaseSenderLane() } : nil
+            // once it is placed there, the sender's next post may go while this one waits. An
+            // event that arrived here by an awaited call is posted here too, but stays awaited.
+            let isPost = context.canReleaseSenderLane && context.info[ArrivedAwaited.self] != true
+            let placed: (() -> Void)? = isPost ? { context.releaseSenderLane() } : nil
             reply = try await transport.deliver(
                 request, sender: RemoteSenderKey(context.source), placed: placed)
         } catch let error as RemoteLinkError {

@@ -30,8 +30,9 @@ public enum RemoteLinkError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The other side did not answer in time (``GRPCRemoteTransport/answerTimeout``, or the
     /// call's deadline): it may be frozen, dead or too slow. The event may have run there.
     case noAnswer(String)
-    /// The request is larger than the transport sends (``GRPCRemoteTransport/maxRequestBytes``):
-    /// nothing was sent. The send ends failed at the link.
+    /// The request is larger than the transport sends (``GRPCRemoteTransport/maxRequestBytes``),
+    /// or than the other side reads, as its answers named it (`limit` says which): nothing was
+    /// sent. The send ends failed at the link.
     case tooLarge(bytes: Int, limit: Int)
     /// The other process's answer could not be read.
     case unreadableReply(String)
@@ -51,7 +52,7 @@ public enum RemoteLinkError: Error, Hashable, Sendable, CustomStringConvertible 
         case .lost(let why): "lost midway (it may have run there): \(why)"
         case .noAnswer(let why): "no answer in time (it may have run there): \(why)"
         case .tooLarge(let bytes, let limit):
-            "the request is \(bytes) bytes, over the transport's limit of \(limit): nothing was sent"
+            "the request is \(bytes) bytes, over the limit of \(limit): nothing was sent"
         case .unreadableReply(let why): "unreadable reply: \(why)"
         case .registryMismatch(let events, let info):
             "the other side does not register events \(events) or information \(info)"

@@ -41,7 +41,7 @@ extension RemoteRegistry {
             values.append(WireValue(name: coding.name, json: json))
             written.insert(coding.keyName)
         }
-        let unregistered = info.keyNames.filter { !written.contains($0) }
+        let unregistered = info.keyNames.filter { !written.contains($0) && $0 != ArrivedAwaited.name }
         return (values, unregistered)
     }
 

@@ -38,23 +38,44 @@ public final class RemoteChainServer: Service {
     ///     for every interface.
     ///   - port: The port; 0 lets the system choose one (read it from ``listeningPort``).
     ///   - maxRequestBytes: The largest request read, encoded (4 MiB by default); a larger one
-    ///     is refused (``RemoteRefusal/tooLarge(bytes:limit:)``) and its event never posted.
+    ///     is refused (``RemoteRefusal/tooLarge(bytes:limit:)``) and its event never posted. The
+    ///     server names it in every answer, and a ``GRPCRemoteTransport`` that has learned it
+    ///     refuses larger requests before sending them.
     public init(
         entries: RemoteEntries, host: String = "127.0.0.1", port: Int,
         maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes
     ) {
         self.entries = entries
         self.service = RemoteChainService(entries: entries, maxRequestBytes: maxRequestBytes)
-        // The transport accepts twice the service's limit, so that a request over the limit
-        // reaches the service and is refused by name rather than reset by gRPC.
         var config = HTTP2ServerTransport.Posix.Config.defaults
-        config.rpc.maxRequestPayloadSize =
-            maxRequestBytes.multipliedReportingOverflow(by: 2).overflow
-            ? Int.max : maxRequestBytes * 2
+        config.rpc.maxRequestPayloadSize = Self.transportCeiling(for: maxRequestBytes)
+        // A link's transport pings every `keepaliveInterval` (10 s by default), also while no
+        // call is open; gRPC's defaults would count such pings as strikes and close the
+        // connection after three.
+        config.connection.keepalive.clientBehavior = .init(
+            minPingIntervalWithoutCalls: Self.minKeepaliveInterval, allowWithoutCalls: true)
         self.server = GRPCServer(
             transport: .http2NIOPosix(
                 address: .ipv4(host: host, port: port), transportSecurity: .plaintext, config: config),
             services: [service])
+    }
+
+    /// The shortest interval between a client's keepalive pings the server permits, with or
+    /// without calls open: 1 s. A client that pings more often has its connection closed
+    /// (`GOAWAY`, `too_many_pings`).
+    public static var minKeepaliveInterval: Duration { .seconds(1) }
+
+    /// The largest message the server's gRPC transport reads for a service whose limit is
+    /// `maxRequestBytes`: twice that limit, and at least 4 MiB (what every gRPC server reads by
+    /// default, so that a ``GRPCRemoteTransport`` that does not know the limit yet sends up to that
+    /// much without asking), plus room for a stream frame's number. A request up to it reaches
+    /// the service, which refuses it by name if it is over `maxRequestBytes`; the transport
+    /// resets the stream of a larger one before the service sees it.
+    static func transportCeiling(for maxRequestBytes: Int) -> Int {
+        let doubled = maxRequestBytes.multipliedReportingOverflow(by: 2)
+        let ceiling =
+            doubled.overflow ? Int.max : max(doubled.partialValue, GRPCRemoteTransport.requestsSentUnasked)
+        return ceiling.addingReportingOverflow(1_024).overflow ? Int.max : ceiling + 1_024
     }
 
     /// Serves until ``beginGracefulShutdown()`` or, inside a `ServiceGroup`, until the group's
