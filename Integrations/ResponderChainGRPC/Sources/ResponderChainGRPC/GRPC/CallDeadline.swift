@@ -48,13 +48,7 @@ struct CallDeadline: Sendable {
     /// The time left for an event whose request carries `requested` (nanoseconds, or `nil` for
     /// none): the call's time left, or the request's when it is sooner.
     func timeLeftNanoseconds(_ requested: Int64?, now: ContinuousClock.Instant = .now) -> Int64 {
-        let left = (instant - now).components
-        let limit = Int64.max / 1_000_000_000  // about 292 years
-        let call =
-            left.seconds >= limit
-            ? Int64.max
-            : left.seconds <= -limit
-                ? Int64.min : left.seconds * 1_000_000_000 + left.attoseconds / 1_000_000_000
+        let call = (instant - now).clampedNanoseconds
         guard let requested else { return call }
         return min(requested, call)
     }
