@@ -59,8 +59,9 @@ public struct RemoteEntries: Sendable {
         case .refused(let refusal):
             return RemoteReply(body: .refused(refusal))
         case .posted(let ticket):
-            call?.attach(ticket)
-            return await reply(awaiting: ticket)
+            guard let call else { return await reply(awaiting: ticket) }
+            let outcome = await call.outcome(of: ticket)
+            return RemoteReply(body: .outcome(WireOutcome(outcome, registry: registry)))
         }
     }
 

@@ -68,6 +68,32 @@ extension RemoteRefusal: ProtobufMessage {
         }
     }
 
+    /// `RemoteRefusal.OutOfSequence`: the numbers of ``RemoteRefusal/outOfSequence(expected:got:)``.
+    private struct OutOfSequence: ProtobufMessage {
+        var expected: UInt64 = 0
+        var got: UInt64 = 0
+
+        init(expected: UInt64, got: UInt64) {
+            self.expected = expected
+            self.got = got
+        }
+
+        init(from reader: inout ProtobufReader) throws(WireDecodingError) {
+            while let field = try reader.nextField() {
+                switch field {
+                case 1: expected = try reader.readUInt64()
+                case 2: got = try reader.readUInt64()
+                default: try reader.skipField()
+                }
+            }
+        }
+
+        func encode(to writer: inout ProtobufWriter) {
+            writer.write(1, uint: expected)
+            writer.write(2, uint: got)
+        }
+    }
+
     init(from reader: inout ProtobufReader) throws(WireDecodingError) {
         var reason: Self?
         while let field = try reader.nextField() {
@@ -82,6 +108,9 @@ extension RemoteRefusal: ProtobufMessage {
                 let sizes = try reader.readMessage(TooLarge.self)
                 reason = .tooLarge(bytes: sizes.bytes, limit: sizes.limit)
             case 8: reason = try reader.readBool() ? .shuttingDown : reason
+            case 9:
+                let numbers = try reader.readMessage(OutOfSequence.self)
+                reason = .outOfSequence(expected: numbers.expected, got: numbers.got)
             default: try reader.skipField()
             }
         }
@@ -100,6 +129,8 @@ extension RemoteRefusal: ProtobufMessage {
         case .entryGone(let name): writer.writeOptional(6, string: name)
         case .tooLarge(let bytes, let limit): writer.write(7, message: TooLarge(bytes: bytes, limit: limit))
         case .shuttingDown: writer.writeOptional(8, bool: true)
+        case .outOfSequence(let expected, let got):
+            writer.write(9, message: OutOfSequence(expected: expected, got: got))
         }
     }
 }
