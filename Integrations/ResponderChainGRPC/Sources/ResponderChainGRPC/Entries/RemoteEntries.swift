@@ -60,7 +60,12 @@ public struct RemoteEntries: Sendable {
             return RemoteReply(body: .refused(refusal))
         case .posted(let ticket):
             guard let call else { return await reply(awaiting: ticket) }
-            let outcome = await call.outcome(of: ticket)
+            // As in `reply(awaiting:)`, the end of this task cancels the ticket.
+            let outcome = await withTaskCancellationHandler {
+                await call.outcome(of: ticket)
+            } onCancel: {
+                ticket.cancel()
+            }
             return RemoteReply(body: .outcome(WireOutcome(outcome, registry: registry)))
         }
     }
