@@ -19,6 +19,9 @@ package final class CancellationSignal: Sendable {
         /// The sender withdrew the event (the window layer, when the pointer sequence of an
         /// event under way is cancelled).
         case withdrawn = 4
+        /// A ticket's ``Ticket/abandon()``: cancelled as by ``ticket``, and dead-lettered, since
+        /// whoever held the ticket is gone.
+        case abandoned = 5
     }
 
     /// A signal that is not set.
@@ -41,11 +44,22 @@ package final class CancellationSignal: Sendable {
     }
 }
 
+extension Outcome {
+    /// Whether the outcome of a send whose signal is `signal` goes to dead letters: when it does
+    /// by itself (``goesToDeadLetters``), and when its ticket was abandoned (``Ticket/abandon()``)
+    /// and it ended cancelled by that.
+    func goesToDeadLetters(signal: CancellationSignal?) -> Bool {
+        if goesToDeadLetters { return true }
+        guard case .cancelled(let stop) = self, stop.reason == .ticketCancelled else { return false }
+        return signal?.reason == .abandoned
+    }
+}
+
 extension Outcome.Stop.Reason {
     /// The outcome's name for the reason a signal was set.
     init(_ reason: CancellationSignal.Reason) {
         switch reason {
-        case .ticket: self = .ticketCancelled
+        case .ticket, .abandoned: self = .ticketCancelled
         case .shutdown: self = .shutdown
         case .deadline: self = .deadlinePassed
         case .withdrawn: self = .withdrawn

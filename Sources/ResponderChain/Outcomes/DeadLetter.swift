@@ -9,7 +9,8 @@ public struct DeadLetter: Sendable {
     /// The outcome: ``Outcome/unhandled(_:)``, ``Outcome/interrupted(_:)``,
     /// ``Outcome/rejected(_:)`` (a full posting limit with the reject policy, a poster cancelled
     /// while waiting, a system shutting down), or ``Outcome/cancelled(_:)`` with reason
-    /// ``Outcome/Stop/Reason/shutdown``.
+    /// ``Outcome/Stop/Reason/shutdown`` (or ``Outcome/Stop/Reason/ticketCancelled``, for a post
+    /// whose ticket was abandoned: ``Ticket/abandon()``).
     public let outcome: Outcome
 }
 

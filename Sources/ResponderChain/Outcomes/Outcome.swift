@@ -74,7 +74,9 @@ public enum Outcome: Sendable, CustomStringConvertible {
     /// Whether this outcome is given to the dead-letter sink: the event was not handled and
     /// nobody chose that. Unhandled, interrupted and rejected events, and posted events that a
     /// system's shutdown ended; not events that their sender cancelled, that timed out, that
-    /// failed (the failure is the sender's to handle) or that ended in a cycle.
+    /// failed (the failure is the sender's to handle) or that ended in a cycle. (A post whose
+    /// ticket was abandoned, ``Ticket/abandon()``, goes there too, cancelled: nobody is left to
+    /// see it; that is the ticket's doing, not this outcome's.)
     public var goesToDeadLetters: Bool {
         switch self {
         case .unhandled, .interrupted, .rejected: return true

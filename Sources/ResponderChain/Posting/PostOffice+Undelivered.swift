@@ -24,6 +24,17 @@ extension PostOffice {
             Router.endUndelivered(outcome, of: post.event, source: post.source, capture: post.capture))
     }
 
+    /// Ends `post`, removed from its queue by its abandoned ticket (``Ticket/abandon()``), as
+    /// ``Outcome/cancelled(_:)`` before hop 1, with reason
+    /// ``Outcome/Stop/Reason/ticketCancelled``; it is dead-lettered. Returns the ticket's
+    /// settlement; the caller wakes its waiters.
+    static nonisolated(nonsending) func endQueuedAbandoned(_ post: PendingPost) async
+        -> TicketState.Settlement
+    {
+        let outcome = Outcome.cancelled(queuedStop(of: post, reason: .ticketCancelled))
+        return await endUndelivered(post, with: outcome, system: post.capture.system)
+    }
+
     /// Ends `post`, removed from its queue by its system's shutdown, as ``Outcome/cancelled(_:)``
     /// before hop 1, with reason ``Outcome/Stop/Reason/shutdown``; it is dead-lettered.
     /// Returns the ticket's settlement; the caller wakes its waiters.
@@ -59,7 +70,7 @@ extension PostOffice {
     ) async -> TicketState.Settlement {
         let outcome = await Router.endUndelivered(
             outcome, of: post.event, source: post.source, capture: post.capture,
-            deadLetters: post.options.deadLetters ?? system.deadLetters)
+            deadLetters: post.options.deadLetters ?? system.deadLetters, signal: post.ticket.signal)
         return post.ticket.settle(outcome)
     }
 
@@ -73,20 +84,22 @@ extension PostOffice {
 extension Router {
     /// The ending of a send that reached no responder: its `sent`, then the one ending
     /// (``end(_:of:source:system:deadLetters:trace:)``), through the capture's system.
+    /// `signal` is a post's ticket (see ``Outcome/goesToDeadLetters(signal:)``).
     static nonisolated(nonsending) func endUndelivered(
         _ outcome: Outcome,
         of event: any Event,
         source: EventSource,
         capture: TraceCapture,
-        deadLetters: DeadLetter.Sink?
+        deadLetters: DeadLetter.Sink?,
+        signal: CancellationSignal? = nil
     ) async -> Outcome {
-        guard outcome.goesToDeadLetters else {
+        guard outcome.goesToDeadLetters(signal: signal) else {
             return endUndelivered(outcome, of: event, source: source, capture: capture)
         }
         capture.recordSent(from: source)
         return await end(
             outcome, of: event, source: source, system: capture.system, deadLetters: deadLetters,
-            trace: capture.trace)
+            trace: capture.trace, deadLettered: true)
     }
 
     /// ``endUndelivered(_:of:source:capture:deadLetters:)`` for an outcome that does not go to

@@ -185,6 +185,19 @@ final class PostOffice: Sendable {
         }
     }
 
+    /// Abandons a ticket's post: as ``cancel(_:lane:)``, but a post removed from its queue is
+    /// ended dead-lettered (which may suspend, for the sink).
+    nonisolated(nonsending) func abandon(_ ticket: TicketState, lane: ObjectIdentifier) async {
+        switch state.withLock({ $0.cancel(ticket, lane: lane) }) {
+        case .interruptDelivery(let task):
+            task?.cancel()
+        case .removedFromQueue(let post):
+            endedWhileQueued(await Self.endQueuedAbandoned(post))
+        case .none:
+            break
+        }
+    }
+
     // MARK: Releasing a lane
 
     /// Lets the lane delivering the post whose ticket has `signal` go on without it (see

@@ -28,9 +28,24 @@ public struct Ticket: Hashable, Sendable {
         state.cancel()
     }
 
-    /// Whether ``cancel()`` stopped the event (it was called before the event ended some other
-    /// way).
-    public var isCancelled: Bool { state.signal.reason == .ticket }
+    /// Cancels the event as ``cancel()`` does, for a holder that is gone (a sender in another
+    /// process that went away, say): nobody will look at its outcome, so it also goes to the
+    /// dead-letter sink and streams. The outcome is ``Outcome/cancelled(_:)``, with reason
+    /// ``Outcome/Stop/Reason/ticketCancelled``. Returns once a queued event has ended (an event
+    /// being delivered ends in its own task). Has no effect once the outcome is known, or once
+    /// the ticket is cancelled.
+    public func abandon() async {
+        await state.abandon()
+    }
+
+    /// Whether ``cancel()`` (or ``abandon()``) stopped the event (it was called before the event
+    /// ended some other way).
+    public var isCancelled: Bool {
+        switch state.signal.reason {
+        case .ticket, .abandoned: true
+        default: false
+        }
+    }
 
     /// The outcome, once the event has finished; `nil` before.
     public var finishedOutcome: Outcome? { state.finishedOutcome }

@@ -44,6 +44,13 @@ final class TicketState: Sendable {
         office?.cancel(self, lane: lane)
     }
 
+    /// Cancels the post as ``cancel()`` does, and dead-letters it: returns once a queued post has
+    /// ended so (one being delivered ends in its own task).
+    nonisolated(nonsending) func abandon() async {
+        guard finishedOutcome == nil, signal.cancel(.abandoned) else { return }
+        await office?.abandon(self, lane: lane)
+    }
+
     /// The outcome a ticket holds, and the tasks that were waiting for it: the proof that the
     /// ticket has its outcome (only ``settle(_:)`` makes one), with the wake-up still to do.
     struct Settlement: Sendable {

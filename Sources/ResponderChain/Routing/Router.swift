@@ -106,17 +106,19 @@ enum Router {
         } else {
             outcome = await route(event, from: sender, start: options.start, context: &context)
         }
-        guard outcome.goesToDeadLetters else {
+        guard outcome.goesToDeadLetters(signal: signal) else {
             return publish(outcome, of: event, source: source, system: system, trace: capture.trace)
         }
         return await end(
             outcome, of: event, source: source, system: system,
-            deadLetters: options.deadLetters ?? system.deadLetters, trace: capture.trace)
+            deadLetters: options.deadLetters ?? system.deadLetters, trace: capture.trace, deadLettered: true)
     }
 
     /// The one ending of every send and post, delivered or not: the dead-letter sink and the
-    /// dead-letter streams (for the outcomes that go there, see ``Outcome/goesToDeadLetters``),
-    /// then the outcome streams, then the tracer's `finished`. Returns `outcome`.
+    /// dead-letter streams (for the outcomes that go there, see ``Outcome/goesToDeadLetters``,
+    /// or when `deadLettered`: a post its abandoned ticket ended, see
+    /// ``Outcome/goesToDeadLetters(signal:)``), then the outcome streams, then the tracer's
+    /// `finished`. Returns `outcome`.
     @inline(__always)
     static nonisolated(nonsending) func end(
         _ outcome: Outcome,
@@ -124,9 +126,10 @@ enum Router {
         source: EventSource,
         system: EventSystem,
         deadLetters: DeadLetter.Sink?,
-        trace: (any ActiveTrace)?
+        trace: (any ActiveTrace)?,
+        deadLettered: Bool = false
     ) async -> Outcome {
-        if outcome.goesToDeadLetters {
+        if deadLettered || outcome.goesToDeadLetters {
             let letter = DeadLetter(event: event, source: source, outcome: outcome)
             if let sink = deadLetters {
                 await sink.deliver(letter)

@@ -117,6 +117,38 @@ struct CancellationTests {
         #expect(system.outstandingPosts == 0)
     }
 
+    @Test(
+        "abandoning a ticket stops its event as cancelling it does, and dead-letters it, parked or queued; a cancelled one is not dead-lettered"
+    )
+    func abandonTicket() async throws {
+        let letters = DeadLetterRecorder()
+        let (gate, system, parked) = F.parkedRoot("parked", in: EventSystem(deadLetters: letters.sink))
+
+        let first = await parked.post(F.Numbered(sender: 0, number: 0))
+        let queued = await parked.post(F.Numbered(sender: 0, number: 1))
+        let cancelled = await parked.post(F.Numbered(sender: 0, number: 2))
+        try await gate.waitForArrivals(1)
+        cancelled.cancel()
+        await queued.abandon()  // returns once the queued post has ended
+
+        let queuedStop = try #require(queued.finishedOutcome?.cancelledDetails)
+        #expect(queuedStop.reason == .ticketCancelled)
+        #expect(queuedStop.hop == 1)
+        #expect(!queuedStop.whileHandling)
+        #expect(queued.isCancelled)
+        await first.abandon()
+        let stop = try #require((await first.outcome).cancelledDetails)
+        #expect(stop.reason == .ticketCancelled)
+        #expect(stop.whileHandling)
+        #expect(first.isCancelled)
+        #expect((await cancelled.outcome).cancelledDetails?.reason == .ticketCancelled)
+
+        #expect(Set(letters.outcomes.map(\.eventID)) == [first.eventID, queued.eventID])
+        #expect(letters.outcomes.allSatisfy { $0.cancelledDetails?.reason == .ticketCancelled })
+        #expect(await parked.seen.map(\.number) == [0])
+        #expect(system.outstandingPosts == 0)
+    }
+
     @Test("cancelling a ticket after its outcome is known changes nothing")
     func cancelFinishedTicket() async {
         let leaf = F.Node("leaf", .handle)

@@ -128,7 +128,7 @@ struct TwoProcessTests {
     }
 
     @Test(
-        "a caller killed with SIGKILL while its event is parked here ends the event here: its ticket is cancelled, the handler woken"
+        "a caller killed with SIGKILL while its event is parked here ends the event here: its ticket is cancelled, the handler woken, and the event dead-lettered here"
     )
     func vanishedCallerCancelsTheEvent() async throws {
         let gate = Gate()  // never opened: only the caller's vanishing ends the wait
@@ -154,6 +154,8 @@ struct TwoProcessTests {
             }
             #expect(there?.cancelledDetails?.reason == .ticketCancelled, "\(String(describing: there))")
             #expect(there?.cancelledDetails?.responder.label == "b0")
+            // Nobody else will ever see it: it is dead-lettered here.
+            #expect(chain.backLetters.outcomes.map(\.eventID) == [there?.eventID].compactMap { $0 })
             server.beginGracefulShutdown()
         }
     }

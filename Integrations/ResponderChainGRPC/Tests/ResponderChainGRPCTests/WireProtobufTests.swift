@@ -46,6 +46,8 @@ private let reference: [String: String] = [
         "08021a022000",
     "reply.refused.entryGone":
         "08021a023200",
+    "reply.refused.outOfSequence":
+        "08021a064a0408021001",
     "registryNames":
         "0a0c6f72646572732e706c6163650a0d6f72646572732e63616e63656c120f6f72646572732e637573746f6d6572",
     "registryNames.examples":
@@ -154,6 +156,7 @@ private let messages: [String: any ProtobufMessage] = {
         "reply.refused.tooLarge": RemoteReply(body: .refused(.tooLarge(bytes: 5_000_000, limit: 4_194_304))),
         "reply.refused.unsupportedVersion": RemoteReply(body: .refused(.unsupportedVersion(0))),
         "reply.refused.entryGone": RemoteReply(body: .refused(.entryGone(""))),
+        "reply.refused.outOfSequence": RemoteReply(body: .refused(.outOfSequence(expected: 2, got: 1))),
         "registryNames": RemoteRegistryNames(
             events: ["orders.place", "orders.cancel"], info: ["orders.customer"]),
         "registryNames.examples": RemoteRegistryNames(

@@ -1,37 +1,64 @@
 import ResponderChain
 import Synchronization
 
-/// One call a ``RemoteChainService`` serves: the ticket of the event it posted, and whether the
-/// caller gave the call up.
+/// One call a ``RemoteChainService`` serves: whether its caller went away.
 ///
 /// gRPC tells a server that its caller went away (the caller cancelled, its connection dropped,
 /// its process died) through the call's cancellation handle, not by cancelling the handler's
-/// task; the cancellation may come before the event is even posted. Whichever comes second of
-/// the ticket and the cancellation cancels the ticket, once.
+/// task; the cancellation may come before the event is even posted. Nobody on either side will
+/// ever look at the event's outcome then: its ticket is abandoned (``Ticket/abandon()``), which
+/// cancels the event (`cancelled`, `ticketCancelled`) and dead-letters it on this side.
+///
+/// A sender still there that gives up one event of a stream of posts says so in a frame of its
+/// own: that event's ticket is cancelled (``cancel()``), as a sender's own cancellation, and is
+/// not dead-lettered here.
 final class RemoteCall: Sendable {
     private struct State {
         var ticket: Ticket?
-        var isGivenUp = false
+        var isCancelled = false
     }
 
+    private let givenUp = Latch()
     private let state = Mutex(State())
 
-    /// Records the ticket of the call's event; cancels it at once if the caller gave up already.
-    func attach(_ ticket: Ticket) {
-        let givenUp = state.withLock { state in
-            state.ticket = ticket
-            return state.isGivenUp
-        }
-        if givenUp { ticket.cancel() }
+    /// The caller went away: the event's ticket is abandoned, now or as soon as it exists.
+    func giveUp() {
+        givenUp.open()
     }
 
-    /// The caller gave the call up: cancels the event's ticket, now or as soon as it exists.
-    func giveUp() {
+    /// Records the ticket of the call's event; cancels it at once if the sender cancelled
+    /// already.
+    func attach(_ ticket: Ticket) {
+        let cancelled = state.withLock { state in
+            state.ticket = ticket
+            return state.isCancelled
+        }
+        if cancelled { ticket.cancel() }
+    }
+
+    /// The sender, still there, gave the event up: its ticket is cancelled, now or as soon as
+    /// it exists.
+    func cancel() {
         let ticket = state.withLock { state in
-            state.isGivenUp = true
+            state.isCancelled = true
             return state.ticket
         }
         ticket?.cancel()
+    }
+
+    /// The outcome of the call's event, whose ticket is `ticket`; abandons the ticket if the
+    /// caller gives the call up first (or gave it up already).
+    func outcome(of ticket: Ticket) async -> Outcome {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [givenUp] in
+                // Cancelled once the outcome is known: nothing to abandon.
+                guard (try? await givenUp.wait()) != nil else { return }
+                await ticket.abandon()
+            }
+            let outcome = await ticket.outcome
+            group.cancelAll()
+            return outcome
+        }
     }
 }
 

@@ -59,8 +59,14 @@ public struct RemoteEntries: Sendable {
         case .refused(let refusal):
             return RemoteReply(body: .refused(refusal))
         case .posted(let ticket):
-            call?.attach(ticket)
-            return await reply(awaiting: ticket)
+            guard let call else { return await reply(awaiting: ticket) }
+            // As in `reply(awaiting:)`, the end of this task cancels the ticket.
+            let outcome = await withTaskCancellationHandler {
+                await call.outcome(of: ticket)
+            } onCancel: {
+                ticket.cancel()
+            }
+            return RemoteReply(body: .outcome(WireOutcome(outcome, registry: registry)))
         }
     }
 

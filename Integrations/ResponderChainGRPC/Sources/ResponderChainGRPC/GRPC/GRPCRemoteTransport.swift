@@ -18,9 +18,11 @@ public import ServiceLifecycle
 /// }
 /// ```
 ///
-/// A call that found no connection to go out on reports ``RemoteLinkError/unreachable(_:)``
-/// (nothing was sent); one past its deadline, ``RemoteLinkError/noAnswer(_:)``; any other
-/// failure, ``RemoteLinkError/lost(_:)`` (it may have been delivered). A call
+/// A call that found no connection to go out on, or a method the other side does not serve,
+/// reports ``RemoteLinkError/unreachable(_:)`` (nothing was sent, or nothing ran there); one past
+/// its deadline, ``RemoteLinkError/noAnswer(_:)``; one this side cancelled, `CancellationError`;
+/// any other failure, a `CANCELLED` from the other side or a proxy included,
+/// ``RemoteLinkError/lost(_:)`` (it may have been delivered). A call
 /// carries the send's deadline, plus `deadlineGrace`, so that gRPC never ends a call before the
 /// send's own deadline does (at the deadline the send ends `timedOut` at the link, and the event
 /// on the other side ends `timedOut` there by its own deadline).
@@ -138,7 +140,10 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
                 group.addTask { try await self.client.runConnections() }
                 for await (sender, stream) in orderedStreams.starts {
                     group.addTask {
-                        await stream.run(on: self.client, limiter: self.limiter, failure: Self.linkError) {
+                        await stream.run(
+                            on: self.client, limiter: self.limiter,
+                            failure: { Self.linkError($0, callerCancelled: false) }
+                        ) {
                             self.orderedStreams.ended(stream, of: sender)
                         }
                     }
@@ -179,7 +184,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
                 return try response.message
             }
         } catch let error as RPCError {
-            throw Self.linkError(error)
+            throw Self.linkError(error, callerCancelled: Task.isCancelled)
         }
     }
 
@@ -222,7 +227,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
                 return try response.message
             }
         } catch let error as RPCError {
-            throw Self.linkError(error)
+            throw Self.linkError(error, callerCancelled: Task.isCancelled)
         }
     }
 
@@ -243,12 +248,28 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         }
     }
 
-    /// What a failed call means for the link.
-    @Sendable private static func linkError(_ error: RPCError) -> any Error {
+    /// What a failed call means for the link: the one mapping of gRPC status codes to the
+    /// failure table, for unary calls and streams, over one backend or several.
+    ///
+    /// - `unavailable` with grpc-swift's wording for a missing connection: ``RemoteLinkError/unreachable(_:)``
+    ///   (nothing was sent).
+    /// - `unimplemented`: ``RemoteLinkError/unreachable(_:)``: the other side does not serve the
+    ///   method, so no handler of it ran there (gRPC answers it before reading the request).
+    /// - `deadlineExceeded`: ``RemoteLinkError/noAnswer(_:)``.
+    /// - `cancelled` when `callerCancelled` (this side's task was cancelled): `CancellationError`;
+    ///   otherwise the other side, or a proxy between, ended the call: ``RemoteLinkError/lost(_:)``.
+    /// - Any other code (`unknown`, `invalidArgument`, `notFound`, `alreadyExists`,
+    ///   `permissionDenied`, `resourceExhausted`, `failedPrecondition`, `aborted`, `outOfRange`,
+    ///   `internalError`, `dataLoss`, `unauthenticated`, any other `unavailable`): the request
+    ///   may have been delivered, ``RemoteLinkError/lost(_:)``.
+    static func linkError(_ error: RPCError, callerCancelled: Bool) -> any Error {
         switch error.code {
         case .unavailable where Self.foundNoConnection(error): RemoteLinkError.unreachable("\(error)")
+        case .unimplemented:
+            RemoteLinkError.unreachable(
+                "the other side does not serve the method: nothing ran there: \(error)")
         case .deadlineExceeded: RemoteLinkError.noAnswer("\(error)")
-        case .cancelled: CancellationError()
+        case .cancelled where callerCancelled: CancellationError()
         default: RemoteLinkError.lost("\(error)")
         }
     }

@@ -32,7 +32,7 @@ final class OrderedStream: Sendable {
         var mustEnd = false
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let outgoing: AsyncStream<OrderedRequest>.Continuation
     private let frames: AsyncStream<OrderedRequest>
     /// Finishes once the transport has closed the stream and nothing waits on it: the call is
@@ -40,12 +40,25 @@ final class OrderedStream: Sendable {
     private let done: AsyncStream<Never>.Continuation
     private let whenDone: AsyncStream<Never>
 
-    init() {
+    /// The number of a stream's first request.
+    static let firstSequence: UInt64 = 1
+
+    /// A stream whose first request, numbered ``firstSequence``, is `request`: placed before
+    /// anything can run the stream, so that a stream that breaks at once (no connection, a
+    /// server shutting down) still has it waiting, and fails it typed.
+    init(first request: [UInt8]) {
         (frames, outgoing) = AsyncStream<OrderedRequest>.makeStream()
         (whenDone, done) = AsyncStream<Never>.makeStream()
+        var first = State()
+        first.lastSequence = Self.firstSequence
+        first.waiting[Self.firstSequence] = .placed
+        state = Mutex(first)
+        outgoing.yield(OrderedRequest(sequence: Self.firstSequence, frame: .encodedRequest(request)))
     }
 
-    /// Runs the stream's call until it ends; then fails every request still waiting.
+    /// Runs the stream's call until it ends; then fails every request still waiting with what
+    /// `failure` makes of the call's error (a stream ended by this side's own shutdown, not by a
+    /// caller, so a `cancelled` status is no caller's cancellation).
     /// `ended` is called once the stream takes no more requests (before they are failed).
     func run(
         on client: GRPCClient<HTTP2ClientTransport.Posix>, limiter: CallLimiter,
@@ -67,6 +80,12 @@ final class OrderedStream: Sendable {
         } catch {
             ending = RemoteLinkError.lost("\(error)")
         }
+        end(with: ending, ended: ended)
+    }
+
+    /// Takes no more requests and fails every request still waiting with `error`; `ended` is
+    /// called in between. The end of ``run(on:limiter:failure:ended:)``, whatever ended the call.
+    func end(with error: any Error, ended: () -> Void = {}) {
         let left = state.withLock { state in
             state.isClosed = true
             return state.waiting.keys.sorted()
@@ -74,7 +93,7 @@ final class OrderedStream: Sendable {
         outgoing.finish()
         done.finish()
         ended()
-        for sequence in left { settle(sequence, with: .failure(ending)) }
+        for sequence in left { settle(sequence, with: .failure(error)) }
     }
 
     /// The `DeliverInOrder` call: writes the frames as they are placed, settles the answers as
@@ -139,6 +158,9 @@ final class OrderedStream: Sendable {
                         state.waiting[sequence] = .suspended(continuation)
                         return nil
                     case .suspended, nil:
+                        // Only this side's own calls reach here: each placed number is awaited
+                        // once, and an answer (from the peer, any number, any count) only ever
+                        // settles a number that waits.
                         preconditionFailure("one answer per request")
                     }
                 }

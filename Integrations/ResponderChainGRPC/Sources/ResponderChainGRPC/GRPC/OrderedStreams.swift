@@ -12,15 +12,38 @@ final class OrderedStreams: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Hands a new stream to whatever runs it; called with its first request already placed.
+    private let start: @Sendable (RemoteSenderKey, OrderedStream) -> Void
     private let starting: AsyncStream<(RemoteSenderKey, OrderedStream)>.Continuation
     /// The streams to start, in the order they were opened; finishes at ``shutDown()``.
     let starts: AsyncStream<(RemoteSenderKey, OrderedStream)>
 
-    init() {
-        (starts, starting) = AsyncStream.makeStream()
+    /// Streams started by whoever reads ``starts`` (the transport's ``GRPCRemoteTransport/run()``).
+    convenience init() {
+        let (starts, starting) = AsyncStream<(RemoteSenderKey, OrderedStream)>.makeStream()
+        self.init(starts: starts, starting: starting) { starting.yield(($0, $1)) }
+    }
+
+    /// Streams handed to `start` as they open (for tests: a stream that ends at once), not to
+    /// ``starts``, which stays empty.
+    convenience init(start: @escaping @Sendable (RemoteSenderKey, OrderedStream) -> Void) {
+        let (starts, starting) = AsyncStream<(RemoteSenderKey, OrderedStream)>.makeStream()
+        self.init(starts: starts, starting: starting, start: start)
+    }
+
+    private init(
+        starts: AsyncStream<(RemoteSenderKey, OrderedStream)>,
+        starting: AsyncStream<(RemoteSenderKey, OrderedStream)>.Continuation,
+        start: @escaping @Sendable (RemoteSenderKey, OrderedStream) -> Void
+    ) {
+        self.starts = starts
+        self.starting = starting
+        self.start = start
     }
 
     /// Places `request` on `sender`'s stream, opening one if it has none that takes requests.
+    /// A new stream holds `request` before it is started, so that a stream that breaks at once
+    /// fails it typed (its run may end before this returns).
     /// - Returns: The stream and the request's number there; `nil` once the transport is shut
     ///   down (nothing was sent).
     func place(_ request: [UInt8], for sender: RemoteSenderKey) -> (OrderedStream, UInt64)? {
@@ -29,14 +52,11 @@ final class OrderedStreams: Sendable {
             if let stream = state.streams[sender], let sequence = stream.place(request) {
                 return (stream, sequence)
             }
-            let stream = OrderedStream()
+            let stream = OrderedStream(first: request)
             state.streams[sender] = stream
             state.running[ObjectIdentifier(stream)] = stream
-            starting.yield((sender, stream))
-            guard let sequence = stream.place(request) else {
-                preconditionFailure("a new stream takes requests")
-            }
-            return (stream, sequence)
+            start(sender, stream)
+            return (stream, OrderedStream.firstSequence)
         }
     }
 

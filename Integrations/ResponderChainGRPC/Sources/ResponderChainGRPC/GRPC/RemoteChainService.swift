@@ -13,8 +13,10 @@ public import GRPCCore
 ///
 /// Each call is one event. When the caller gives the call up (it cancelled the send, its
 /// connection dropped, its process died), gRPC signals the call cancelled and the event's ticket
-/// is cancelled here: a handler parked on the event is woken, and the event ends `cancelled`
-/// (``Outcome/Stop/Reason/ticketCancelled``) on this side. A call past the deadline it came with
+/// is abandoned here (`Ticket.abandon()`): a handler parked on the event is woken, and the event
+/// ends `cancelled` (``Outcome/Stop/Reason/ticketCancelled``) on this side, dead-lettered here,
+/// since nobody else will ever see it (gRPC does not tell a caller that cancelled from one that
+/// went away). A call past the deadline it came with
 /// is left to the event's own timeout, which ends it `timedOut` here: a cancellation that
 /// arrives less than ``deadlineMargin`` before that deadline is taken as the deadline's (the
 /// caller's link gives the call up at the same deadline, and its signal can arrive first).

@@ -20,7 +20,9 @@ public enum RemoteLinkError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The event or a value of its information could not be written.
     case unencodable(String)
     /// The other process could not be reached: the call found no connection to go out on (it
-    /// could not be made, or closed before its HTTP/2 preface). Nothing of it was sent.
+    /// could not be made, or closed before its HTTP/2 preface), and nothing of it was sent; or the
+    /// process there does not serve the remote chain's method (gRPC's `UNIMPLEMENTED`), and
+    /// nothing of it ran there.
     case unreachable(String)
     /// The other process answered without sending the event up its chain.
     case refused(RemoteRefusal)

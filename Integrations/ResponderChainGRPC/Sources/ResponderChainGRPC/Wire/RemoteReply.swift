@@ -42,6 +42,10 @@ public enum RemoteRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// The server has begun its graceful shutdown: an event that arrives on a stream of posts
     /// from then on is not posted. (A new call is refused by gRPC itself.)
     case shuttingDown
+    /// A request on a stream of posts (`DeliverInOrder`) came under a number other than the
+    /// next one of its stream (1, 2, 3, … in order): not posted. The next number is still
+    /// `expected`.
+    case outOfSequence(expected: UInt64, got: UInt64)
 
     /// Why, in a few words.
     public var description: String {
@@ -56,6 +60,8 @@ public enum RemoteRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .tooLarge(let bytes, let limit):
             "the request is \(bytes) bytes, over this side's limit of \(limit)"
         case .shuttingDown: "the server is shutting down; the event was not posted"
+        case .outOfSequence(let expected, let got):
+            "the request is numbered \(got) on its stream, where \(expected) comes next; the event was not posted"
         }
     }
 }

@@ -78,6 +78,32 @@ extension RemoteRefusal: ProtobufMessage {
         }
     }
 
+    /// `RemoteRefusal.OutOfSequence`: the numbers of ``RemoteRefusal/outOfSequence(expected:got:)``.
+    private struct OutOfSequence: ProtobufMessage {
+        var expected: UInt64 = 0
+        var got: UInt64 = 0
+
+        init(expected: UInt64, got: UInt64) {
+            self.expected = expected
+            self.got = got
+        }
+
+        init(from reader: inout ProtobufReader) throws(WireDecodingError) {
+            while let field = try reader.nextField() {
+                switch field {
+                case 1: expected = try reader.readUInt64()
+                case 2: got = try reader.readUInt64()
+                default: try reader.skipField()
+                }
+            }
+        }
+
+        func encode(to writer: inout ProtobufWriter) {
+            writer.write(1, uint: expected)
+            writer.write(2, uint: got)
+        }
+    }
+
     init(from reader: inout ProtobufReader) throws(WireDecodingError) {
         // The oneof `reason`: the member set last; a message member's occurrences merged.
         var reason: Self?
@@ -87,7 +113,7 @@ extension RemoteRefusal: ProtobufMessage {
             switch field {
             case 1: reason = .unknownEntry(try reader.readString())
             case 2: reason = .unknownEvent(try reader.readString())
-            case 3, 7:
+            case 3, 7, 9:
                 if member != field { occurrences.removeAll() }
                 try reader.readMessage(into: &occurrences)
                 reason = nil
@@ -109,6 +135,10 @@ extension RemoteRefusal: ProtobufMessage {
             reason = try reader.message(occurrences, as: TooLarge.self).map {
                 .tooLarge(bytes: $0.bytes, limit: $0.limit)
             }
+        case 9:
+            reason = try reader.message(occurrences, as: OutOfSequence.self).map {
+                .outOfSequence(expected: $0.expected, got: $0.got)
+            }
         default: break
         }
         guard let reason else { throw .missing("RemoteRefusal.reason") }
@@ -126,6 +156,8 @@ extension RemoteRefusal: ProtobufMessage {
         case .entryGone(let name): writer.writeOptional(6, string: name)
         case .tooLarge(let bytes, let limit): writer.write(7, message: TooLarge(bytes: bytes, limit: limit))
         case .shuttingDown: writer.writeOptional(8, bool: true)
+        case .outOfSequence(let expected, let got):
+            writer.write(9, message: OutOfSequence(expected: expected, got: got))
         }
     }
 }
