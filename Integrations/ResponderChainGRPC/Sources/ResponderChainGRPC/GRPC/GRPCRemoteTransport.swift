@@ -3,7 +3,8 @@ import GRPCNIOTransportHTTP2
 public import ServiceLifecycle
 
 /// A transport to another process's ``RemoteChainService`` over gRPC (HTTP/2, plaintext):
-/// each event is one unary call.
+/// each awaited send is one unary call, and a sender's posts go, in order, on a stream of their
+/// own (``streamsPosts``).
 ///
 /// The transport owns a `GRPCClient`; run it for as long as links use it, alone or as a
 /// swift-service-lifecycle `Service` (its graceful shutdown is ``shutDown()``):
