@@ -40,9 +40,9 @@ final class RemoteResponderDirectory: Sendable {
     func id(of responder: WireResponder) -> ResponderID {
         let standIn = table.withLock { table in
             table.uses += 1
-            if let known = table.entries[responder] {
-                table.entries[responder]?.lastUse = table.uses
-                return known.standIn
+            if let index = table.entries.index(forKey: responder) {
+                table.entries.values[index].lastUse = table.uses
+                return table.entries.values[index].standIn
             }
             if table.entries.count >= capacity { Self.forgetOlderHalf(of: &table) }
             let new = StandIn()
