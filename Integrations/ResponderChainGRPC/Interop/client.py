@@ -22,8 +22,10 @@ InteropTests (Tests/ResponderChainGRPCTests/InteropTests.swift), which checks it
 
 import argparse
 import json
+import os
 import sys
 import threading
+import time
 
 import grpc
 
@@ -112,7 +114,8 @@ def run(case, stub, args):
         frames.append(pb.OrderedRequest(sequence=7, request=request(entry, order(stub, "slow-7"))))
         six_answered = threading.Event()
         replies = []
-        for reply in stub.DeliverInOrder(ordered_frames(frames, six_answered), timeout=30):
+        frames_out = ordered_frames(frames, six_answered, args.parked_file)
+        for reply in stub.DeliverInOrder(frames_out, timeout=30):
             replies.append({"sequence": reply.sequence, **describe(reply.reply)})
             if len(replies) == 6:
                 six_answered.set()
@@ -120,11 +123,18 @@ def run(case, stub, args):
     raise SystemExit(f"client.py: unknown case {case}")
 
 
-def ordered_frames(frames, six_answered):
-    """The ordered stream's frames: the requests, then, once the first six are answered (the
-    seventh is parked there), the give-up of the seventh; then the stream is closed."""
+def ordered_frames(frames, six_answered, parked_file):
+    """The ordered stream's frames: the requests, then, once the first six are answered and the
+    seventh is parked there (the test creates `parked_file` when its handler has begun), the
+    give-up of the seventh; then the stream is closed."""
     yield from frames
     six_answered.wait()
+    if parked_file:
+        deadline = time.monotonic() + 20
+        while not os.path.exists(parked_file):
+            if time.monotonic() > deadline:
+                raise SystemExit(f"client.py: {parked_file} did not appear: the seventh never parked")
+            time.sleep(0.005)
     yield pb.OrderedRequest(sequence=7, give_up=True)
 
 
@@ -135,6 +145,7 @@ def main():
     parser.add_argument("--entry", default="orders")
     parser.add_argument("--bytes", type=int, default=0)
     parser.add_argument("--timeout", type=float, default=1.0)
+    parser.add_argument("--parked-file", default=None)
     args = parser.parse_args()
     with grpc.insecure_channel(f"127.0.0.1:{args.port}") as channel:
         result = run(args.case, rpc.RemoteChainStub(channel), args)

@@ -74,8 +74,16 @@ struct InteropTests {
     func pythonClientOrdered() async throws {
         let gate = Gate()  // never opened: only the give-up ends the parked post
         let chain = SplitChain(back: [.handleSlowAfter(gate)])
+        // The client gives the seventh up once it is parked here: once its handler has begun,
+        // the test creates the file the client waits for.
+        let parked = FileManager.default.temporaryDirectory
+            .appendingPathComponent("interop-parked-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: parked) }
         let result = try await Self.withServer(for: chain) { port in
-            try await Self.client("ordered", port: port)
+            async let said = Self.client("ordered", port: port, ["--parked-file", parked])
+            try await gate.waitForArrivals(1)
+            #expect(FileManager.default.createFile(atPath: parked, contents: nil))
+            return try await said
         }
         // Each outcome is written back as it ends: the numbers say which request an answer is for.
         let replies = try #require(result["replies"] as? [[String: Any]], "\(result)")
