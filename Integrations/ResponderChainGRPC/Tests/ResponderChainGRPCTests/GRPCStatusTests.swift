@@ -40,25 +40,22 @@ struct GRPCStatusTests {
             defer { server.beginGracefulShutdown() }
             let port = try #require(try await server.listeningAddress?.ipv4?.port)
             let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
-            group.addTask { try await transport.run() }
-            defer { transport.shutDown() }
-            let link = RemoteLink(
-                entry: "orders", transport: transport, registry: ordersRegistry(), label: "link",
-                system: chain.front)
-            let sender = Station("sender", .pass, next: link, system: chain.front)
+            try await withLink(over: transport, in: chain.front, checkingRegistry: false) { link in
+                let sender = Station("sender", .pass, next: link, system: chain.front)
 
-            let outcome =
-                switch path {
-                case .unary: await sender.send(PlaceOrder(sku: "A-1"))
-                case .stream: await sender.post(PlaceOrder(sku: "A-1")).outcome
+                let outcome =
+                    switch path {
+                    case .unary: await sender.send(PlaceOrder(sku: "A-1"))
+                    case .stream: await sender.post(PlaceOrder(sku: "A-1")).outcome
+                    }
+                let broken = try #require(outcome.interruptedDetails, "\(outcome)")
+                #expect(broken.lastReached == ResponderID(link))
+                guard case .lost = broken.cause as? RemoteLinkError else {
+                    Issue.record("expected lost, got \(outcome)")
+                    return
                 }
-            let broken = try #require(outcome.interruptedDetails, "\(outcome)")
-            #expect(broken.lastReached == ResponderID(link))
-            guard case .lost = broken.cause as? RemoteLinkError else {
-                Issue.record("expected lost, got \(outcome)")
-                return
+                #expect(chain.frontLetters.outcomes.map(\.kind) == [.interrupted])
             }
-            #expect(chain.frontLetters.outcomes.map(\.kind) == [.interrupted])
         }
     }
 

@@ -47,68 +47,65 @@ struct OrderedStreamBreakTests {
                 port = 1  // nothing listens there
             }
             let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
-            group.addTask { try await transport.run() }
-            defer { transport.shutDown() }
-            let link = RemoteLink(
-                entry: "orders", transport: transport, registry: ordersRegistry(), label: "link",
-                system: chain.front)
-            let senders = (0..<4).map { Station("s\($0)", .pass, next: link, system: chain.front) }
+            try await withLink(over: transport, in: chain.front, checkingRegistry: false) { link in
+                let senders = (0..<4).map { Station("s\($0)", .pass, next: link, system: chain.front) }
 
-            let outcomes = try await withThrowingTaskGroup(of: [(String, Outcome)].self) { posting in
-                for (index, sender) in senders.enumerated() {
-                    posting.addTask {
-                        var tickets: [(String, Ticket)] = []
-                        for number in 0..<perSender {
-                            let sku = "s\(index)-\(number)"
-                            tickets.append((sku, await sender.post(PlaceOrder(sku: sku))))
+                let outcomes = try await withThrowingTaskGroup(of: [(String, Outcome)].self) { posting in
+                    for (index, sender) in senders.enumerated() {
+                        posting.addTask {
+                            var tickets: [(String, Ticket)] = []
+                            for number in 0..<perSender {
+                                let sku = "s\(index)-\(number)"
+                                tickets.append((sku, await sender.post(PlaceOrder(sku: sku))))
+                            }
+                            var ended: [(String, Outcome)] = []
+                            for (sku, ticket) in tickets { ended.append((sku, await ticket.outcome)) }
+                            return ended
                         }
-                        var ended: [(String, Outcome)] = []
-                        for (sku, ticket) in tickets { ended.append((sku, await ticket.outcome)) }
-                        return ended
                     }
+                    if flood == .serverStopsMidway {
+                        try await arrived.waitForArrivals(perSender)
+                        server.beginGracefulShutdown()
+                    }
+                    var all: [(String, Outcome)] = []
+                    for try await ended in posting { all += ended }
+                    return all
                 }
-                if flood == .serverStopsMidway {
-                    try await arrived.waitForArrivals(perSender)
-                    server.beginGracefulShutdown()
-                }
-                var all: [(String, Outcome)] = []
-                for try await ended in posting { all += ended }
-                return all
-            }
 
-            let ran = await chain.b[0].seen.map { String($0.prefix { $0 != " " }) }
-            #expect(Set(ran).count == ran.count, "an event ran twice there")
-            let ranThere = Set(ran)
-            #expect(outcomes.count == 4 * perSender)
-            #expect(Set(outcomes.map(\.0)).count == 4 * perSender, "a post ended twice")
-            var counts: [String: Int] = [:]
-            for (sku, outcome) in outcomes {
-                let kind: String
-                if outcome.isHandled {
-                    kind = "handled"
-                    #expect(ranThere.contains(sku), "\(sku) handled but never ran there")
-                } else {
-                    switch outcome.interruptedDetails?.cause as? RemoteLinkError {
-                    case .refused(.shuttingDown):
-                        kind = "refused"
-                        #expect(!ranThere.contains(sku), "\(sku) refused but ran there")
-                    case .unreachable:
-                        kind = "unreachable"
-                        #expect(!ranThere.contains(sku), "\(sku) unreachable but ran there")
-                    case .lost:
-                        kind = "lost"
-                    default:
-                        kind = "other"
-                        Issue.record("\(sku) ended \(outcome)")
+                let ran = await chain.b[0].seen.map { String($0.prefix { $0 != " " }) }
+                #expect(Set(ran).count == ran.count, "an event ran twice there")
+                let ranThere = Set(ran)
+                #expect(outcomes.count == 4 * perSender)
+                #expect(Set(outcomes.map(\.0)).count == 4 * perSender, "a post ended twice")
+                var counts: [String: Int] = [:]
+                for (sku, outcome) in outcomes {
+                    let kind: String
+                    if outcome.isHandled {
+                        kind = "handled"
+                        #expect(ranThere.contains(sku), "\(sku) handled but never ran there")
+                    } else {
+                        switch outcome.interruptedDetails?.cause as? RemoteLinkError {
+                        case .refused(.shuttingDown):
+                            kind = "refused"
+                            #expect(!ranThere.contains(sku), "\(sku) refused but ran there")
+                        case .unreachable:
+                            kind = "unreachable"
+                            #expect(!ranThere.contains(sku), "\(sku) unreachable but ran there")
+                        case .lost:
+                            kind = "lost"
+                        default:
+                            kind = "other"
+                            Issue.record("\(sku) ended \(outcome)")
+                        }
                     }
+                    counts[kind, default: 0] += 1
                 }
-                counts[kind, default: 0] += 1
+                switch flood {
+                case .serverStopsMidway: #expect(counts["handled", default: 0] >= perSender, "\(counts)")
+                case .nothingListens: #expect(counts == ["unreachable": 4 * perSender], "\(counts)")
+                }
+                if flood == .serverStopsMidway { server.beginGracefulShutdown() }
             }
-            switch flood {
-            case .serverStopsMidway: #expect(counts["handled", default: 0] >= perSender, "\(counts)")
-            case .nothingListens: #expect(counts == ["unreachable": 4 * perSender], "\(counts)")
-            }
-            if flood == .serverStopsMidway { server.beginGracefulShutdown() }
         }
     }
 

@@ -170,12 +170,7 @@ struct TwoProcessTests {
         let transport = try GRPCRemoteTransport(
             host: "127.0.0.1", port: backend.port, answerTimeout: .seconds(1))
 
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await transport.run() }
-            defer { transport.shutDown() }
-            let link = RemoteLink(
-                entry: "orders", transport: transport, registry: ordersRegistry(), label: "link",
-                system: front)
+        try await ResponderChainGRPCTests.withLink(over: transport, in: front) { link in
             let sender = Station("sender", .pass, next: link, system: front)
             #expect(await sender.send(PlaceOrder(sku: "ok-0")).isHandled)
 
@@ -219,12 +214,7 @@ struct TwoProcessTests {
             keepaliveInterval: .milliseconds(1_500))
         #expect(transport.keepaliveTimeout == .milliseconds(750))
 
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await transport.run() }
-            defer { transport.shutDown() }
-            let link = RemoteLink(
-                entry: "orders", transport: transport, registry: ordersRegistry(), label: "link",
-                system: front)
+        try await ResponderChainGRPCTests.withLink(over: transport, in: front) { link in
             let sender = Station("sender", .pass, next: link, system: front)
             let poster = Station("poster", .pass, next: link, system: front)
             // A call that ends leaves the connection with no call open for a moment (grpc-swift's

@@ -14,17 +14,19 @@ protocol RunningTransport: RemoteTransport {
 extension GRPCRemoteTransport: RunningTransport {}
 extension GRPCMultiBackendTransport: RunningTransport {}
 
-/// Runs `body` with a link (labelled `link`, to the entry `orders`, its registry checked) over
-/// `transport`, which runs for the duration of `body`.
+/// Runs `body` with a link (labelled `link`, to the entry `orders`, its registry checked unless
+/// `checkingRegistry` is false: a server that answers no call, or none there) over `transport`,
+/// which runs for the duration of `body`.
 func withLink(
-    over transport: some RunningTransport, in system: EventSystem, _ body: (RemoteLink) async throws -> Void
+    over transport: some RunningTransport, in system: EventSystem, checkingRegistry: Bool = true,
+    _ body: (RemoteLink) async throws -> Void
 ) async throws {
     try await withThrowingDiscardingTaskGroup { group in
         group.addTask { try await transport.run() }
         defer { transport.shutDown() }
         let link = RemoteLink(
             entry: "orders", transport: transport, registry: ordersRegistry(), label: "link", system: system)
-        try await link.checkRegistry()
+        if checkingRegistry { try await link.checkRegistry() }
         try await body(link)
     }
 }
