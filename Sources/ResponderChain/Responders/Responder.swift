@@ -116,6 +116,22 @@ public protocol Responder: AnyObject, Sendable {
     /// ``HandlingLock``).
     nonisolated var handlingLock: HandlingLock? { get }
 
+    /// Machinery that turns a declaration of the old `handlesOneEventAtATime` into a compile
+    /// error; `Never` unless a type declares that property. Do not name it.
+    associatedtype _HandlesOneEventAtATime: HandlingLock._Replacement = Never
+
+    /// Replaced by `handlingLock`: a responder declares `nonisolated let handlingLock:
+    /// HandlingLock? = HandlingLock()` to handle one event at a time.
+    ///
+    /// This requirement exists only so that the old declaration does not compile into a
+    /// different meaning: a type that still declares `handlesOneEventAtATime` (as a `Bool`, in
+    /// its body or in any extension) fails to compile with an error that names `handlingLock`,
+    /// instead of silently becoming reentrant. The library never reads it. Machinery, kept out
+    /// of the documentation: Docs/Migration.md lists it.
+    @_documentation(visibility: internal)
+    @available(*, deprecated, renamed: "handlingLock")
+    nonisolated var handlesOneEventAtATime: _HandlesOneEventAtATime { get }
+
     /// A short name for traces and printed outcomes. Defaults to the type's name.
     nonisolated var label: String { get }
 

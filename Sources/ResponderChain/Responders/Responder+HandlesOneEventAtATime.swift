@@ -1,0 +1,42 @@
+// The old `handlesOneEventAtATime: Bool` must not compile into a reentrant responder. A type that
+// declares it makes associated type inference pick `Bool` for `_HandlesOneEventAtATime` (its own
+// declaration beats the default below, wherever it is declared: body, conforming extension, other
+// extension, a refined protocol's extension), and `Bool`'s conformance to the marker protocol is
+// unavailable: the compiler reports an error whose message names the replacement. A type that does
+// not declare it gets `Never` and the default below, which nothing calls (the hop reads only
+// `handlingLock`), so this costs nothing at run time. A read of the old property as a `Bool` finds
+// the unavailable overload, whose error offers the rename.
+
+extension HandlingLock {
+    /// Machinery: the types `Responder.handlesOneEventAtATime` may have. Only `Never`, the
+    /// default, conforms; do not conform other types.
+    public protocol _Replacement {}
+}
+
+@_documentation(visibility: internal)
+extension Never: HandlingLock._Replacement {}
+
+@available(
+    *, unavailable,
+    message:
+        "'handlesOneEventAtATime' has been replaced by 'handlingLock': declare 'nonisolated let handlingLock: HandlingLock? = HandlingLock()' to handle one event at a time, or remove it"
+)
+extension Bool: HandlingLock._Replacement {}
+
+extension Responder {
+    /// Replaced by `Responder.handlingLock`: a read of the old property as a `Bool` is an error
+    /// with a fix-it. (Unavailable, so it never satisfies the requirement.)
+    @available(*, unavailable, renamed: "handlingLock")
+    public nonisolated var handlesOneEventAtATime: Bool {
+        fatalError("'handlesOneEventAtATime' has been replaced by 'handlingLock'")
+    }
+}
+
+extension Responder where _HandlesOneEventAtATime == Never {
+    /// Replaced by `Responder.handlingLock`; nothing reads it.
+    @_documentation(visibility: internal)
+    @available(*, deprecated, renamed: "handlingLock")
+    public nonisolated var handlesOneEventAtATime: Never {
+        fatalError("'handlesOneEventAtATime' has been replaced by 'handlingLock'")
+    }
+}
