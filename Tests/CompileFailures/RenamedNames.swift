@@ -34,6 +34,7 @@
 // expect: error: 'removeDelegate()' has been renamed to 'removeProxy()'
 // expect: error: 'wrapperCount' has been renamed to 'middlewareCount'
 // expect: error: 'handlesOneEventAtATime' has been renamed to 'handlingLock'
+// expect: error: 'EventRouter' is unavailable: 'EventRouter' is now 'EventSystem', and a responder's 'router' is now 'nonisolated var eventSystem: EventSystem'; rename both
 
 import ResponderChain
 
@@ -80,6 +81,7 @@ func oldTypes() {
     let _: FinishedSend? = nil
     let _: ObservationBuffering? = nil
     let _: EventSystem.CapturePhase? = nil
+    let _: EventRouter? = nil
 }
 
 func oldSystem() {

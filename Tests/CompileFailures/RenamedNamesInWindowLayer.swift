@@ -8,6 +8,7 @@
 // expect: error: 'wrap' has been renamed to 'use(_:)'
 // expect: error: 'delegate(to:)' has been renamed to 'proxy(_:)'
 // expect: error: 'removeDelegate()' has been renamed to 'removeProxy()'
+// expect: error: 'init(delegate:router:label:)' has been renamed to 'init(delegate:system:label:)'
 
 import ResponderUI
 
@@ -19,4 +20,9 @@ func oldRegistration(_ cell: Cell) {
     cell.handlers.wrap { cell, event, context, next in try await next(&context) }
     cell.handlers.delegate { _ in nil }
     cell.handlers.removeDelegate()
+}
+
+@MainActor
+func oldApplication() -> Application {
+    Application(router: EventSystem())
 }

@@ -95,3 +95,12 @@ public typealias FinishedSend = EventSystem.FinishedSend
 /// Renamed ``ObservationStream/Buffering``.
 @available(*, unavailable, renamed: "ObservationStream.Buffering")
 public typealias ObservationBuffering = ObservationStream<Never>.Buffering
+
+/// Renamed ``EventSystem``. No fix-it: a responder's `router` property became `eventSystem` too,
+/// and a `router` declared with the new type would be a property of its own that nothing reads.
+@available(
+    *, unavailable,
+    message:
+        "'EventRouter' is now 'EventSystem', and a responder's 'router' is now 'nonisolated var eventSystem: EventSystem'; rename both"
+)
+public typealias EventRouter = EventSystem

@@ -78,3 +78,12 @@ open class Application: InterfaceResponder {
         window.cancelAllSequences(reason: .windowDetached)
     }
 }
+
+extension Application {
+    /// Renamed ``init(delegate:system:label:)``. Kept, unavailable, so that the old label fails
+    /// with an error that names the new one.
+    @available(*, unavailable, renamed: "init(delegate:system:label:)")
+    public convenience init(delegate: (any Responder)? = nil, router: EventSystem, label: String? = nil) {
+        self.init(delegate: delegate, system: router, label: label)
+    }
+}

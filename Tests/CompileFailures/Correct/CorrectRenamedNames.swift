@@ -79,3 +79,9 @@ func newRegistration(_ cell: Cell) {
     cell.handlers.proxy { _ in nil }
     cell.handlers.removeProxy()
 }
+
+/// The application's new label.
+@MainActor
+func newApplication() -> Application {
+    Application(system: EventSystem())
+}
