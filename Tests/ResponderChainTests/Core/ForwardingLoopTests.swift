@@ -249,18 +249,21 @@ struct ForwardingLoopTests {
     func forwardingThroughDetachedTasksEndsAtTheDeadline() async throws {
         let limit = 4
         let system = EventSystem(forwardingLimit: limit)
-        let forwarder = TaskForwarder(system: system, through: .detached)
+        // Past the forwarding limit (no lineage reaches a detached task), a forward parks until
+        // the deadline wakes it.
+        let forwarder = TaskForwarder(system: system, through: .detached, parkingAt: limit + 2)
 
-        let outcome = await forwarder.send(
-            Order(id: 1), options: SendOptions(deadline: .now + .milliseconds(100)))
+        let sending = Task {
+            await forwarder.send(Order(id: 1), options: SendOptions(deadline: .now + .seconds(1)))
+        }
+        try await forwarder.parked.waitForArrivals(1)
+        let outcome = await sending.value
 
         #expect(outcome.kind == .timedOut)
-        // Past the forwarding limit: no lineage reaches a detached task.
-        let started = await forwarder.started
-        #expect(started > limit + 1)
+        #expect(await forwarder.started == limit + 2)
         // Each forward waited for the next one's outcome: all of them have ended, and none is
         // left to start another.
-        #expect(await forwarder.ended == started)
+        #expect(await forwarder.ended == limit + 2)
     }
 }
 
@@ -275,24 +278,31 @@ enum ForwardingTask: String, CustomTestStringConvertible, Sendable {
 }
 
 /// A root that forwards every `Order` to itself through a relay, from another task
-/// (`through`), carrying the deadline over, and waits for the forward's outcome.
+/// (`through`), carrying the deadline over, and waits for the forward's outcome; the forward
+/// numbered `parkingAt` parks instead.
 private actor TaskForwarder: Responder {
     nonisolated let eventSystem: EventSystem
     nonisolated var isRoot: Bool { true }
     var next: (any Responder)? { nil }
     let through: ForwardingTask
-    /// Forwards begun and ended (their handlers' outcome in).
+    /// The forward, counted from 1, whose handler parks at `parked` instead of forwarding.
+    let parkingAt: Int?
+    let parked = Gate()
+    /// Forwards begun and ended (their handlers returned or threw).
     private(set) var started = 0
     private(set) var ended = 0
 
-    init(system: EventSystem, through: ForwardingTask) {
+    init(system: EventSystem, through: ForwardingTask, parkingAt: Int? = nil) {
         self.eventSystem = system
         self.through = through
+        self.parkingAt = parkingAt
     }
 
     static let strategies = Strategies<TaskForwarder> {
         $0.on(Order.self) { me, order, context in
             me.started += 1
+            defer { me.ended += 1 }
+            if me.started == me.parkingAt { try await me.parked.pass() }
             let relay = Relay(entry: me, label: "again", system: me.eventSystem)
             let options = SendOptions(deadline: context.deadline, info: context.info)
             let outcome: Outcome
@@ -310,7 +320,6 @@ private actor TaskForwarder: Responder {
             case .detached:
                 outcome = await Task.detached { await relay.send(order, options: options) }.value
             }
-            me.ended += 1
             return .forwarded(outcome)
         }
     }
