@@ -22,6 +22,8 @@ final class PostOffice: Sendable {
     private let state: Locked<PostOfficeState>
     /// The system's observation streams, finished when the office closes.
     private let observers: EventObservers
+    /// Who waits for whom among the system's posts and one-at-a-time responders.
+    let waitForGraph = WaitForGraph()
 
     /// The delivery running in the current task, if any: posts made by its handlers are accepted
     /// over the limit (see ``EventSystem/PostingLimit``), but only while that delivery runs.

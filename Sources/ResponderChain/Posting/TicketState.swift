@@ -93,15 +93,17 @@ final class TicketState: Sendable {
     /// Waits for the outcome. Not cancelled with the waiting task, like `Task.value`.
     ///
     /// A task that holds something other events may wait for (it delivers a post, or runs inside
-    /// a one-at-a-time responder) registers its wait with the ``WaitForGraph`` first, so that a
-    /// post that would wait for this task in turn is refused instead of waiting for ever.
+    /// a one-at-a-time responder) registers its wait with the ``WaitForGraph`` of the post's
+    /// system first, so that a post that would wait for this task in turn is refused instead of
+    /// waiting for ever.
     nonisolated(nonsending) func outcome() async -> Outcome {
         if let outcome = finishedOutcome { return outcome }
         let sources = WaitForGraph.Sources.current()
-        guard !sources.isEmpty else { return await waitForOutcome() }
-        _ = await WaitForGraph.shared.beginWaiting(sources, for: .ticket(self))
+        guard !sources.isEmpty, let graph = office?.waitForGraph,
+            case .wait(let registration) = await graph.beginWaiting(sources, for: .ticket(self))
+        else { return await waitForOutcome() }
         let outcome = await waitForOutcome()
-        WaitForGraph.shared.endWaiting(sources)
+        graph.endWaiting(registration)
         return outcome
     }
 

@@ -79,11 +79,13 @@ public final class HandlingLock: Sendable {
     private let state = Locked(State())
 
     /// Runs `body` holding this lock, or as a participant of the acquisition the current task is
-    /// inside; waits (FIFO) while another event holds it.
+    /// inside; waits (FIFO) while another event holds it. `graph` is the ``WaitForGraph`` of the
+    /// lock's responder's system, asked for only when the wait must be checked.
     /// - Throws: ``Refusal/cancelled`` if the task is cancelled while it waits,
     ///   ``Refusal/wouldDeadlock`` if the lock is held by a handler that waits for this task's
     ///   event; `body` did not run.
     nonisolated(nonsending) func withLock<Result>(
+        graph: nonisolated(nonsending) () async -> WaitForGraph,
         _ body: nonisolated(nonsending) () async -> Result
     ) async throws(Refusal) -> Result {
         let participant = Participant(self)
@@ -91,7 +93,7 @@ public final class HandlingLock: Sendable {
             join(participant, through: $0)
         }
         if joined != true {
-            switch await acquire(participant) {
+            switch await acquire(participant, graph: graph) {
             case .acquired: break
             case .cancelled: throw .cancelled
             case .wouldDeadlock: throw .wouldDeadlock
@@ -112,12 +114,14 @@ public final class HandlingLock: Sendable {
 
     /// Takes the lock for `participant`, waiting in line while it is held.
     ///
-    /// A wait is first registered with the ``WaitForGraph`` when the waiting task holds anything
+    /// A wait is first registered with `graph` when the waiting task holds anything
     /// others may wait for (a post it delivers, locks it is inside): if the holders of this lock
     /// wait, directly or not, for this task, the wait would never end, and the event is refused
     /// instead. A wait that closes such a loop later (a holder starting to wait for this task's
     /// post) refuses this waiter through ``refuse(_:)``.
-    private nonisolated(nonsending) func acquire(_ participant: Participant) async -> Admission {
+    private nonisolated(nonsending) func acquire(
+        _ participant: Participant, graph: nonisolated(nonsending) () async -> WaitForGraph
+    ) async -> Admission {
         let id = ObjectIdentifier(participant)
         let took = state.withLock { state -> Bool in
             guard state.inside.isEmpty else {
@@ -130,12 +134,16 @@ public final class HandlingLock: Sendable {
         if took { return .acquired }
 
         let sources = WaitForGraph.Sources.current()
-        if !sources.isEmpty,
-            await WaitForGraph.shared.beginWaiting(sources, for: .lock(self), refusable: participant)
-                == .wouldDeadlock
-        {
-            state.withLock { _ = $0.waiting.remove(id) }
-            return .wouldDeadlock
+        let graph = sources.isEmpty ? nil : await graph()
+        var registration: WaitForGraph.Registration?
+        if let graph {
+            switch await graph.beginWaiting(sources, for: .lock(self), refusable: participant) {
+            case .wait(let registered):
+                registration = registered
+            case .wouldDeadlock:
+                state.withLock { _ = $0.waiting.remove(id) }
+                return .wouldDeadlock
+            }
         }
         let admission = await state.wait(
             in: \State.line, as: participant,
@@ -150,7 +158,7 @@ public final class HandlingLock: Sendable {
             state.waiting.remove(id)
             state.refused.remove(id)
         }
-        if !sources.isEmpty { WaitForGraph.shared.endWaiting(sources) }
+        if let graph, let registration { graph.endWaiting(registration) }
         return admission
     }
 

@@ -1,5 +1,11 @@
-/// Who waits for whom, across every event system of the process: what turns "waiting for
-/// yourself" into an outcome instead of a hang.
+/// Who waits for whom in one event system: what turns "waiting for yourself" into an outcome
+/// instead of a hang.
+///
+/// Each system keeps a graph of its own (its post office's): a wait is registered in the graph of
+/// the system of what it waits for (the ticket's post, the one-at-a-time responder's
+/// ``Responder/eventSystem``), and a check follows the waits of that graph only. A loop whose
+/// waits are all in one system is seen; one whose waits are split between systems is not, and
+/// ends only with a deadline. Two systems never share wait state.
 ///
 /// Two things can make an event wait for another one without end:
 ///
@@ -25,6 +31,9 @@
 /// first lock wait or queued post on the loop (that event ends
 /// ``Outcome/Rejection/Reason/wouldDeadlock``, so the ticket the handler waits for gets an
 /// outcome).
+///
+/// Every wait is kept on its own: a task that holds something may wait for several things at once
+/// (`async let`, a task group), each wait followed by the checks until it ends.
 ///
 /// Nothing here runs on the common path: an uncontended lock, a post delivered in turn, a ticket
 /// awaited outside any delivery or lock never touch the graph.
@@ -64,17 +73,34 @@ final class WaitForGraph: Sendable {
         }
     }
 
+    /// One registered wait, to end with ``endWaiting(_:)``.
+    struct Registration: Sendable {
+        /// Tells this wait from the others of the same nodes.
+        fileprivate let id: UInt64
+        /// What the waiting task holds.
+        fileprivate let nodes: [Node]
+    }
+
     /// Whether a new wait may begin.
-    enum Verdict: Equatable {
-        case wait
+    enum Verdict: Sendable {
+        /// It may: it is registered until ``endWaiting(_:)``.
+        case wait(Registration)
         /// The new wait closes a loop and nothing else on it can be refused: refuse this one.
         case wouldDeadlock
     }
 
     private struct Wait: Sendable {
+        let id: UInt64
         let target: Target
         /// The lock waiter to refuse to break a loop through this wait, for a lock wait.
         let lockWaiter: HandlingLock.Participant?
+    }
+
+    /// The waits registered now, by what their tasks hold: every wait of a task is listed under
+    /// each node it holds.
+    private struct Table {
+        var waits: [Node: [Wait]] = [:]
+        var nextID: UInt64 = 0
     }
 
     /// A wait on a loop that can be ended.
@@ -93,17 +119,17 @@ final class WaitForGraph: Sendable {
 
     /// What to do about a new wait, once outside the lock.
     private enum Action {
-        case wait
+        case wait(Registration)
         /// The new wait is a lock wait that closes a loop: refuse it.
         case refuseNewWait
         /// The new wait closes a loop: end `victim`'s wait, then wait.
-        case refuse(Victim)
+        case refuse(Victim, Registration)
     }
 
-    /// The waits of the process.
-    static let shared = WaitForGraph()
+    private let table = Locked(Table())
 
-    private let waits = Locked<[Node: Wait]>([:])
+    /// A graph with no waits.
+    init() {}
 
     /// Registers that the current task, holding `sources`, waits for `target`.
     ///
@@ -111,50 +137,71 @@ final class WaitForGraph: Sendable {
     /// ``Verdict/wouldDeadlock`` and nothing is registered. For a ticket wait, the first wait on
     /// the loop that can end is refused here (a lock waiter leaves its line refused; a queued
     /// post is taken out of its lane and ends rejected), and the wait is registered.
-    /// Call ``endWaiting(_:)`` with the same sources once the wait is over.
+    /// Call ``endWaiting(_:)`` with the registration once the wait is over.
     nonisolated(nonsending) func beginWaiting(
         _ sources: Sources,
         for target: Target,
         refusable: HandlingLock.Participant? = nil
     ) async -> Verdict {
-        let own = Set(sources.nodes)
-        let action = waits.withLock { waits -> Action in
-            let search = Self.search(from: target, backTo: own, in: waits)
+        let nodes = sources.nodes
+        let own = Set(nodes)
+        let action = table.withLock { table -> Action in
+            let search = Self.search(from: target, backTo: own, in: table.waits)
             if case .loop = search, refusable != nil { return .refuseNewWait }
-            for node in own { waits[node] = Wait(target: target, lockWaiter: refusable) }
-            if case .loop(let victim?) = search { return .refuse(victim) }
-            return .wait
+            let registration = Registration(id: table.nextID, nodes: nodes)
+            table.nextID += 1
+            let wait = Wait(id: registration.id, target: target, lockWaiter: refusable)
+            for node in own { table.waits[node, default: []].append(wait) }
+            if case .loop(let victim?) = search { return .refuse(victim, registration) }
+            return .wait(registration)
         }
         switch action {
-        case .wait:
-            return .wait
+        case .wait(let registration):
+            return .wait(registration)
         case .refuseNewWait:
             return .wouldDeadlock
-        case .refuse(.lockWaiter(let waiter)):
+        case .refuse(.lockWaiter(let waiter), let registration):
             waiter.lock.refuse(waiter)
-            return .wait
-        case .refuse(.queuedPost(let ticket)):
+            return .wait(registration)
+        case .refuse(.queuedPost(let ticket), let registration):
             await ticket.refuseWhileQueued()
-            return .wait
+            return .wait(registration)
+        }
+    }
+
+    /// Removes the wait `registration` names, and only it.
+    func endWaiting(_ registration: Registration) {
+        table.withLock { table in
+            for node in Set(registration.nodes) {
+                guard var waits = table.waits[node] else { continue }
+                waits.removeAll { $0.id == registration.id }
+                table.waits[node] = waits.isEmpty ? nil : waits
+            }
         }
     }
 
     /// Whether a task inside `lock` has a wait registered now (for tests and diagnostics).
     func hasWait(inside lock: HandlingLock) -> Bool {
-        let holders = lock.holders()
-        return waits.withLock { waits in holders.contains { waits[.participant($0)] != nil } }
+        waitCount(inside: lock) > 0
     }
 
-    /// Removes the waits registered for `sources`.
-    func endWaiting(_ sources: Sources) {
-        waits.withLock { waits in
-            for node in sources.nodes { waits[node] = nil }
+    /// How many waits the tasks inside `lock` have registered now (for tests and diagnostics).
+    func waitCount(inside lock: HandlingLock) -> Int {
+        let holders = lock.holders()
+        return table.withLock { table in
+            Set(holders.flatMap { table.waits[.participant($0)] ?? [] }.map(\.id)).count
         }
     }
 
+    /// How many waits are registered now (for tests and diagnostics).
+    var waitCount: Int {
+        table.withLock { table in Set(table.waits.values.joined().map(\.id)).count }
+    }
+
     /// Follows the waits from `target`, depth first, remembering on each path the first wait
-    /// that can end, until they lead back to `own` or run out.
-    private static func search(from target: Target, backTo own: Set<Node>, in waits: [Node: Wait]) -> Search {
+    /// that can end, until they lead back to `own` or run out. Every wait of a node is followed.
+    private static func search(from target: Target, backTo own: Set<Node>, in waits: [Node: [Wait]]) -> Search
+    {
         var seen: Set<Node> = []
         var paths: [(target: Target, breakable: Victim?)] = [(target, nil)]
         while let (target, breakable) = paths.popLast() {
@@ -164,8 +211,10 @@ final class WaitForGraph: Sendable {
                 for participant in lock.holders() {
                     let node = Node.participant(participant)
                     if own.contains(node) { return .loop(breakable: breakable) }
-                    guard seen.insert(node).inserted, let wait = waits[node] else { continue }
-                    paths.append((wait.target, breakable ?? wait.lockWaiter.map { .lockWaiter($0) }))
+                    guard seen.insert(node).inserted else { continue }
+                    for wait in waits[node] ?? [] {
+                        paths.append((wait.target, breakable ?? wait.lockWaiter.map { .lockWaiter($0) }))
+                    }
                 }
             case .ticket(let ticket):
                 // A ticket waits for its post: for what its delivery waits for, or, queued, for
@@ -173,8 +222,10 @@ final class WaitForGraph: Sendable {
                 let node = Node.post(ObjectIdentifier(ticket))
                 if own.contains(node) { return .loop(breakable: breakable) }
                 guard seen.insert(node).inserted else { continue }
-                if let wait = waits[node] {
-                    paths.append((wait.target, breakable ?? wait.lockWaiter.map { .lockWaiter($0) }))
+                if let delivering = waits[node] {
+                    for wait in delivering {
+                        paths.append((wait.target, breakable ?? wait.lockWaiter.map { .lockWaiter($0) }))
+                    }
                 } else if let ahead = ticket.postAhead() {
                     paths.append((.ticket(ahead), breakable ?? .queuedPost(ticket)))
                 }

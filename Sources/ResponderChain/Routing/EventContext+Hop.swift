@@ -61,7 +61,9 @@ extension EventContext {
         }
         var context = self
         do throws(HandlingLock.Refusal) {
-            context.hopResult = try await lock.withLock {
+            context.hopResult = try await lock.withLock(graph: {
+                await responder.eventSystem.postOffice.waitForGraph
+            }) {
                 await context.handlersAround(responder, event: event)
             }
         } catch {

@@ -56,7 +56,9 @@ public final class EventSystem: Sendable {
     ///
     /// It is the last line of defence: a forwarding loop (the event coming back to a responder
     /// whose handler is still forwarding it) ends ``Outcome/cycleDetected(_:)`` where it closes,
-    /// long before.
+    /// long before, when each forward is made in its handler's own task. A loop through other
+    /// tasks (`async let`, a task group, `Task {}`) ends here; one through `Task.detached` is
+    /// seen by neither, and ends only with a deadline the forwards carry over.
     public let forwardingLimit: Int
 
     /// The default ``forwardingLimit``.

@@ -176,9 +176,12 @@ enum Router {
         context: EventContext,
         isolation: (any Actor)?
     ) async -> Outcome {
-        await withTaskGroup(of: Outcome?.self) { group in
+        // The hops run in the child, made by this task (see ``Lineage``).
+        let maker = Lineage.currentTask()
+        return await withTaskGroup(of: Outcome?.self) { group in
             group.addTask {
-                await routeIsolated(event, from: sender, start: start, context: context, isolation: isolation)
+                await routeIsolated(
+                    event, from: sender, start: start, context: context, madeIn: maker, isolation: isolation)
             }
             group.addTask {
                 try? await Task.sleep(until: deadline, clock: .continuous)
@@ -213,10 +216,11 @@ enum Router {
         from sender: any Responder,
         start: SendOptions.Start,
         context: EventContext,
+        madeIn maker: UInt,
         isolation: isolated (any Actor)?
     ) async -> Outcome {
         var context = context
-        return await route(event, from: sender, start: start, context: &context)
+        return await route(event, from: sender, start: start, context: &context, madeIn: maker)
     }
 
     /// The route of one send, in its ``Lineage``: refused when it is nested deeper than the
@@ -227,9 +231,10 @@ enum Router {
         _ event: any Event,
         from sender: any Responder,
         start: SendOptions.Start,
-        context: inout EventContext
+        context: inout EventContext,
+        madeIn maker: UInt? = nil
     ) async -> Outcome {
-        let lineage = Lineage(of: context.key, forwarding: context.source.isRelay)
+        let lineage = Lineage(of: context.key, forwarding: context.source.isRelay, madeIn: maker)
         guard lineage.depth <= context.forwardingLimit else {
             return .rejected(
                 Outcome.Rejection(

@@ -108,12 +108,13 @@ struct WaitingOnYourselfTests {
     func postArrivingLateIsRefusedAtTheDoor() async throws {
         let waiter = Waiter("L", oneAtATime: true)
         let lock = try #require(waiter.handlingLock)
+        let graph = EventSystem.default.postOffice.waitForGraph
         let gatekeeper = Gatekeeper(above: waiter)
         await waiter.post(to: gatekeeper)
         let sending = Task { await waiter.send(Outer()) }
         try await gatekeeper.gate.waitForArrivals(1)
         try await waitUntil("the handler waits for the post's ticket") {
-            WaitForGraph.shared.hasWait(inside: lock)
+            graph.hasWait(inside: lock)
         }
         gatekeeper.gate.open()
 
@@ -123,7 +124,7 @@ struct WaitingOnYourselfTests {
         #expect(inner.sender == ResponderID(waiter))
         #expect(inner.path.hops == 1)
         #expect(await waiter.seen == ["outer"])
-        #expect(!WaitForGraph.shared.hasWait(inside: lock))
+        #expect(!graph.hasWait(inside: lock))
     }
 
     @Test(
@@ -166,6 +167,82 @@ struct WaitingOnYourselfTests {
         #expect(system.outstandingPosts == 0)
     }
 
+    @Test(
+        "a one-at-a-time handler awaiting several tickets at once: the post that loops back is refused after the others' waits ended",
+        arguments: [1, 3]
+    )
+    func loopingPostRefusedAfterTheOtherWaitsEnded(others: Int) async throws {
+        let system = EventSystem()
+        let graph = system.postOffice.waitForGraph
+        let waiter = ManyWaiter(system: system)
+        let lock = try #require(waiter.handlingLock)
+        let gatekeeper = Gatekeeper(above: waiter, system: system)
+        let frees = (0..<others).map { _ in FreeRoot(system: system) }
+        await waiter.wire(gatekeeper: gatekeeper, frees: frees)
+
+        let sending = Task { await waiter.send(Outer()) }
+        try await waitUntil("the handler waits for the looping post") { graph.waitCount(inside: lock) == 1 }
+        waiter.startOtherWaits.open()
+        try await waitUntil("and for every other post") { graph.waitCount(inside: lock) == others + 1 }
+        for free in frees { free.gate.open() }
+        try await waiter.otherWaitEnded.waitForArrivals(others)
+        #expect(graph.waitCount(inside: lock) == 1)
+        gatekeeper.gate.open()
+
+        #expect(await sending.value.kind == .handled)
+        #expect(await waiter.loopOutcome?.rejectedDetails?.reason == .wouldDeadlock)
+        #expect(await waiter.otherOutcomes.map(\.kind) == Array(repeating: .handled, count: others))
+        #expect(await waiter.seenInner == 0)
+        #expect(graph.waitCount == 0)
+    }
+
+    @Test(
+        "a one-at-a-time handler awaiting several tickets at once: the post that loops back is refused while the others still wait, and they end normally",
+        arguments: [1, 3]
+    )
+    func loopingPostRefusedWhileTheOthersWait(others: Int) async throws {
+        let system = EventSystem()
+        let graph = system.postOffice.waitForGraph
+        let waiter = ManyWaiter(system: system)
+        let lock = try #require(waiter.handlingLock)
+        let gatekeeper = Gatekeeper(above: waiter, system: system)
+        let frees = (0..<others).map { _ in FreeRoot(system: system) }
+        await waiter.wire(gatekeeper: gatekeeper, frees: frees)
+
+        let sending = Task { await waiter.send(Outer()) }
+        try await waitUntil("the handler waits for the looping post") { graph.waitCount(inside: lock) == 1 }
+        waiter.startOtherWaits.open()
+        try await waitUntil("and for every other post") { graph.waitCount(inside: lock) == others + 1 }
+        gatekeeper.gate.open()
+        try await waiter.loopWaitEnded.waitForArrivals(1)
+        #expect(await waiter.loopOutcome?.rejectedDetails?.reason == .wouldDeadlock)
+        #expect(graph.waitCount(inside: lock) == others)
+        for free in frees { free.gate.open() }
+
+        #expect(await sending.value.kind == .handled)
+        #expect(await waiter.otherOutcomes.map(\.kind) == Array(repeating: .handled, count: others))
+        #expect(graph.waitCount == 0)
+    }
+
+    @Test(
+        "a one-at-a-time handler that sends to its own responder from a detached task and awaits it is not seen: the send's deadline ends it, and the responder is free again"
+    )
+    func selfSendThroughADetachedTaskEndsAtItsDeadline() async throws {
+        let system = EventSystem()
+        let sender = DetachedSelfSender(system: system)
+        let lock = try #require(sender.handlingLock)
+
+        let outcome = await sender.send(Outer())
+
+        #expect(outcome.kind == .handled)
+        let stop = try #require(await sender.innerOutcome?.timedOutDetails)
+        #expect(!stop.whileHandling)
+        #expect(lock.waitingCount == 0)
+        #expect(await sender.send(Inner()).kind == .handled)
+        #expect(await sender.seen == ["outer", "inner"])
+        #expect(system.postOffice.waitForGraph.waitCount == 0)
+    }
+
     @Test("waiting for a post that needs nothing the waiter holds is not refused")
     func unrelatedWaitsAreNotRefused() async {
         let first = Waiter("L1", oneAtATime: true)
@@ -205,16 +282,134 @@ private actor SystemWaiter: Responder {
 
 /// A responder below `above` that parks `Inner` on its gate, then passes it on.
 private actor Gatekeeper: Responder {
+    nonisolated let eventSystem: EventSystem
     let above: any Responder
     let gate = Gate()
     var next: (any Responder)? { above }
 
-    init(above: any Responder) { self.above = above }
+    init(above: any Responder, system: EventSystem = .default) {
+        self.above = above
+        self.eventSystem = system
+    }
 
     static let strategies = Strategies<Gatekeeper> {
         $0.on(Inner.self) { me, _, _ in
             try await me.gate.pass()
             return .pass
+        }
+    }
+}
+
+/// A root that handles `Inner` once its gate opens.
+private actor FreeRoot: Responder {
+    nonisolated let eventSystem: EventSystem
+    nonisolated var isRoot: Bool { true }
+    var next: (any Responder)? { nil }
+    let gate = Gate()
+
+    init(system: EventSystem) { self.eventSystem = system }
+
+    static let strategies = Strategies<FreeRoot> {
+        $0.on(Inner.self) { me, _, _ in
+            try await me.gate.pass()
+            return .handled
+        }
+    }
+}
+
+/// A one-at-a-time root whose `Outer` handler posts `Inner` back to itself through its
+/// gatekeeper, and to each free root, then waits for all the tickets at once (a task group): the
+/// looping one at once, the others once `startOtherWaits` opens. `loopWaitEnded` and
+/// `otherWaitEnded` count the waits that ended.
+private actor ManyWaiter: Responder {
+    nonisolated let eventSystem: EventSystem
+    nonisolated let handlingLock: HandlingLock? = HandlingLock()
+    nonisolated var isRoot: Bool { true }
+    var next: (any Responder)? { nil }
+    let startOtherWaits = Gate()
+    let loopWaitEnded = Gate()
+    let otherWaitEnded = Gate()
+    private(set) var loopOutcome: Outcome?
+    private(set) var otherOutcomes: [Outcome] = []
+    private(set) var seenInner = 0
+    private var gatekeeper: (any Responder)?
+    private var frees: [any Responder] = []
+
+    init(system: EventSystem) {
+        self.eventSystem = system
+        loopWaitEnded.open()
+        otherWaitEnded.open()
+    }
+
+    func record(loop outcome: Outcome) { loopOutcome = outcome }
+
+    func wire(gatekeeper: any Responder, frees: [any Responder]) {
+        self.gatekeeper = gatekeeper
+        self.frees = frees
+    }
+
+    static let strategies = Strategies<ManyWaiter> {
+        $0.on(Outer.self) { me, _, _ in
+            guard let gatekeeper = me.gatekeeper else { return .handled }
+            // The timeout only turns a hang into a failure, should the refusal not come.
+            let looping = await gatekeeper.post(Inner(), options: SendOptions(timeout: .seconds(10)))
+            var others: [Ticket] = []
+            for free in me.frees { others.append(await free.post(Inner())) }
+            let start = me.startOtherWaits
+            let loopEnded = me.loopWaitEnded
+            let otherEnded = me.otherWaitEnded
+            let outcomes = await withTaskGroup(of: (Int, Outcome).self) { group in
+                group.addTask {
+                    let outcome = await looping.outcome
+                    await me.record(loop: outcome)
+                    try? await loopEnded.pass()
+                    return (-1, outcome)
+                }
+                for (index, ticket) in others.enumerated() {
+                    group.addTask {
+                        try? await start.pass()
+                        let outcome = await ticket.outcome
+                        try? await otherEnded.pass()
+                        return (index, outcome)
+                    }
+                }
+                var outcomes: [Int: Outcome] = [:]
+                for await (index, outcome) in group { outcomes[index] = outcome }
+                return outcomes
+            }
+            me.otherOutcomes = others.indices.compactMap { outcomes[$0] }
+            return .handled
+        }
+        $0.on(Inner.self) { me, _, _ in
+            me.seenInner += 1
+            return .handled
+        }
+    }
+}
+
+/// A one-at-a-time root whose `Outer` handler sends `Inner` to itself from a detached task, with
+/// a short timeout, and waits for it.
+private actor DetachedSelfSender: Responder {
+    nonisolated let eventSystem: EventSystem
+    nonisolated let handlingLock: HandlingLock? = HandlingLock()
+    nonisolated var isRoot: Bool { true }
+    var next: (any Responder)? { nil }
+    private(set) var seen: [String] = []
+    private(set) var innerOutcome: Outcome?
+
+    init(system: EventSystem) { self.eventSystem = system }
+
+    static let strategies = Strategies<DetachedSelfSender> {
+        $0.on(Outer.self) { me, _, _ in
+            me.seen.append("outer")
+            me.innerOutcome = await Task.detached {
+                await me.send(Inner(), options: SendOptions(timeout: .milliseconds(50)))
+            }.value
+            return .handled
+        }
+        $0.on(Inner.self) { me, _, _ in
+            me.seen.append("inner")
+            return .handled
         }
     }
 }

@@ -63,7 +63,8 @@ private actor Forwarder: Responder {
                 return .forwarded(await relay.send(event, options: SendOptions(info: context.info)))
             }
             guard let relay = me.relay else { return .handled }
-            return .forwarded(await relay.send(event, options: SendOptions(info: context.info)))
+            return .forwarded(
+                await relay.send(event, options: SendOptions(deadline: context.deadline, info: context.info)))
         }
     }
 }
@@ -126,6 +127,24 @@ struct ForwardingLoopTests {
         #expect(await chains.forwarders[0].forwards == 1)
     }
 
+    @Test(
+        "forwards that carry a deadline over, each running its hops in a task of its own, still end cycleDetected at once"
+    )
+    func loopWithADeadline() async throws {
+        let chains = Chains(2)
+        await chains.link(0, to: 1)
+        await chains.link(1, to: 0)
+
+        let outcome = await chains.entries[0].send(
+            Order(id: 1), options: SendOptions(deadline: .now + .seconds(30)))
+
+        let cycle = try #require(outcome.cycleDetectedDetails)
+        #expect(cycle.isForwardingLoop)
+        #expect(cycle.repeated == ResponderID(chains.forwarders[0]))
+        #expect(await chains.forwarders[0].forwards == 1)
+        #expect(await chains.forwarders[1].forwards == 1)
+    }
+
     @Test("a deep but legal forwarding chain through ten systems in a row still ends handled")
     func tenSystemsInARow() async throws {
         let chains = Chains(10)
@@ -182,6 +201,173 @@ struct ForwardingLoopTests {
         let later = try #require(await starter.startedTask?.value)
         #expect(later.kind == .handled)
         #expect(await starter.handled == 2)
+    }
+
+    @Test(
+        "a task a handler started, relaying a fresh event to a responder where the send it came from is parked now, is not a forwarding loop"
+    )
+    func taskRelayingToWhereTheSendMovedOnIsNoLoop() async throws {
+        let system = EventSystem()
+        let parker = Parker(system: system)
+        let passer = TaskPasser(system: system, above: parker)
+
+        let sending = Task { await passer.send(Order(id: 1)) }
+        // The send has moved on from the passer and is parked in the parker's handler.
+        try await parker.parked.waitForArrivals(1)
+        let task = try #require(await passer.startedTask)
+        passer.release.open()
+        let later = await task.value
+
+        #expect(later.cycleDetectedDetails == nil)
+        #expect(later.kind == .handled)
+        parker.parked.open()
+        #expect(await sending.value.kind == .handled)
+        #expect(await parker.handled == [2, 1])
+    }
+
+    @Test(
+        "forwarding to itself from another task while the send it came from is under way ends at the forwarding limit",
+        arguments: [ForwardingTask.asyncLet, .taskGroup, .unstructured]
+    )
+    func forwardingFromAnotherTaskEndsAtTheLimit(task: ForwardingTask) async throws {
+        let limit = 4
+        let system = EventSystem(forwardingLimit: limit)
+        let forwarder = TaskForwarder(system: system, through: task)
+
+        let outcome = await forwarder.send(Order(id: 1))
+
+        let rejection = try #require(outcome.rejectedDetails)
+        #expect(rejection.reason == .forwardingLimitReached(limit: limit))
+        #expect(outcome.hops == limit + 1)
+        #expect(await forwarder.started == limit + 1)
+        #expect(await forwarder.ended == limit + 1)
+    }
+
+    @Test(
+        "forwarding to itself through detached tasks is seen by neither check; a deadline carried over ends every forward timed out, and nothing runs on"
+    )
+    func forwardingThroughDetachedTasksEndsAtTheDeadline() async throws {
+        let limit = 4
+        let system = EventSystem(forwardingLimit: limit)
+        // Past the forwarding limit (no lineage reaches a detached task), a forward parks until
+        // the deadline wakes it.
+        let forwarder = TaskForwarder(system: system, through: .detached, parkingAt: limit + 2)
+
+        let outcome = await forwarder.send(
+            Order(id: 1), options: SendOptions(deadline: .now + .seconds(3)))
+
+        #expect(outcome.kind == .timedOut)
+        #expect(forwarder.parked.arrivals == 1)
+        #expect(await forwarder.started == limit + 2)
+        // Each forward waited for the next one's outcome: all of them have ended, and none is
+        // left to start another.
+        #expect(await forwarder.ended == limit + 2)
+    }
+}
+
+/// How ``TaskForwarder`` reaches the next forward.
+enum ForwardingTask: String, CustomTestStringConvertible, Sendable {
+    case asyncLet = "async let"
+    case taskGroup = "a task group"
+    case unstructured = "Task {}"
+    case detached = "Task.detached"
+
+    var testDescription: String { rawValue }
+}
+
+/// A root that forwards every `Order` to itself through a relay, from another task
+/// (`through`), carrying the deadline over, and waits for the forward's outcome; the forward
+/// numbered `parkingAt` parks instead.
+private actor TaskForwarder: Responder {
+    nonisolated let eventSystem: EventSystem
+    nonisolated var isRoot: Bool { true }
+    var next: (any Responder)? { nil }
+    let through: ForwardingTask
+    /// The forward, counted from 1, whose handler parks at `parked` instead of forwarding.
+    let parkingAt: Int?
+    let parked = Gate()
+    /// Forwards begun and ended (their handlers returned or threw).
+    private(set) var started = 0
+    private(set) var ended = 0
+
+    init(system: EventSystem, through: ForwardingTask, parkingAt: Int? = nil) {
+        self.eventSystem = system
+        self.through = through
+        self.parkingAt = parkingAt
+    }
+
+    static let strategies = Strategies<TaskForwarder> {
+        $0.on(Order.self) { me, order, context in
+            me.started += 1
+            defer { me.ended += 1 }
+            if me.started == me.parkingAt { try await me.parked.pass() }
+            let relay = Relay(entry: me, label: "again", system: me.eventSystem)
+            let options = SendOptions(deadline: context.deadline, info: context.info)
+            let outcome: Outcome
+            switch me.through {
+            case .asyncLet:
+                async let forwarded = relay.send(order, options: options)
+                outcome = await forwarded
+            case .taskGroup:
+                outcome = await withTaskGroup(of: Outcome.self) { group in
+                    group.addTask { await relay.send(order, options: options) }
+                    return await group.next()!
+                }
+            case .unstructured:
+                outcome = await Task { await relay.send(order, options: options) }.value
+            case .detached:
+                outcome = await Task.detached { await relay.send(order, options: options) }.value
+            }
+            return .forwarded(outcome)
+        }
+    }
+}
+
+/// A root whose handler parks `Order(id: 1)` at `parked` and handles every `Order` at once
+/// otherwise.
+private actor Parker: Responder {
+    nonisolated let eventSystem: EventSystem
+    nonisolated var isRoot: Bool { true }
+    var next: (any Responder)? { nil }
+    let parked = Gate()
+    private(set) var handled: [Int] = []
+
+    init(system: EventSystem) { self.eventSystem = system }
+
+    static let strategies = Strategies<Parker> {
+        $0.on(Order.self) { me, order, _ in
+            if order.id == 1 { try await me.parked.pass() }
+            me.handled.append(order.id)
+            return .handled
+        }
+    }
+}
+
+/// A responder below `above` whose first `Order` handler starts a task that, once `release`
+/// opens, relays a fresh `Order` to `above`; it passes every `Order` on.
+private actor TaskPasser: Responder {
+    nonisolated let eventSystem: EventSystem
+    let above: any Responder
+    let release = Gate()
+    private(set) var startedTask: Task<Outcome, Never>?
+    var next: (any Responder)? { above }
+
+    init(system: EventSystem, above: any Responder) {
+        self.eventSystem = system
+        self.above = above
+    }
+
+    static let strategies = Strategies<TaskPasser> {
+        $0.on(Order.self) { me, order, _ in
+            if me.startedTask == nil {
+                let relay = Relay(entry: me.above, label: "later", system: me.eventSystem)
+                me.startedTask = Task {
+                    try? await me.release.pass()
+                    return await relay.send(Order(id: order.id + 1))
+                }
+            }
+            return .pass
+        }
     }
 }
 
