@@ -61,11 +61,12 @@ extension PostOffice {
         // A timeout counts from the post: time in the queue included.
         let options = options.started()
         let capture = TraceCapture.posting(event, from: source, through: system, options: options)
-        let ticket = TicketState(eventID: capture.eventID, office: system.postOffice, lane: lane)
+        let ticket = TicketState(eventID: capture.eventID, system: system, lane: lane)
+        // Made inside a route, its delivery's route is nested as deep as a send made here.
         let post = PendingPost(
             event: event, entry: entry, source: source, options: options, capture: capture,
-            ticket: ticket, isolation: isolation)
-        await system.postOffice.accept(post, lane: lane, system: system)
+            ticket: ticket, depth: Lineage.depthOfNewRoute)
+        await system.postOffice.accept(post, lane: lane, isolation: isolation, system: system)
         return Ticket(state: ticket)
     }
 }

@@ -11,7 +11,9 @@ import Synchronization
 /// ``EventSystem/forwardingLimit``.
 ///
 /// A send whose enclosing sends have all ended starts a lineage of its own, and so does a posted
-/// event's delivery, which inherits nothing from the poster.
+/// event's delivery, which inherits nothing from the poster but its depth: a post made inside a
+/// route still under way records ``depthOfNewRoute`` and its delivery's route starts there, so
+/// that the forwarding limit bounds loops through posts as it bounds sends.
 final class Lineage: Sendable {
     /// The lineage of the route running in the current task, if any.
     @TaskLocal static var current: Lineage?
@@ -36,14 +38,28 @@ final class Lineage: Sendable {
     private static var ended: UInt { 1 }
 
     /// The lineage of a send of `key` that starts in the current task: below the nearest
-    /// enclosing send still under way, if any. `forwarding` when it is made through a relay.
-    init(of key: EventKey, forwarding: Bool) {
-        var enclosing = Self.current
-        while let candidate = enclosing, !candidate.isUnderWay { enclosing = candidate.parent }
+    /// enclosing send still under way, if any; otherwise at `depth` (a posted event's, see
+    /// ``depthOfNewRoute``). `forwarding` when it is made through a relay.
+    init(of key: EventKey, forwarding: Bool, depth: Int = 0) {
+        let enclosing = Self.nearestUnderWay
         self.parent = enclosing
-        self.depth = enclosing.map { $0.depth + 1 } ?? 0
+        self.depth = enclosing.map { $0.depth + 1 } ?? depth
         self.key = key
         self.forwards = forwarding
+    }
+
+    /// The route of the current task still under way that a send made now would be nested in.
+    private static var nearestUnderWay: Lineage? {
+        var enclosing = current
+        while let candidate = enclosing, !candidate.isUnderWay { enclosing = candidate.parent }
+        return enclosing
+    }
+
+    /// The depth of a route that would start in the current task now: one below the nearest
+    /// enclosing route still under way, 0 outside any. A post made here records it for its
+    /// delivery's route.
+    static var depthOfNewRoute: Int {
+        nearestUnderWay.map { $0.depth + 1 } ?? 0
     }
 
     /// Whether the route is still running.
