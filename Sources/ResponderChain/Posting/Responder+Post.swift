@@ -17,7 +17,9 @@ extension Responder {
     ///
     /// The delivery runs in a task of its own that inherits none of the poster's task-local
     /// values (the tracer's context is captured here, at post time): a handler's state, such as
-    /// a one-at-a-time responder it holds, never follows its posts.
+    /// a one-at-a-time responder it holds, never follows its posts. Only its depth does: a post
+    /// made inside a handler's send still under way is nested in it as a send made there, and
+    /// counts toward the system's ``EventSystem/forwardingLimit``.
     ///
     /// ```swift
     /// for sku in skus {
