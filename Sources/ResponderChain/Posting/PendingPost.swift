@@ -2,11 +2,11 @@
 /// time in the poster's task.
 ///
 /// A queue may hold a hundred thousand of these, inline in its buffer, so a plain post (default
-/// options, no tracing, posted by the responder it starts from, outside any route) keeps only
-/// what it must: the event, where delivery starts and the ticket (72 bytes). The system is its
-/// office's, named by whoever hands the post on; the poster's isolation matters only to the post
-/// that starts its lane's task, and travels beside it. The rest, when a post has it, is kept in
-/// one ``Extras`` object.
+/// options, no tracing, posted by the responder it starts from) keeps only what it must: the
+/// event, where delivery starts, the ticket and its depth, packed in the word that otherwise
+/// points to the rest (72 bytes in all). The system is its office's, named by whoever hands the
+/// post on; the poster's isolation matters only to the post that starts its lane's task, and
+/// travels beside it. The rest, when a post has it, is kept in one ``Extras`` object.
 struct PendingPost: Sendable {
     /// What a post that is not plain carries besides: its source, options and tracing, and the
     /// depth of the route it was made in.
@@ -32,8 +32,13 @@ struct PendingPost: Sendable {
     let entry: any Responder
     /// The ticket's state: its identifier, its cancellation flag and, later, its outcome.
     let ticket: TicketState
-    /// The source, options, tracing and depth of a post that is not plain; `nil` for a plain one.
-    private let extras: Extras?
+    /// A plain post's depth, or the rest of a post that is not plain: one word either way.
+    private enum Rest {
+        case plain(depth: UInt32)
+        case extras(Extras)
+    }
+
+    private let rest: Rest
 
     /// A post of `event` at `entry`, captured in `capture` (whose identifier is the ticket's),
     /// whose delivery's route starts at `depth` (``Lineage/depthOfNewRoute``; 0 outside any
@@ -47,8 +52,17 @@ struct PendingPost: Sendable {
         self.ticket = ticket
         let isPlain =
             source.responder.map { $0 === entry } == true && options.isDefault && capture.trace == nil
-            && capture.postedAt == nil && depth == 0
-        extras = isPlain ? nil : Extras(source: source, options: options, capture: capture, depth: depth)
+            && capture.postedAt == nil
+        if isPlain, let plainDepth = UInt32(exactly: depth) {
+            rest = .plain(depth: plainDepth)
+        } else {
+            rest = .extras(Extras(source: source, options: options, capture: capture, depth: depth))
+        }
+    }
+
+    private var extras: Extras? {
+        guard case .extras(let extras) = rest else { return nil }
+        return extras
     }
 
     /// Who posted it.
@@ -56,7 +70,12 @@ struct PendingPost: Sendable {
     /// The poster's options (deadline, start, tracer and dead-letter overrides).
     var options: SendOptions { extras?.options ?? .default }
     /// The depth its delivery's route starts at: that of a send made where it was posted.
-    var depth: Int { extras?.depth ?? 0 }
+    var depth: Int {
+        switch rest {
+        case .plain(let depth): Int(depth)
+        case .extras(let extras): extras.depth
+        }
+    }
 
     /// The correlation identifier and tracing captured at post time, for delivery through
     /// `system` (the post office's).
