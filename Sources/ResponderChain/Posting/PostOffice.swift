@@ -234,15 +234,16 @@ final class PostOffice: Sendable {
     /// Detaches `ticket`'s post from the lane `deliveries` delivers, and starts the lane's new
     /// task if it still has posts. The post's own task goes on with it, and ends after it.
     private func release(_ ticket: TicketState, from deliveries: LaneDeliveries) -> Bool {
-        state.withLock { state in
+        // Always there: the lane's task, whose delivery runs, holds it.
+        guard let system = deliveries.system else { return false }
+        return state.withLock { state in
             switch state.release(ticket, lane: deliveries.lane) {
             case .refused:
                 return false
             case .released(let successor):
                 if successor {
                     startDelivery(
-                        of: deliveries.lane, isolation: deliveries.isolation, system: deliveries.system,
-                        in: &state)
+                        of: deliveries.lane, isolation: deliveries.isolation, system: system, in: &state)
                 }
                 return true
             }
@@ -390,8 +391,9 @@ private final class LaneDeliveries: Sendable {
     /// The lane's key in its office.
     let lane: ObjectIdentifier
     /// The office's system, and the isolation the lane's task runs on, for the task that takes
-    /// the lane over when a post releases it.
-    let system: EventSystem
+    /// the lane over when a post releases it. Weak: a task a handler started may keep a stamp
+    /// long after, and the lane's task holds the system while it delivers.
+    weak let system: EventSystem?
     let isolation: (any Actor)?
     /// The number of the delivery running now; 0 between deliveries.
     private let running = Atomic<UInt64>(0)
