@@ -1,5 +1,6 @@
 import ResponderChain
 import ResponderChainTesting
+import Synchronization
 import Testing
 
 /// The event the tests forward through posts; `id` counts the posts of one chain.
@@ -88,6 +89,40 @@ private actor LateTaskStarter: Responder {
     }
 }
 
+/// A root that handles every order.
+private actor Sink: Responder {
+    nonisolated let eventSystem: EventSystem
+    nonisolated var isRoot: Bool { true }
+    var next: (any Responder)? { nil }
+
+    init(system: EventSystem) { self.eventSystem = system }
+
+    static let strategies = Strategies<Sink> {
+        $0.on(Order.self) { _, _, _ in .handled }
+    }
+}
+
+/// Middleware that forwards each order, before the handlers, to the same responder through the
+/// post of a fresh relay, until it has done so `giveUpAfter` times.
+private final class Reposter: HopMiddleware {
+    let giveUpAfter: Int
+    private let count = Atomic<Int>(0)
+
+    init(giveUpAfter: Int) { self.giveUpAfter = giveUpAfter }
+
+    var forwards: Int { count.load(ordering: .relaxed) }
+
+    nonisolated(nonsending) func handle(
+        _ event: any Event, at responder: any Responder, context: inout EventContext, next: Next
+    ) async throws -> Disposition {
+        guard let order = event as? Order, count.add(1, ordering: .relaxed).newValue <= giveUpAfter else {
+            return try await next(&context)
+        }
+        let relay = Relay(entry: responder, label: "reposted \(order.id)")
+        return .forwarded(await relay.post(Order(id: order.id + 1)).outcome)
+    }
+}
+
 @Suite("Forwarding through posts: a post made inside a route is nested in it", .timeLimit(.minutes(1)))
 struct PostForwardingLimitTests {
     @Test(
@@ -124,6 +159,20 @@ struct PostForwardingLimitTests {
         #expect(outcome.kind == .handled)
         #expect(await forwarder.forwards == limit)
         #expect(await forwarder.log.allFinished)
+        #expect(system.outstandingPosts == 0)
+    }
+
+    @Test("a post made by middleware inside a hop carries the route's depth")
+    func middlewarePostsCarryTheDepth() async throws {
+        let reposter = Reposter(giveUpAfter: 20)
+        let system = EventSystem(middleware: [reposter], forwardingLimit: 2)
+        let sink = Sink(system: system)
+
+        let outcome = await sink.post(Order(id: 0)).outcome
+
+        let rejection = try #require(outcome.rejectedDetails)
+        #expect(rejection.reason == .forwardingLimitReached(limit: 2))
+        #expect(reposter.forwards == 3)
         #expect(system.outstandingPosts == 0)
     }
 
