@@ -18,21 +18,22 @@ extension PostOffice {
     /// Ends `post`, removed from its queue by its ticket, as ``Outcome/cancelled(_:)`` before
     /// hop 1, at once: a cancelled event does not go to the dead-letter sink, so nothing here
     /// needs to wait. Returns the ticket's settlement; the caller wakes its waiters.
-    static func endQueuedByTicket(_ post: PendingPost) -> TicketState.Settlement {
+    static func endQueuedByTicket(_ post: PendingPost, system: EventSystem) -> TicketState.Settlement {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .ticketCancelled))
         return post.ticket.settle(
-            Router.endUndelivered(outcome, of: post.event, source: post.source, capture: post.capture))
+            Router.endUndelivered(
+                outcome, of: post.event, source: post.source, capture: post.capture(in: system)))
     }
 
     /// Ends `post`, removed from its queue by its abandoned ticket (``Ticket/abandon()``), as
     /// ``Outcome/cancelled(_:)`` before hop 1, with reason
     /// ``Outcome/Stop/Reason/ticketCancelled``; it is dead-lettered. Returns the ticket's
     /// settlement; the caller wakes its waiters.
-    static nonisolated(nonsending) func endQueuedAbandoned(_ post: PendingPost) async
+    static nonisolated(nonsending) func endQueuedAbandoned(_ post: PendingPost, system: EventSystem) async
         -> TicketState.Settlement
     {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .ticketCancelled))
-        return await endUndelivered(post, with: outcome, system: post.capture.system)
+        return await endUndelivered(post, with: outcome, system: system)
     }
 
     /// Ends `post`, removed from its queue by its system's shutdown, as ``Outcome/cancelled(_:)``
@@ -49,11 +50,11 @@ extension PostOffice {
     /// the responder it would have started at; it is dead-lettered through its own system.
     /// Returns the ticket's settlement; the caller wakes its waiters.
     static nonisolated(nonsending) func endQueued(
-        _ post: PendingPost, rejectedFor reason: Outcome.Rejection.Reason
+        _ post: PendingPost, rejectedFor reason: Outcome.Rejection.Reason, system: EventSystem
     ) async -> TicketState.Settlement {
         let outcome = Outcome.rejected(
             Outcome.Rejection(path: emptyPath(of: post), sender: ResponderID(post.entry), reason: reason))
-        return await endUndelivered(post, with: outcome, system: post.capture.system)
+        return await endUndelivered(post, with: outcome, system: system)
     }
 
     private static func queuedStop(of post: PendingPost, reason: Outcome.Stop.Reason) -> Outcome.Stop {
@@ -69,13 +70,13 @@ extension PostOffice {
         system: EventSystem
     ) async -> TicketState.Settlement {
         let outcome = await Router.endUndelivered(
-            outcome, of: post.event, source: post.source, capture: post.capture,
+            outcome, of: post.event, source: post.source, capture: post.capture(in: system),
             deadLetters: post.options.deadLetters ?? system.deadLetters, signal: post.ticket.signal)
         return post.ticket.settle(outcome)
     }
 
     private static func emptyPath(of post: PendingPost) -> Outcome.Path {
-        Outcome.Path(eventID: post.capture.eventID, hops: 0, info: EventInfo())
+        Outcome.Path(eventID: post.ticket.eventID, hops: 0, info: EventInfo())
     }
 }
 

@@ -55,15 +55,16 @@ final class PostOffice: Sendable {
     // MARK: Posting
 
     /// Queues `post` on `lane`, waiting for room if the limit is reached and the policy
-    /// suspends; returns once it is accepted, or once it has ended rejected.
-    nonisolated(nonsending) func accept(_ post: PendingPost, lane: ObjectIdentifier, system: EventSystem)
-        async
-    {
+    /// suspends; returns once it is accepted, or once it has ended rejected. `isolation` is the
+    /// poster's: the lane's task runs there if this post starts it.
+    nonisolated(nonsending) func accept(
+        _ post: PendingPost, lane: ObjectIdentifier, isolation: (any Actor)?, system: EventSystem
+    ) async {
         let overLimit = Self.delivery?.isRunning(in: self) == true
         let action = state.withLock { state in
             let action = state.post(post, lane: lane, overLimit: overLimit)
             if case .accepted(startDelivery: true) = action {
-                startDelivery(of: lane, isolation: post.isolation, in: &state)
+                startDelivery(of: lane, isolation: isolation, system: system, in: &state)
             }
             return action
         }
@@ -73,7 +74,8 @@ final class PostOffice: Sendable {
         case .rejected(let reason):
             await Self.reject(post, reason: reason, system: system)
         case .mustWait(let id):
-            switch await waitForRoom(id, PostOfficeState.WaitingPost(lane: lane, post: post)) {
+            let waiting = PostOfficeState.WaitingPost(lane: lane, post: post, isolation: isolation)
+            switch await waitForRoom(id, waiting, system: system) {
             case .accepted: return
             case .cancelled: await Self.reject(post, reason: .posterCancelled, system: system)
             case .shuttingDown: await Self.reject(post, reason: .shuttingDown, system: system)
@@ -83,16 +85,17 @@ final class PostOffice: Sendable {
 
     /// Suspends the poster `id` until its post is queued, it is cancelled, or the shutdown
     /// refuses it.
-    private nonisolated(nonsending) func waitForRoom(_ id: WaiterID, _ waiting: PostOfficeState.WaitingPost)
-        async -> PostOfficeState.Admission
-    {
+    private nonisolated(nonsending) func waitForRoom(
+        _ id: WaiterID, _ waiting: PostOfficeState.WaitingPost, system: EventSystem
+    ) async -> PostOfficeState.Admission {
         await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<PostOfficeState.Admission, Never>) in
                 let suspension = state.withLock { state in
                     let suspension = state.suspendPoster(id, waiting, continuation: continuation)
                     if case .resume(.accepted, startDelivery: true) = suspension {
-                        startDelivery(of: waiting.lane, isolation: waiting.post.isolation, in: &state)
+                        startDelivery(
+                            of: waiting.lane, isolation: waiting.isolation, system: system, in: &state)
                     }
                     return suspension
                 }
@@ -109,21 +112,26 @@ final class PostOffice: Sendable {
 
     /// Starts the task that delivers `lane`'s posts. Called under the lock, so that the task's
     /// handle is recorded before anyone can look for it; the task itself starts elsewhere.
+    ///
+    /// The task holds `system` (this office's) while the lane has posts: the posts do not, and
+    /// their tickets name it weakly.
     private func startDelivery(
         of lane: ObjectIdentifier,
         isolation: (any Actor)?,
+        system: EventSystem,
         in state: inout PostOfficeState
     ) {
         // Detached: the lane must not inherit the task-locals of whoever happened to start it.
         let task = Task.detached(priority: Task.currentPriority) {
-            await self.deliver(lane: lane, isolation: isolation)
+            await self.deliver(lane: lane, system: system, isolation: isolation)
         }
         state.attach(task, to: lane)
     }
 
     /// The delivery loop of one lane, on the isolation of the poster that started it.
-    private func deliver(lane: ObjectIdentifier, isolation: isolated (any Actor)?) async {
-        let deliveries = LaneDeliveries(office: self, lane: lane, isolation: isolation)
+    private func deliver(lane: ObjectIdentifier, system: EventSystem, isolation: isolated (any Actor)?) async
+    {
+        let deliveries = LaneDeliveries(office: self, lane: lane, system: system, isolation: isolation)
         var delivered: TicketState.Settlement?
         while true {
             // Taken out of the lock through locals, not returned: a returned post would be
@@ -132,9 +140,9 @@ final class PostOffice: Sendable {
             var released = PostOfficeState.Released()
             state.withLock { state in
                 (step, released) = state.nextStep(lane: lane, after: delivered)
-                startLanes(released, in: &state)
+                startLanes(released, system: system, in: &state)
                 if case .retire(successor: true) = step {
-                    startDelivery(of: lane, isolation: isolation, in: &state)
+                    startDelivery(of: lane, isolation: isolation, system: system, in: &state)
                 }
             }
             // Whoever awaits the outcome wakes once the post no longer counts as outstanding.
@@ -145,7 +153,7 @@ final class PostOffice: Sendable {
             let outcome = await Self.$delivery.withValueKeepingIsolation(stamp) {
                 await Router.send(
                     post.event, from: post.entry, source: post.source, options: post.options,
-                    signal: post.ticket.signal, trace: post.capture)
+                    signal: post.ticket.signal, trace: post.capture(in: system), depth: post.depth)
             }
             deliveries.end()
             // The ticket holds its outcome before the post stops counting (``nextStep``).
@@ -153,9 +161,11 @@ final class PostOffice: Sendable {
         }
     }
 
-    private func startLanes(_ released: PostOfficeState.Released, in state: inout PostOfficeState) {
+    private func startLanes(
+        _ released: PostOfficeState.Released, system: EventSystem, in state: inout PostOfficeState
+    ) {
         for (lane, isolation) in released.lanesToStart {
-            startDelivery(of: lane, isolation: isolation, in: &state)
+            startDelivery(of: lane, isolation: isolation, system: system, in: &state)
         }
     }
 
@@ -174,27 +184,30 @@ final class PostOffice: Sendable {
     // MARK: Cancellation
 
     /// Cancels a ticket's post: removed from its queue if it is still waiting there (its outcome
-    /// is then `cancelled` before hop 1), or interrupted if it is being delivered.
-    func cancel(_ ticket: TicketState, lane: ObjectIdentifier) {
+    /// is then `cancelled` before hop 1), or interrupted if it is being delivered. `system` is
+    /// the office's.
+    func cancel(_ ticket: TicketState, lane: ObjectIdentifier, system: EventSystem) {
         switch state.withLock({ $0.cancel(ticket, lane: lane) }) {
         case .interruptDelivery(let task):
             // Outside the lock: cancellation handlers run synchronously and may post.
             task?.cancel()
         case .removedFromQueue(let post):
-            endedWhileQueued(Self.endQueuedByTicket(post))
+            endedWhileQueued(Self.endQueuedByTicket(post, system: system), system: system)
         case .none:
             break
         }
     }
 
-    /// Abandons a ticket's post: as ``cancel(_:lane:)``, but a post removed from its queue is
-    /// ended dead-lettered (which may suspend, for the sink).
-    nonisolated(nonsending) func abandon(_ ticket: TicketState, lane: ObjectIdentifier) async {
+    /// Abandons a ticket's post: as ``cancel(_:lane:system:)``, but a post removed from its
+    /// queue is ended dead-lettered (which may suspend, for the sink).
+    nonisolated(nonsending) func abandon(_ ticket: TicketState, lane: ObjectIdentifier, system: EventSystem)
+        async
+    {
         switch state.withLock({ $0.cancel(ticket, lane: lane) }) {
         case .interruptDelivery(let task):
             task?.cancel()
         case .removedFromQueue(let post):
-            endedWhileQueued(await Self.endQueuedAbandoned(post))
+            endedWhileQueued(await Self.endQueuedAbandoned(post, system: system), system: system)
         case .none:
             break
         }
@@ -223,13 +236,16 @@ final class PostOffice: Sendable {
     /// Detaches `ticket`'s post from the lane `deliveries` delivers, and starts the lane's new
     /// task if it still has posts. The post's own task goes on with it, and ends after it.
     private func release(_ ticket: TicketState, from deliveries: LaneDeliveries) -> Bool {
-        state.withLock { state in
+        // Always there: the lane's task, whose delivery runs, holds it.
+        guard let system = deliveries.system else { return false }
+        return state.withLock { state in
             switch state.release(ticket, lane: deliveries.lane) {
             case .refused:
                 return false
             case .released(let successor):
                 if successor {
-                    startDelivery(of: deliveries.lane, isolation: deliveries.isolation, in: &state)
+                    startDelivery(
+                        of: deliveries.lane, isolation: deliveries.isolation, system: system, in: &state)
                 }
                 return true
             }
@@ -247,9 +263,14 @@ final class PostOffice: Sendable {
     /// Takes `ticket`'s post out of its queue, if it is still there, and ends it rejected
     /// (``Outcome/Rejection/Reason/wouldDeadlock``): it would wait for the post ahead of it,
     /// whose handler waits for it.
-    nonisolated(nonsending) func refuseQueued(_ ticket: TicketState, lane: ObjectIdentifier) async {
+    nonisolated(nonsending) func refuseQueued(
+        _ ticket: TicketState, lane: ObjectIdentifier, system: EventSystem
+    )
+        async
+    {
         guard let post = state.withLock({ $0.removeQueued(ticket, lane: lane) }) else { return }
-        endedWhileQueued(await Self.endQueued(post, rejectedFor: .wouldDeadlock))
+        endedWhileQueued(
+            await Self.endQueued(post, rejectedFor: .wouldDeadlock, system: system), system: system)
     }
 
     // MARK: Shutdown
@@ -321,7 +342,7 @@ final class PostOffice: Sendable {
         }
         // The posts queued behind the callers' own posts cannot run before those end.
         for post in state.withLock({ $0.takeQueuedBehindCallers() }) {
-            endedWhileQueued(await Self.endQueuedByShutdown(post, system: system))
+            endedWhileQueued(await Self.endQueuedByShutdown(post, system: system), system: system)
         }
         let (report, closed) = state.withLock { $0.makeReport() }
         if closed { observers.close() }
@@ -347,16 +368,16 @@ final class PostOffice: Sendable {
             delivery?.cancel()
         }
         for post in remaining.queued {
-            endedWhileQueued(await Self.endQueuedByShutdown(post, system: system))
+            endedWhileQueued(await Self.endQueuedByShutdown(post, system: system), system: system)
         }
     }
 
     /// A post removed from its queue has been settled: it stops counting as outstanding, then
     /// its waiters and whatever its room released are woken.
-    private func endedWhileQueued(_ settlement: TicketState.Settlement) {
+    private func endedWhileQueued(_ settlement: TicketState.Settlement, system: EventSystem) {
         let released = state.withLock { state in
             let released = state.endedWhileQueued(settlement)
-            startLanes(released, in: &state)
+            startLanes(released, system: system, in: &state)
             return released
         }
         settlement.resume()
@@ -371,16 +392,19 @@ private final class LaneDeliveries: Sendable {
     let office: PostOffice
     /// The lane's key in its office.
     let lane: ObjectIdentifier
-    /// The isolation the lane's task runs on, for the task that takes the lane over when a post
-    /// releases it.
+    /// The office's system, and the isolation the lane's task runs on, for the task that takes
+    /// the lane over when a post releases it. Weak: a task a handler started may keep a stamp
+    /// long after, and the lane's task holds the system while it delivers.
+    weak let system: EventSystem?
     let isolation: (any Actor)?
     /// The number of the delivery running now; 0 between deliveries.
     private let running = Atomic<UInt64>(0)
     private let count = Atomic<UInt64>(0)
 
-    init(office: PostOffice, lane: ObjectIdentifier, isolation: (any Actor)?) {
+    init(office: PostOffice, lane: ObjectIdentifier, system: EventSystem, isolation: (any Actor)?) {
         self.office = office
         self.lane = lane
+        self.system = system
         self.isolation = isolation
     }
 

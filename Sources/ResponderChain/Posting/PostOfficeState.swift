@@ -49,10 +49,12 @@ struct PostOfficeState {
         let delivery: Task<Void, Never>?
     }
 
-    /// A poster waiting for room: the post it wants to queue, on its lane.
+    /// A poster waiting for room: the post it wants to queue, on its lane, and the poster's
+    /// isolation, where the lane's task runs if this post starts it.
     struct WaitingPost: Sendable {
         let lane: ObjectIdentifier
         let post: PendingPost
+        let isolation: (any Actor)?
     }
 
     /// How a waiting poster's wait ended.
@@ -900,7 +902,7 @@ extension PostOfficeState.Open {
         while mail.outstanding < limit.maxOutstanding, let waiter = roomLine.popFirst() {
             let waiting = waiter.element
             if mail.enqueue(waiting.post, lane: waiting.lane) {
-                released.lanesToStart.append((waiting.lane, waiting.post.isolation))
+                released.lanesToStart.append((waiting.lane, waiting.isolation))
             }
             released.admitted.append(waiter.continuation)
         }

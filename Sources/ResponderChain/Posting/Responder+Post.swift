@@ -17,7 +17,9 @@ extension Responder {
     ///
     /// The delivery runs in a task of its own that inherits none of the poster's task-local
     /// values (the tracer's context is captured here, at post time): a handler's state, such as
-    /// a one-at-a-time responder it holds, never follows its posts.
+    /// a one-at-a-time responder it holds, never follows its posts. Only its depth does: a post
+    /// made inside a handler's send still under way is nested in it as a send made there, and
+    /// counts toward the system's ``EventSystem/forwardingLimit``.
     ///
     /// ```swift
     /// for sku in skus {
@@ -61,11 +63,12 @@ extension PostOffice {
         // A timeout counts from the post: time in the queue included.
         let options = options.started()
         let capture = TraceCapture.posting(event, from: source, through: system, options: options)
-        let ticket = TicketState(eventID: capture.eventID, office: system.postOffice, lane: lane)
+        let ticket = TicketState(eventID: capture.eventID, system: system, lane: lane)
+        // Made inside a route, its delivery's route is nested as deep as a send made here.
         let post = PendingPost(
             event: event, entry: entry, source: source, options: options, capture: capture,
-            ticket: ticket, isolation: isolation)
-        await system.postOffice.accept(post, lane: lane, system: system)
+            ticket: ticket, depth: Lineage.depthOfNewRoute)
+        await system.postOffice.accept(post, lane: lane, isolation: isolation, system: system)
         return Ticket(state: ticket)
     }
 }

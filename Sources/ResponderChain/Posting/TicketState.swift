@@ -1,54 +1,67 @@
+import Synchronization
+
 /// The shared state behind a ``Ticket``: the cancellation flag the system reads before every hop,
 /// the outcome once known, and the tasks waiting for it.
 ///
-/// It names its post's lane and office without keeping the office alive: the office holds the
-/// post, and so its ticket, while the post is outstanding, and never the other way round. An
-/// office outlives every post it holds (each lane's task holds it while it delivers), so once the
-/// office is gone the post has ended and there is nothing left to cancel or to wait behind.
+/// It names its post's lane and system without keeping the system alive: the system's office
+/// holds the post, and so its ticket, while the post is outstanding, and never the other way
+/// round. The system outlives every post its office holds (each lane's task holds it while it
+/// delivers), so once the system is gone the post has ended and there is nothing left to cancel
+/// or to wait behind.
+///
+/// A queue may hold a hundred thousand tickets, so a ticket keeps only what a queued post needs:
+/// its identifier, its flag, where its post waits, and one word for the rest (``Record``), made
+/// once the outcome is known or a task waits for it.
 final class TicketState: Sendable {
-    /// The outcome, once there is one. In an object of its own: the ticket of a post waits in
-    /// its queue for as long as the post does, and an `Outcome` kept inline would more than
-    /// double its size.
-    private final class Recorded: Sendable {
-        let outcome: Outcome
-        init(_ outcome: Outcome) { self.outcome = outcome }
-    }
+    /// The outcome, once there is one, and the tasks waiting for it.
+    private final class Record: Sendable {
+        struct State {
+            var outcome: Outcome?
+            var waiters = WaitingLine<Void, CheckedContinuation<Outcome, Never>>()
+        }
 
-    private struct State {
-        var recorded: Recorded?
-        var waiters = WaitingLine<Void, CheckedContinuation<Outcome, Never>>()
+        let state: Locked<State>
+
+        init(_ outcome: Outcome?) {
+            state = Locked(State(outcome: outcome))
+        }
     }
 
     let eventID: EventID
     /// Read by the system before every hop of this event.
     let signal = CancellationSignal()
-    /// Told when the ticket is cancelled, so that an event being delivered is stopped at once and
-    /// a queued one leaves its queue; asked where the post waits (``postAhead()``).
-    private weak let office: PostOffice?
-    /// The post's lane in its office.
+    /// Its office is told when the ticket is cancelled, so that an event being delivered is
+    /// stopped at once and a queued one leaves its queue; asked where the post waits
+    /// (``postAhead()``).
+    private weak let system: EventSystem?
+    /// The post's lane in its system's office.
     private let lane: ObjectIdentifier
-    private let state = Locked(State())
+    /// Made by the first of ``settle(_:)`` and ``outcome()`` that needs it; `nil` while the post
+    /// is queued and nobody waits for it.
+    private let record = AtomicLazyReference<Record>()
 
-    init(eventID: EventID, office: PostOffice, lane: ObjectIdentifier) {
+    init(eventID: EventID, system: EventSystem, lane: ObjectIdentifier) {
         self.eventID = eventID
-        self.office = office
+        self.system = system
         self.lane = lane
     }
 
     var finishedOutcome: Outcome? {
-        state.withLock { $0.recorded?.outcome }
+        record.load()?.state.withLock { $0.outcome }
     }
 
     func cancel() {
         guard finishedOutcome == nil, signal.cancel(.ticket) else { return }
-        office?.cancel(self, lane: lane)
+        guard let system else { return }
+        system.postOffice.cancel(self, lane: lane, system: system)
     }
 
     /// Cancels the post as ``cancel()`` does, and dead-letters it: returns once a queued post has
     /// ended so (one being delivered ends in its own task).
     nonisolated(nonsending) func abandon() async {
         guard finishedOutcome == nil, signal.cancel(.abandoned) else { return }
-        await office?.abandon(self, lane: lane)
+        guard let system else { return }
+        await system.postOffice.abandon(self, lane: lane, system: system)
     }
 
     /// The outcome a ticket holds, and the tasks that were waiting for it: the proof that the
@@ -75,13 +88,21 @@ final class TicketState: Sendable {
     /// completed drain means every ticket it waited for holds its outcome), and wakes the waiters
     /// *after* (so a task woken by the outcome finds the post's room free).
     func settle(_ outcome: Outcome) -> Settlement {
-        state.withLock { state in
-            if let recorded = state.recorded {
-                return Settlement(outcome: recorded.outcome, ticket: self, waiters: [])
+        if let record = record.load() { return settle(outcome, in: record) }
+        // Nobody waits (the common case): the record is made with the outcome in it.
+        let made = Record(outcome)
+        let record = self.record.storeIfNil(made)
+        guard record === made else { return settle(outcome, in: record) }
+        return Settlement(outcome: outcome, ticket: self, waiters: [])
+    }
+
+    private func settle(_ outcome: Outcome, in record: Record) -> Settlement {
+        record.state.withLock { state in
+            if let recorded = state.outcome {
+                return Settlement(outcome: recorded, ticket: self, waiters: [])
             }
-            state.recorded = Recorded(outcome)
-            return Settlement(
-                outcome: outcome, ticket: self, waiters: state.waiters.removeAll())
+            state.outcome = outcome
+            return Settlement(outcome: outcome, ticket: self, waiters: state.waiters.removeAll())
         }
     }
 
@@ -99,7 +120,7 @@ final class TicketState: Sendable {
     nonisolated(nonsending) func outcome() async -> Outcome {
         if let outcome = finishedOutcome { return outcome }
         let sources = WaitForGraph.Sources.current()
-        guard !sources.isEmpty, let graph = office?.waitForGraph,
+        guard !sources.isEmpty, let graph = system?.postOffice.waitForGraph,
             case .wait(let registration) = await graph.beginWaiting(sources, for: .ticket(self))
         else { return await waitForOutcome() }
         let outcome = await waitForOutcome()
@@ -108,17 +129,20 @@ final class TicketState: Sendable {
     }
 
     private nonisolated(nonsending) func waitForOutcome() async -> Outcome {
-        await state.wait(in: \State.waiters, as: (), unless: { $0.recorded?.outcome }, cancelled: nil)
+        let record = record.load() ?? self.record.storeIfNil(Record(nil))
+        return await record.state.wait(
+            in: \Record.State.waiters, as: (), unless: { $0.outcome }, cancelled: nil)
     }
 
     /// The post in flight on this post's lane, while this one is queued behind it.
     func postAhead() -> TicketState? {
-        office?.postAhead(of: self, lane: lane)
+        system?.postOffice.postAhead(of: self, lane: lane)
     }
 
     /// Takes this post out of its lane's queue, if it is still queued, and ends it rejected
     /// (``Outcome/Rejection/Reason/wouldDeadlock``): the post ahead of it waits for it.
     nonisolated(nonsending) func refuseWhileQueued() async {
-        await office?.refuseQueued(self, lane: lane)
+        guard let system else { return }
+        await system.postOffice.refuseQueued(self, lane: lane, system: system)
     }
 }

@@ -52,7 +52,9 @@ public final class EventSystem: Sendable {
     /// handler that forwards its event (through a ``Relay`` or a link to another chain), whose
     /// handler there forwards it again, and so on. A send made deeper ends
     /// ``Outcome/rejected(_:)`` with ``Outcome/Rejection/Reason/forwardingLimitReached(limit:)``
-    /// before its first hop. 64 by default.
+    /// before its first hop. 64 by default. A post made inside a handler counts as a send made
+    /// there: its delivery is nested one level deeper, and a post beyond the limit ends rejected
+    /// the same way.
     ///
     /// It is the last line of defence: a forwarding loop (the event coming back to a responder
     /// whose handler is still forwarding it) ends ``Outcome/cycleDetected(_:)`` where it closes,

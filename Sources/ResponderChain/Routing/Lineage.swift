@@ -19,7 +19,9 @@ import Synchronization
 /// share one, and a route's task is alive while the route is under way.
 ///
 /// A send whose enclosing sends have all ended starts a lineage of its own, and so does a posted
-/// event's delivery, which inherits nothing from the poster.
+/// event's delivery, which inherits nothing from the poster but its depth: a post made inside a
+/// route still under way records ``depthOfNewRoute`` and its delivery's route starts there, so
+/// that the forwarding limit bounds loops through posts as it bounds sends.
 final class Lineage: Sendable {
     /// The lineage of the route running in the current task, if any.
     @TaskLocal static var current: Lineage?
@@ -50,15 +52,15 @@ final class Lineage: Sendable {
     private static var ended: UInt { 1 }
 
     /// The lineage of a send of `key` whose hops run in the current task: below the nearest
-    /// enclosing send still under way, if any. `forwarding` when it is made through a relay.
-    /// `maker` is the task that made the send, when it is not the current one (a send with a
-    /// deadline runs its hops in a child task of the task that made it).
-    init(of key: EventKey, forwarding: Bool, madeIn maker: UInt? = nil) {
-        var enclosing = Self.current
-        while let candidate = enclosing, !candidate.isUnderWay { enclosing = candidate.parent }
+    /// enclosing send still under way, if any; otherwise at `depth` (a posted event's, see
+    /// ``depthOfNewRoute``). `forwarding` when it is made through a relay. `maker` is the task
+    /// that made the send, when it is not the current one (a send with a deadline runs its hops
+    /// in a child task of the task that made it).
+    init(of key: EventKey, forwarding: Bool, madeIn maker: UInt? = nil, depth: Int = 0) {
+        let enclosing = Self.nearestUnderWay
         let task = Self.currentTask()
         self.parent = enclosing
-        self.depth = enclosing.map { $0.depth + 1 } ?? 0
+        self.depth = enclosing.map { $0.depth + 1 } ?? depth
         self.key = key
         self.forwards = forwarding
         self.task = task
@@ -71,6 +73,20 @@ final class Lineage: Sendable {
         // Only the bits are kept, never the reference: they are compared, never used to reach
         // the task. `UnsafeCurrentTask` is the task's reference and nothing else.
         withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } ?? 0 }
+    }
+
+    /// The route of the current task still under way that a send made now would be nested in.
+    private static var nearestUnderWay: Lineage? {
+        var enclosing = current
+        while let candidate = enclosing, !candidate.isUnderWay { enclosing = candidate.parent }
+        return enclosing
+    }
+
+    /// The depth of a route that would start in the current task now: one below the nearest
+    /// enclosing route still under way, 0 outside any. A post made here records it for its
+    /// delivery's route.
+    static var depthOfNewRoute: Int {
+        nearestUnderWay.map { $0.depth + 1 } ?? 0
     }
 
     /// Whether the route is still running.

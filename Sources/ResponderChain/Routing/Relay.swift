@@ -62,8 +62,7 @@ public final class Relay: Sendable, CustomStringConvertible {
         let lane = ObjectIdentifier(self)
         guard let entry else {
             let outcome = await reportMissingEntry(event, options: options)
-            let ticket = TicketState(
-                eventID: outcome.eventID, office: orphanSystem.postOffice, lane: lane)
+            let ticket = TicketState(eventID: outcome.eventID, system: orphanSystem, lane: lane)
             ticket.finish(outcome)
             return Ticket(state: ticket)
         }

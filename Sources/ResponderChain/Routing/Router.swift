@@ -21,7 +21,8 @@ enum Router {
     ///
     /// `trace` is the tracing captured when a posted event was posted (see ``TraceCapture``),
     /// with the options whose timeout was started then; `nil` for an awaited send, which captures
-    /// here, in the sending task. `signal` is a posted event's ticket.
+    /// here, in the sending task. `signal` is a posted event's ticket, and `depth` the depth its
+    /// route starts at (see ``Lineage/depthOfNewRoute``).
     @usableFromInline
     static nonisolated(nonsending) func send(
         _ event: any Event,
@@ -29,7 +30,8 @@ enum Router {
         source: EventSource,
         options given: SendOptions,
         signal: CancellationSignal? = nil,
-        trace captured: TraceCapture? = nil
+        trace captured: TraceCapture? = nil,
+        depth: Int = 0
     ) async -> Outcome {
         // The common set-up first: an awaited send with no deadline, signal or tracer of its
         // own, that no tracer of its system traces, builds its context from constants.
@@ -62,7 +64,8 @@ enum Router {
         }
         if let captured {
             return await send(
-                event, from: sender, source: source, options: given, signal: signal, capture: captured)
+                event, from: sender, source: source, options: given, signal: signal, capture: captured,
+                depth: depth)
         }
         let options = given.started()
         return await send(
@@ -79,7 +82,8 @@ enum Router {
         source: EventSource,
         options: SendOptions,
         signal: CancellationSignal?,
-        capture: TraceCapture
+        capture: TraceCapture,
+        depth: Int = 0
     ) async -> Outcome {
         let system = capture.system
         var context = EventContext(
@@ -102,9 +106,9 @@ enum Router {
         if let deadline = options.deadlineStorage?.instant {
             outcome = await routeRacing(
                 deadline: deadline, event, from: sender, start: options.start, context: context,
-                isolation: #isolation)
+                depth: depth, isolation: #isolation)
         } else {
-            outcome = await route(event, from: sender, start: options.start, context: &context)
+            outcome = await route(event, from: sender, start: options.start, context: &context, depth: depth)
         }
         guard outcome.goesToDeadLetters(signal: signal) else {
             return publish(outcome, of: event, source: source, system: system, trace: capture.trace)
@@ -174,6 +178,7 @@ enum Router {
         from sender: any Responder,
         start: SendOptions.Start,
         context: EventContext,
+        depth: Int,
         isolation: (any Actor)?
     ) async -> Outcome {
         // The hops run in the child, made by this task (see ``Lineage``).
@@ -181,7 +186,8 @@ enum Router {
         return await withTaskGroup(of: Outcome?.self) { group in
             group.addTask {
                 await routeIsolated(
-                    event, from: sender, start: start, context: context, madeIn: maker, isolation: isolation)
+                    event, from: sender, start: start, context: context, madeIn: maker, depth: depth,
+                    isolation: isolation)
             }
             group.addTask {
                 try? await Task.sleep(until: deadline, clock: .continuous)
@@ -210,31 +216,35 @@ enum Router {
         }
     }
 
-    /// ``route(_:from:start:context:)`` on `isolation`.
+    /// ``route(_:from:start:context:depth:)`` on `isolation`.
     private static func routeIsolated(
         _ event: any Event,
         from sender: any Responder,
         start: SendOptions.Start,
         context: EventContext,
         madeIn maker: UInt,
+        depth: Int,
         isolation: isolated (any Actor)?
     ) async -> Outcome {
         var context = context
-        return await route(event, from: sender, start: start, context: &context, madeIn: maker)
+        return await route(event, from: sender, start: start, context: &context, madeIn: maker, depth: depth)
     }
 
     /// The route of one send, in its ``Lineage``: refused when it is nested deeper than the
     /// system's ``EventSystem/forwardingLimit``; otherwise its hops, with the lineage bound for
-    /// the sends their handlers make.
+    /// the sends their handlers make. `depth` is where a posted event's route starts when no
+    /// route of this task encloses it (see ``Lineage/depthOfNewRoute``).
     @inline(__always)
     static nonisolated(nonsending) func route(
         _ event: any Event,
         from sender: any Responder,
         start: SendOptions.Start,
         context: inout EventContext,
-        madeIn maker: UInt? = nil
+        madeIn maker: UInt? = nil,
+        depth: Int = 0
     ) async -> Outcome {
-        let lineage = Lineage(of: context.key, forwarding: context.source.isRelay, madeIn: maker)
+        let lineage = Lineage(
+            of: context.key, forwarding: context.source.isRelay, madeIn: maker, depth: depth)
         guard lineage.depth <= context.forwardingLimit else {
             return .rejected(
                 Outcome.Rejection(

@@ -13,16 +13,15 @@ struct PostOfficeStateTests {
     }
 
     let sender = Sender()
-    let office = PostOffice(limit: .default, observers: EventObservers())
+    let system = EventSystem()
     var lane: ObjectIdentifier { ObjectIdentifier(sender) }
 
     func post(_ number: Int) -> PendingPost {
         PendingPost(
             event: Ping(number: number), entry: sender, source: .responder(sender), options: .default,
             capture: TraceCapture(
-                Ping(number: number), from: .responder(sender), system: EventSystem(), options: .default),
-            ticket: TicketState(eventID: EventID(rawValue: UInt64(number)), office: office, lane: lane),
-            isolation: nil)
+                Ping(number: number), from: .responder(sender), system: system, options: .default),
+            ticket: TicketState(eventID: EventID(rawValue: UInt64(number)), system: system, lane: lane))
     }
 
     /// Settles the post's ticket as handled, as its delivery does before asking for its next step.
@@ -49,7 +48,7 @@ struct PostOfficeStateTests {
         in state: inout PostOfficeState,
         whileSuspended: (inout PostOfficeState) -> Void = { _ in }
     ) async -> (answer: PostOfficeState.PosterSuspension, admission: PostOfficeState.Admission) {
-        let waiting = PostOfficeState.WaitingPost(lane: lane, post: post(number))
+        let waiting = PostOfficeState.WaitingPost(lane: lane, post: post(number), isolation: nil)
         var answer = PostOfficeState.PosterSuspension.suspended
         let admission = await withCheckedContinuation { continuation in
             answer = state.suspendPoster(id, waiting, continuation: continuation)
