@@ -251,6 +251,283 @@ def check_curation(args):
     print(f"{module}: every public top-level symbol is placed in a topic group")
 
 
+# --- code blocks ----------------------------------------------------------------------------
+
+# Names the code blocks may use that no Swift source of the repository declares: the standard
+# library, Foundation, Synchronization, Swift Testing and the server packages the integrations
+# depend on. Keep it short: a name belongs here only when a block uses it.
+KNOWN_TYPES = set("""
+    Any AnyObject Array AsyncStream Atomic Bool Character ContinuousClock Date Dictionary Double
+    Duration Error Float Int Int64 Never Optional Result Self Sendable Set String Task TaskGroup
+    UInt UInt64 UnownedSerialExecutor Void Actor MainActor TaskLocal CancellationError Mutex
+    CustomStringConvertible Equatable Hashable Identifiable Codable Comparable Data URL
+    JSONDecoder JSONEncoder Issue Test Suite
+    Logger LoggingSystem StreamLogHandler MetricsSystem MetricsFactory Service ServiceGroup
+    ClosureService ServiceContext InstrumentationSystem Tracing Logging Synchronization Foundation
+    Testing NotificationCenter Instant Metadata MetadataProvider AsyncSequence
+""".split())
+KNOWN_MEMBERS = set("""
+    self init count isEmpty first last append map flatMap compactMap filter contains reduce
+    sorted joined split description value load store wrappingAdd oldValue relaxed seconds
+    milliseconds microseconds nanoseconds now zero run withValue withLock debug info notice
+    warning error critical trace logLevel metadata sigterm sigint standardOutput internal
+    topLevel attributes isRecording withSpan current tracer factory shared cancel isCancelled
+    ipv6 defaults some none min max keys values assumeIsolated
+""".split())
+KNOWN_LABELS = set("""
+    label metadata metadataProvider ordering services gracefulShutdownSignals logger context
+    ofKind separator by where within isolation count pairs
+""".split())
+# Single lowercase words the README and the Guide put in code font that are no names of this
+# repository: Swift keywords and functions, UIKit's names they compare with, tools.
+PROSE_WORDS = set("""
+    await async isolated nonisolated main print nextResponder docc swift DocSnippetTests
+""".split())
+# The documents whose single `word`s in code font must exist too: written for newcomers, their
+# code-font words are API names (elsewhere they may be metrics, C symbols, tools).
+STRICT_PROSE = ("README.md", os.path.join("Docs", "Guide.md"))
+DECLARATION = re.compile(
+    r"\b(?:struct|class|enum|actor|protocol|typealias|associatedtype|func|var|let|case|"
+    r"extension)\s+([A-Za-z_]\w*)")
+STRING = re.compile(r'"""[\s\S]*?"""|"(?:\\.|[^"\\\n])*"')
+COMMENT = re.compile(r"//[^\n]*|/\*[\s\S]*?\*/")
+TRIVIAL = re.compile(r"^[\s{}()\[\],;]*$")
+COMPILED_MARK = re.compile(r"^<!--\s*compiled:\s*(\S+)\s*-->\s*$")
+ASSUMES_MARK = re.compile(r"^<!--\s*assumes:\s*([\w\s]+?)\s*-->\s*$")
+FILE_NAME = re.compile(r"\.(swift|md|sh|so|json|proto|py|txt|yml|yaml|svg)$")
+REGION = re.compile(r"^\s*// snippet: (\S+) (\d+)\s*$")
+
+
+def swift_code(text):
+    """`text` without its comments and string literals (their contents are no API names)."""
+    text = STRING.sub('""', text)
+    return COMMENT.sub("", text)
+
+
+def parameter_labels(code):
+    """The argument labels the declarations in `code` accept (a parameter's first name)."""
+    labels = set()
+    for m in re.finditer(r"\b(?:func\s+[^\s(<]+|init[?!]?|subscript|case\s+\w+)\s*(?:<[^>{}]*>)?\s*\(", code):
+        depth, i, start = 1, m.end(), m.end()
+        while i < len(code) and depth:
+            depth += {"(": 1, ")": -1}.get(code[i], 0)
+            i += 1
+        params, depth, current = [], 0, ""
+        for ch in code[start:i - 1]:
+            if ch in "([<":
+                depth += 1
+            elif ch in ")]>":
+                depth -= 1
+            if ch == "," and depth == 0:
+                params.append(current)
+                current = ""
+            else:
+                current += ch
+        params.append(current)
+        for p in params:
+            first = re.match(r"\s*(?:@\w+\s+)*([A-Za-z_]\w*)", p)
+            if first:
+                labels.add(first.group(1))
+    return labels
+
+
+def declared_names(code):
+    """Names `code` declares: types, members, cases (each of a list), labels, generic parameters."""
+    names = set(DECLARATION.findall(code))
+    for m in re.finditer(r"\bcase\s+([^\n:=]*)", code):  # case a, b(c: Int), d
+        names.update(re.findall(r"(?:^|,)\s*([A-Za-z_]\w*)", m.group(1)))
+    names.update(re.findall(r"<\s*([A-Z]\w*)", code))
+    names.update(re.findall(r"\b([a-z_]\w*)\s*(?=[,)]|\s+in\b)", code))  # closure parameters
+    names |= parameter_labels(code)
+    return names
+
+
+def repository_names(root, folders_skipped=("Tests",)):
+    """Every name the library modules of the repository declare (the folders under each
+    package's `Sources/`, the root's, the integrations' and the benchmarks'), and the modules'
+    own names. Tests, test fixtures and executables (a module with a `main.swift` or an `@main`
+    type: the demos, the benchmark harness) do not count: what they declare is no API a reader
+    can call."""
+    names = set()
+    for base, dirs, _ in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in folders_skipped]
+        if os.path.basename(base) not in ("Sources", "Tests"):
+            continue
+        for module in dirs:
+            texts = []
+            for inner, _, files in os.walk(os.path.join(base, module)):
+                for name in files:
+                    if name.endswith(".swift"):
+                        with open(os.path.join(inner, name), encoding="utf-8") as f:
+                            texts.append((name, swift_code(f.read())))
+            if any(name == "main.swift" or re.search(r"^\s*@main\b", text, re.M) for name, text in texts):
+                continue
+            names.add(module)
+            for _, text in texts:
+                names |= declared_names(text)
+        dirs[:] = []
+    return names
+
+
+def fenced_blocks(lines):
+    """(line of the opening fence, language, lines) of each fenced block, and the line above."""
+    blocks, open_ = [], None
+    for number, line in enumerate(lines, 1):
+        indent = len(line) - len(line.lstrip(" "))
+        rest = line[indent:]
+        fence = re.match(r"^(`{3,}|~{3,})(.*)$", rest)
+        if open_ is not None:
+            if fence and fence.group(1)[0] == open_[2][0] and len(fence.group(1)) >= len(open_[2]) \
+                    and not fence.group(2).strip():
+                blocks.append((open_[0], open_[1], open_[3], open_[4]))
+                open_ = None
+            else:
+                open_[3].append(line)
+        elif fence and indent < 4:
+            above = next((l for l in reversed(lines[:number - 1]) if l.strip()), "")
+            open_ = [number, (fence.group(2).strip().split() or [""])[0], fence.group(1), [], above]
+    return blocks
+
+
+def normalized(line):
+    return " ".join(line.split())
+
+
+def regions_of(root):
+    """{(document, number): [lines]} of the `// snippet: <document> <n>` regions (DocSnippetTests)."""
+    found = {}
+    folders = [os.path.join(root, "Tests", "DocSnippetTests"),
+               os.path.join(root, "Integrations", "ExampleService", "Sources")]
+    for folder in folders:
+        for base, _, files in os.walk(folder):
+            for name in files:
+                if not name.endswith(".swift"):
+                    continue
+                current = None
+                with open(os.path.join(base, name), encoding="utf-8") as f:
+                    for line in f:
+                        m = REGION.match(line)
+                        if m:
+                            current = (m.group(1), int(m.group(2)))
+                            found[current] = []
+                        elif line.strip() == "// end snippet":
+                            current = None
+                        elif current:
+                            found[current].append(line.rstrip("\n"))
+    return found
+
+
+def is_subsequence(needles, haystack):
+    it = iter(haystack)
+    return all(any(n == h for h in it) for n in needles)
+
+
+def used_names(code):
+    """(kind, name) of each name `code` uses that should exist: capitalised type names,
+    `.member`s (and key-path members) and argument labels."""
+    used = set()
+    for m in re.finditer(r"(?<![\w.$])([A-Z]\w*)", code):
+        used.add(("type", m.group(1)))
+    for m in re.finditer(r"(?<![\d\s])\.([A-Za-z_]\w*)|(?<=\\)\.([A-Za-z_]\w*)", code):
+        used.add(("member", m.group(1) or m.group(2)))
+    for m in re.finditer(r"[(,]\s*([a-z_]\w*)\s*:(?!:)", code):
+        used.add(("label", m.group(1)))
+    return used
+
+
+def inline_spans(line, strict):
+    """Inline code spans of a Markdown line that name an API path: `Type.member` (a capitalised
+    first name; file names are not paths) or `$0.member`; with `strict`, also a single word
+    (`use`, `releaseSenderLane()`)."""
+    for span in re.findall(r"(?<!`)`([^`\n]+)`(?!`)", line):
+        m = re.match(r"^(\$0\.)?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(\([\w:, ]*\))?$", span)
+        if not m or FILE_NAME.search(span):
+            continue
+        if m.group(1) or ("." in m.group(2) and m.group(2)[0].isupper()):
+            yield span, m.group(2).split(".")
+        elif strict and "." not in m.group(2) and m.group(2) not in PROSE_WORDS:
+            yield span, [m.group(2)]
+
+
+def check_code_blocks(args):
+    root = args.root
+    allowed = KNOWN_TYPES | KNOWN_MEMBERS | KNOWN_LABELS
+    known = repository_names(root) | allowed
+    # Prose may also name a test (`Suite.testFunction`), whose suites cite the rules.
+    known_in_prose = repository_names(root, folders_skipped=("DocSnippetTests",)) | allowed
+    regions = regions_of(root)
+    problems, compiled, checked = [], 0, 0
+    documents = ["README.md"] + sorted(
+        os.path.join("Docs", n) for n in os.listdir(os.path.join(root, "Docs")) if n.endswith(".md"))
+    texts = {}
+    declared_in_documents = set()  # the documents grow one example: a block may use another's types
+    for document in documents:
+        with open(os.path.join(root, document), encoding="utf-8") as f:
+            texts[document] = f.read().split("\n")
+        for _, language, body, _ in fenced_blocks(texts[document]):
+            if language == "swift":
+                declared_in_documents |= declared_names(swift_code("\n".join(body)))
+    for document in documents:
+        lines = texts[document]
+        blocks = fenced_blocks(lines)
+        swift = [b for b in blocks if b[1] == "swift"]
+        declared_in_document = declared_in_documents
+        for index, (line, _, body, above) in enumerate(swift, 1):
+            where = f"{document}:{line}"
+            content = [normalized(l) for l in body if not TRIVIAL.match(l)]
+            mark = COMPILED_MARK.match(above.strip())
+            region = regions.get((document, index))
+            if region is not None:
+                if content != [normalized(l) for l in region if not TRIVIAL.match(l)]:
+                    problems.append(f"{where}: Swift block {index} differs from its region "
+                                    f"(// snippet: {document} {index}) in Tests/DocSnippetTests")
+                compiled += 1
+                continue
+            if mark:
+                path = os.path.join(root, mark.group(1))
+                if not os.path.isfile(path):
+                    problems.append(f"{where}: marked compiled in {mark.group(1)}, which does not exist")
+                    continue
+                with open(path, encoding="utf-8") as f:
+                    source = [normalized(l) for l in f.read().split("\n")]
+                missing = [l for l in content if l not in source and not l.startswith("import ")]
+                if missing or not is_subsequence(
+                        [l for l in content if not l.startswith("import ")], source):
+                    shown = missing[0] if missing else "(the lines are there, in another order)"
+                    problems.append(f"{where}: marked compiled in {mark.group(1)}, but its lines "
+                                    f"are not all there, in order: {shown}")
+                compiled += 1
+                continue
+            checked += 1
+            code = swift_code("\n".join(body))
+            mine = declared_names(code) | declared_in_document
+            assumes = ASSUMES_MARK.match(above.strip())
+            if assumes:
+                mine |= set(assumes.group(1).split())
+            for kind, name in sorted(used_names(code)):
+                if name not in known and name not in mine:
+                    problems.append(f"{where}: {kind} `{name}` is declared nowhere in the "
+                                    f"repository's library sources (nor in a block of the docs)")
+        if document.endswith("Migration.md"):
+            continue  # it names the old APIs on purpose
+        fenced = {n for (start, _, body, _) in blocks for n in range(start, start + len(body) + 2)}
+        for number, text in enumerate(lines, 1):
+            if number in fenced:
+                continue
+            for span, parts in inline_spans(text, document in STRICT_PROSE):
+                for name in parts:
+                    if name not in known_in_prose and name not in declared_in_document:
+                        problems.append(f"{document}:{number}: `{span}` names `{name}`, which is "
+                                        f"declared nowhere in the repository's Swift sources")
+    if problems:
+        print(f"error: {len(problems)} code block problem(s) in README.md and Docs/:", file=sys.stderr)
+        for p in problems:
+            print(f"  {p}", file=sys.stderr)
+        sys.exit(1)
+    print(f"code blocks: {compiled} compiled (their copies match), {checked} checked for names "
+          f"that exist; inline API names exist")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -267,8 +544,11 @@ def main():
     s = sub.add_parser("check-site-links")
     s.add_argument("--catalogs", required=True)
     s.add_argument("--site", required=True)
+    b = sub.add_parser("check-code-blocks")
+    b.add_argument("--root", default=".")
     args = parser.parse_args()
-    {"assemble": assemble, "check-curation": check_curation, "check-site-links": check_site_links}[args.command](args)
+    {"assemble": assemble, "check-curation": check_curation, "check-site-links": check_site_links,
+     "check-code-blocks": check_code_blocks}[args.command](args)
 
 
 if __name__ == "__main__":

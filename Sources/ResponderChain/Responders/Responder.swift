@@ -30,8 +30,8 @@
 ///
 ///     static let strategies = Strategies<Order> {
 ///         $0.on(ItemAdded.self) { order, event, context in
-///             context.info[OrderID.self] = order.id
-///             return .handledAndContinue
+///             context.info[OrderID.self] = order.id   // only decorates…
+///             return .pass                            // …so it passes: it handled nothing
 ///         }
 ///     }
 /// }

@@ -4,8 +4,9 @@
 ///
 /// ```swift
 /// $0.on(ItemAdded.self) { order, event, context in
-///     context.info[OrderID.self] = order.id      // seen by every hop above
 ///     if context.isCancelled { return .pass }    // the sender gave up
+///     order.items.append(event.sku)
+///     context.info[OrderID.self] = order.id      // seen by every hop above
 ///     return .handledAndContinue
 /// }
 /// ```

@@ -3,7 +3,8 @@
 /// ```
 ///  .handled             stop here; the send ends `.handled`
 ///  .handledAndContinue  handled, and the event goes on to `next` (e.g. to a root sink)
-///  .pass                not mine; the event goes on to `next`
+///  .pass                not mine, or only decorated (`context.info`): the event goes on to
+///                       `next`, with what this hop added, and this hop is no handler
 ///  .forwarded(outcome)  carried on in another chain, which ended with `outcome`;
 ///                       the send ends with it, continued from this hop
 /// ```
@@ -51,7 +52,9 @@ public enum Disposition: Sendable, CustomStringConvertible {
     case handled
     /// Handled, and the event continues up the chain.
     case handledAndContinue
-    /// Not handled here: the event continues up the chain.
+    /// Not handled here: the event continues up the chain, with any information this hop added
+    /// to `context.info`. Return it from a hop that only decorates: adding information is not
+    /// handling, so an event every hop passes ends ``Outcome/unhandled(_:)``.
     case pass
     /// Carried on in another chain, which ended with `outcome`: the send ends with that outcome,
     /// continued from this hop.

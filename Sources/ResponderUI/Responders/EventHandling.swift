@@ -10,8 +10,8 @@
 /// final class ProductCell: View { var sku = "" }
 ///
 /// cell.handlers.on(AddToCart.self) { cell, event, context in   // cell: ProductCell
-///     context.info[SKU.self] = cell.sku
-///     return .handledAndContinue
+///     context.info[SKU.self] = cell.sku                        // decorate for the hops above
+///     return .pass
 /// }
 /// cell.handlers.on(.addToCart, payload: String.self) { cell, sku, context in .handled }
 /// controller.handlers.proxy { controller in controller.events }   // an event proxy

@@ -8,8 +8,8 @@
 ///   proxy, a catch-all:
 ///   ```swift
 ///   cell.handlers.on(AddToCart.self) { cell, event, context in
-///       context.info[CellIndex.self] = cell.index
-///       return .handledAndContinue
+///       context.info[CellIndex.self] = cell.index   // decorate for the hops above
+///       return .pass
 ///   }
 ///   ```
 /// - overridable methods for the window layer's own events (``pointerBegan(_:)``,

@@ -89,10 +89,28 @@ extension Guide {
             }
             // end snippet
         }
+
+        // snippet: Docs/Guide.md 6
+        enum CustomerID: InfoKey { typealias Value = String }
+
+        actor Session: Responder {
+            let customerID: String
+            let service: OrderService
+            init(customerID: String, service: OrderService) { self.customerID = customerID; self.service = service }
+            var next: (any Responder)? { service }
+
+            static let strategies = Strategies<Session> {
+                $0.on(ItemAdded.self) { session, event, context in
+                    context.info[CustomerID.self] = session.customerID   // decorate…
+                    return .pass                                        // …and pass on: not a handler
+                }
+            }
+        }
+        // end snippet
     }
 
     static func stepThreeStartingInformation(lineItem: LineItem) async {
-        // snippet: Docs/Guide.md 6
+        // snippet: Docs/Guide.md 7
         enum RequestID: InfoKey { typealias Value = String }
 
         var options = SendOptions()
@@ -104,7 +122,7 @@ extension Guide {
 
 extension Guide {
     static func stepFour(lineItem: LineItem) async {
-        // snippet: Docs/Guide.md 7
+        // snippet: Docs/Guide.md 8
         switch await lineItem.send(ItemAdded(sku: "A-1")) {
         case .handled(let handled):     print(handled.handlers, handled.hops, handled.stoppedAt)
         case .unhandled(let unhandled): print("nobody handled it; root was", unhandled.root)
@@ -118,7 +136,7 @@ extension Guide {
 
 extension Guide {
     enum StepFive {
-        // snippet: Docs/Guide.md 8
+        // snippet: Docs/Guide.md 9
         struct CouponApplied: Event { let code: String }
 
         actor OrderEvents: Responder {                      // the proxy: any responder, its own table
@@ -136,11 +154,15 @@ extension Guide {
         actor Order: Responder {
             let session: CustomerSession
             let events = OrderEvents()
+            var items: [String] = []
             init(session: CustomerSession) { self.session = session }
             var next: (any Responder)? { session }
 
             static let strategies = Strategies<Order> {
-                $0.on(ItemAdded.self) { order, event, context in .handledAndContinue }
+                $0.on(ItemAdded.self) { order, event, context in
+                    order.items.append(event.sku)
+                    return .handledAndContinue
+                }
                 $0.proxy { $0.events }                   // asked for events this table has no entry for
             }
         }
@@ -159,7 +181,7 @@ extension Guide {
         }
         // end snippet
 
-        // snippet: Docs/Guide.md 9
+        // snippet: Docs/Guide.md 10
         actor Promotion: Responder {
             nonisolated let strategies: Strategies<Promotion>   // this instance's own table
             let session: CustomerSession
@@ -173,7 +195,7 @@ extension Guide {
         // end snippet
 
         static func perInstance(session: CustomerSession) async {
-            // snippet: Docs/Guide.md 10
+            // snippet: Docs/Guide.md 11
             let freeGift = Promotion(session: session, strategies: Strategies {
                 $0.on(ItemAdded.self) { _, _, _ in .handled }
             })

@@ -3,7 +3,7 @@
 
 import ResponderChain
 
-// snippet: Docs/Guide.md 24
+// snippet: Docs/Guide.md 25
 struct KeyPressed: Event { let key: Character }
 
 extension EventSystem {
@@ -44,7 +44,7 @@ actor Field: FormResponder {
 
 extension Guide {
     static func stepElevenCapture(field: Field) async {
-        // snippet: Docs/Guide.md 25
+        // snippet: Docs/Guide.md 26
         let outcome = await field.send(KeyPressed(key: "a"))
         if case .handled(let handled) = outcome, handled.wasIntercepted {
             print("intercepted by", handled.stoppedAt)       // the form: the field never saw it
@@ -53,7 +53,7 @@ extension Guide {
     }
 }
 
-// snippet: Docs/Guide.md 26
+// snippet: Docs/Guide.md 27
 enum Caller: InfoKey { typealias Value = String }
 struct NotAuthorized: Error { let responder: ResponderID }
 protocol AdminOnly: Responder {}

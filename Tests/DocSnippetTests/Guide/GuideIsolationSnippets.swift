@@ -6,7 +6,7 @@ import ResponderChain
 
 extension Guide {
     enum StepNine {
-        // snippet: Docs/Guide.md 17
+        // snippet: Docs/Guide.md 18
         struct PayTapped: Event {}
 
         @MainActor
@@ -27,7 +27,7 @@ extension Guide {
     }
 }
 
-// snippet: Docs/Guide.md 18
+// snippet: Docs/Guide.md 19
 @globalActor actor DatabaseActor { static let shared = DatabaseActor() }
 
 @DatabaseActor

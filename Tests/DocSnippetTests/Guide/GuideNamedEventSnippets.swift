@@ -4,7 +4,7 @@
 
 import ResponderChain
 
-// snippet: Docs/Guide.md 11
+// snippet: Docs/Guide.md 12
 extension NamedEvent.Name { static let addToCart: NamedEvent.Name = "addToCart" }
 
 actor Cart: Responder {
@@ -22,7 +22,7 @@ actor Cart: Responder {
 // end snippet
 
 func guideStepSix(cell: some Responder) async {
-    // snippet: Docs/Guide.md 12
+    // snippet: Docs/Guide.md 13
     await cell.send(.addToCart, payload: "A-1")
     // end snippet
 }

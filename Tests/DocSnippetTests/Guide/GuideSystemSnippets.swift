@@ -8,7 +8,7 @@ extension Guide {
     /// Compiled, never called: `EventSystem.bootstrap` sets the process-wide system once per
     /// process, and the other tests of this process run on the default.
     static func stepSevenBootstrap() throws {
-        // snippet: Docs/Guide.md 13
+        // snippet: Docs/Guide.md 14
         try EventSystem.bootstrap(
             EventSystem(
                 tracer: PrintingTracer { print($0) },
@@ -19,7 +19,7 @@ extension Guide {
     }
 }
 
-// snippet: Docs/Guide.md 14
+// snippet: Docs/Guide.md 15
 extension EventSystem {
     static let checkout = EventSystem(
         deadLetters: DeadLetter.Sink { letter in print("checkout lost \(letter.event.traceName)") },
@@ -40,7 +40,7 @@ actor Basket: CheckoutResponder {                   // sends and posts through .
 
 extension Guide {
     static func stepSevenOptions(lineItem: LineItem) async {
-        // snippet: Docs/Guide.md 15
+        // snippet: Docs/Guide.md 16
         let tracer = RecordingTracer()
         let outcome = await lineItem.send(ItemAdded(sku: "A-1"), options: SendOptions(tracer: tracer))
         print(tracer.lines(for: outcome.eventID).joined(separator: "\n"))
@@ -56,7 +56,7 @@ extension Guide {
     }
 
     static func stepEight(session: CustomerSession) async {
-        // snippet: Docs/Guide.md 16
+        // snippet: Docs/Guide.md 17
         let relay = Relay(entry: session, label: "PaymentGateway")
         await relay.send(PaymentConfirmed(order: 1042, amountInCents: 1609))
         // end snippet

@@ -10,7 +10,7 @@ extension Guide {
     static func testingOutcomeDetails(lineItem: LineItem, order: any Responder, cart: Cart)
         async throws
     {
-        // snippet: Docs/Guide.md 27
+        // snippet: Docs/Guide.md 28
         let handled = try #require(await lineItem.send(ItemAdded(sku: "A-1")).handledDetails)
         #expect(handled.handlers == [ResponderID(order)])
         #expect(handled.info[OrderID.self] == 42)
@@ -22,7 +22,7 @@ extension Guide {
     }
 
     static func testingDeadLetters(detachedItem: LineItem) async throws {
-        // snippet: Docs/Guide.md 28
+        // snippet: Docs/Guide.md 29
         let deadLetters = DeadLetterRecorder()
         let options = SendOptions(deadLetters: deadLetters.sink)   // or EventSystem(deadLetters:)
 
@@ -45,7 +45,7 @@ extension Guide {
     static func testingGate(lineItem: LineItem, order: MovableOrder, otherSession: CustomerSession)
         async throws
     {
-        // snippet: Docs/Guide.md 29
+        // snippet: Docs/Guide.md 30
         let gate = Gate()
         // in a handler:  try await gate.pass()
         let sending = Task { await lineItem.send(ItemAdded(sku: "A-1")) }
@@ -58,7 +58,7 @@ extension Guide {
     }
 
     static func testingWaitUntil(system: EventSystem) async throws {
-        // snippet: Docs/Guide.md 30
+        // snippet: Docs/Guide.md 31
         let shutdown = Task { await system.shutDown(gracePeriod: .seconds(60)) }
         try await waitUntil("the shutdown has begun") { system.isShuttingDown }
         // end snippet
@@ -68,7 +68,7 @@ extension Guide {
 
 extension Guide {
     static func observing(system: EventSystem, lineItem: LineItem) async {
-        // snippet: Docs/Guide.md 31
+        // snippet: Docs/Guide.md 32
         let outcomes = system.observeOutcomes()
         let audit = system.observeDeadLetters(buffering: .keepingOldest(10_000))
 

@@ -11,14 +11,16 @@ enum OrderID: InfoKey { typealias Value = Int }
 actor Order: Responder {
     let id: Int
     let session: CustomerSession
+    var items: [String] = []
     var next: (any Responder)? { session }             // read live, at every hop
 
     init(id: Int, session: CustomerSession) { self.id = id; self.session = session }
 
     static let strategies = Strategies<Order> {
         $0.on(ItemAdded.self) { order, event, context in
-            context.info[OrderID.self] = order.id      // seen by every hop above
-            return .handledAndContinue
+            order.items.append(event.sku)              // the order handles it…
+            context.info[OrderID.self] = order.id      // …tells every hop above which order…
+            return .handledAndContinue                 // …and lets it go on (only decorating? .pass)
         }
     }
 }

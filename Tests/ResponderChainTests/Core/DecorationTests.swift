@@ -21,6 +21,38 @@ extension CoreSuites {
             #expect(outcome.info[Trail.self] == ["s0", "s1", "s2"])
         }
 
+        @Test(
+            "a hop that only adds information and passes is no handler: the send ends unhandled, with the information, and is dead-lettered"
+        )
+        func decoratingAndPassingIsNotHandling() async throws {
+            let deadLetters = DeadLetterRecorder()
+            let chain = makeChain(
+                [.tag("validated", then: .pass), .appendTrail(then: .pass), .pass], system: deadLetters.system
+            )
+
+            let outcome = await chain[0].send(Ping())
+
+            let unhandled = try #require(outcome.unhandledDetails)
+            #expect(unhandled.root == ResponderID(chain[2]))
+            #expect(outcome.handlers.isEmpty)
+            #expect(await chain[2].sightings.map(\.tag) == ["validated"])
+            #expect(outcome.info[Tag.self] == "validated")
+            #expect(outcome.info[Trail.self] == ["s1"])
+            #expect(deadLetters.outcomes.map(\.kind) == [.unhandled])
+        }
+
+        @Test("the same hop returning handled-and-continue is a handler: the send ends handled by it")
+        func decoratingAndContinuingIsHandling() async throws {
+            let chain = makeChain([.tag("validated", then: .handledAndContinue), .pass, .pass])
+
+            let outcome = await chain[0].send(Ping())
+
+            let handled = try #require(outcome.handledDetails)
+            #expect(handled.handlers == [ResponderID(chain[0])])
+            #expect(handled.stoppedAt == ResponderID(chain[2]))
+            #expect(handled.info[Tag.self] == "validated")
+        }
+
         @Test("on a key collision the later hop wins")
         func laterHopWins() async throws {
             let chain = makeChain([.tag("low", then: .pass), .tag("high", then: .pass), .pass])

@@ -72,7 +72,7 @@ struct Refuse: HopMiddleware {
     }
 }
 
-@Suite("Wrappers: code around hops, per chain and per responder, in a documented order")
+@Suite("Middleware: code around hops, per chain and per responder, in a documented order")
 struct HopMiddlewareTests {
     /// `leaf`, whose handler reacts with `handler` and whose own wrappers `build` adds, below the
     /// root `top`, whose handler reacts with `topHandler`: both in a system of their own without
@@ -89,7 +89,7 @@ struct HopMiddlewareTests {
     }
 
     @Test(
-        "System wrappers run outermost in array order, then the responder's in registration order, then the handlers"
+        "System middleware runs outermost in array order, then the responder's in registration order, then the handlers"
     )
     func wrappersComposeInTheDocumentedOrder() async throws {
         let journal = Journal()
@@ -110,7 +110,7 @@ struct HopMiddlewareTests {
             ])
     }
 
-    @Test("System wrappers run at every hop, also where the responder has no handler for the event")
+    @Test("System middleware runs at every hop, also where the responder has no handler for the event")
     func systemWrappersRunAtEveryHop() async throws {
         let journal = Journal()
         let system = EventSystem(middleware: [JournalingWrapper(label: "W", journal: journal)])
@@ -128,7 +128,7 @@ struct HopMiddlewareTests {
             ])
     }
 
-    @Test("A wrapper that skips next stops the event at its hop, unseen by the handlers")
+    @Test("Middleware that skips next stops the event at its hop, unseen by the handlers")
     func wrapperThatSkipsNextStopsTheEvent() async throws {
         let journal = Journal()
         let system = EventSystem(middleware: [Deny(responderLabel: "middle")])
@@ -143,7 +143,7 @@ struct HopMiddlewareTests {
         #expect(handled.stoppedAt == ResponderID(middle))
     }
 
-    @Test("A responder's wrapper can change the disposition its handlers returned")
+    @Test("A responder's middleware can change the disposition its handlers returned")
     func wrapperChangesTheDisposition() async throws {
         let (journal, _, leaf) = wrappedLeaf(handler: .pass) {
             $0.use { _, _, context, next in
@@ -158,7 +158,7 @@ struct HopMiddlewareTests {
         #expect(journal.names == ["leaf.handler"])
     }
 
-    @Test("A wrapper can catch a handler's failure and decide instead")
+    @Test("Middleware can catch a handler's failure and decide instead")
     func wrapperCatchesAFailure() async throws {
         let (_, top, leaf) = wrappedLeaf(handler: .fail) {
             $0.use { _, _, context, next in
@@ -178,7 +178,7 @@ struct HopMiddlewareTests {
         #expect(outcome.info[Tag.self] == "recovered")
     }
 
-    @Test("A wrapper that throws ends the send failed at its hop, with its error")
+    @Test("Middleware that throws ends the send failed at its hop, with its error")
     func throwingWrapperFailsTheSend() async throws {
         let journal = Journal()
         let system = EventSystem(middleware: [Refuse(responderLabel: "top")])
@@ -194,7 +194,7 @@ struct HopMiddlewareTests {
         #expect(journal.names == ["leaf.handler"])
     }
 
-    @Test("Wrappers run around capture hops too, with the phase in the context")
+    @Test("Middleware runs around capture hops too, with the phase in the context")
     func wrappersRunAroundCaptureHops() async throws {
         let journal = Journal()
         let system = capturingSystem(middleware: [JournalingWrapper(label: "W", journal: journal)])
@@ -209,7 +209,7 @@ struct HopMiddlewareTests {
             ])
     }
 
-    @Test("A hop's traced result and duration are the wrapped hop's")
+    @Test("A hop's traced result and duration are those of the hop with its middleware")
     func tracerSeesTheWrappedHop() async throws {
         let journal = Journal()
         let tracer = RecordingTracer()
@@ -222,7 +222,7 @@ struct HopMiddlewareTests {
         #expect(journal.names.isEmpty)
     }
 
-    @Test("Information a wrapper adds is seen by the handlers and by the hops above")
+    @Test("Information middleware adds is seen by the handlers and by the hops above")
     func wrapperInformationTravelsUp() async throws {
         let (_, _, leaf) = wrappedLeaf(
             handler: .appendTrail(then: .pass), below: .appendTrail(then: .handled)

@@ -10,7 +10,7 @@ import ResponderChainServiceLifecycle
 public import ServiceLifecycle
 import UnixSignals
 
-// snippet: Docs/Guide.md 32
+// snippet: Docs/Guide.md 33
 public struct PlaceOrder: Event { public let id: Int }
 
 /// The root of the checkout chain.

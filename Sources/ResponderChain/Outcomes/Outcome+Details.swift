@@ -1,9 +1,8 @@
-public import ResponderChain
-
-/// Short, cast-free access to an outcome's details, for assertions.
+/// Short, cast-free access to an outcome's details, for apps and for assertions.
 ///
-/// Each property returns the details of its case, or `nil` for any other case; with `#require`
-/// a test states the outcome it expects and reads the details in one line:
+/// Each property returns the details of its case, or `nil` for any other case. An app reads one
+/// case without a `switch` (`if let failure = outcome.failedDetails { … }`); with `#require` a
+/// test states the outcome it expects and reads the details in one line:
 ///
 /// ```swift
 /// let outcome = await lineItem.send(ItemAdded(sku: "A-1"))
