@@ -71,8 +71,8 @@ public func waitUntil<Changes: AsyncSequence & Sendable>(
 }
 
 /// Waits until `holds` returns `true`, re-checking it each time a send or post through `system`
-/// ends (each element of its outcome stream, ``ResponderChain/EventSystem/observeOutcomes(buffering:)``),
-/// and fails instead of hanging when it does not hold within `limit`.
+/// ends (each element of its outcome stream, `EventSystem.observeOutcomes(buffering:)`), and
+/// fails instead of hanging when it does not hold within `limit`.
 ///
 /// The stream is opened before `holds` is first checked, so an ending that happens meanwhile is
 /// not missed.
