@@ -1,7 +1,6 @@
 /// The time limit of every wait in this module, and the one place it reads a clock: each wait
 /// races the signal it waits for against ``sleep(for:)`` here (the polling `waitUntil` checks
-/// ``hasPassed(_:)``), so that a different clock can be
-/// put in for all of them at once.
+/// ``hasPassed(_:)``), so that a different clock can be put in for all of them at once.
 enum TimeLimit {
     /// Sleeps for `limit` on `ContinuousClock`.
     static func sleep(for limit: Duration) async throws {
