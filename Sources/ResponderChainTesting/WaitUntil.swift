@@ -5,9 +5,9 @@ public import ResponderChain
 ///
 /// Use it for a state that other tasks change and that some sequence reports the changes of:
 /// the wait checks `holds` once at once, then once after each element, and sleeps in between;
-/// it does not check it again at its limit. Make the sequence before the change can happen (before starting the task that makes it), so
-/// that no change is missed; ``waitUntil(_:within:observing:isolation:_:)`` does that for the
-/// sends and posts of one system.
+/// it does not check it again at its limit. Make the sequence before the change can happen
+/// (before starting the task that makes it), so that no change is missed;
+/// ``waitUntil(_:within:observing:isolation:_:)`` does that for the sends and posts of one system.
 ///
 /// ```swift
 /// let (changes, changed) = AsyncStream.makeStream(of: Void.self)
