@@ -15,7 +15,7 @@ public import ResponderChain
 /// ```
 ///
 /// An awaited send delivers its dead letter before it returns, so after `await send(…)` the
-/// letter is already in ``letters``; ``waitForLetters(_:)`` is for letters from posted events and
+/// letter is already in ``letters``; ``waitForLetters(_:within:)`` is for letters from posted events and
 /// other tasks.
 public final class DeadLetterRecorder: Sendable {
     private struct State {
@@ -56,16 +56,35 @@ public final class DeadLetterRecorder: Sendable {
     }
 
     /// Returns the first `count` letters once at least that many have arrived; at once if they
-    /// already have.
+    /// already have. Each letter that arrives wakes the waits it satisfies.
     ///
-    /// - Throws: `CancellationError` if the waiting task is cancelled first.
+    /// - Parameters:
+    ///   - count: How many letters to wait for.
+    ///   - limit: How long to wait at most.
+    /// - Throws: ``WaitTimedOut``, listing the letters that had arrived, if fewer than `count`
+    ///   have after `limit`; `CancellationError` if the waiting task is cancelled first.
     @discardableResult
-    public func waitForLetters(_ count: Int) async throws(CancellationError) -> [DeadLetter] {
-        try await state.wait(
-            in: \State.waiters, as: count,
-            unless: { $0.letters.count >= count ? .success(Array($0.letters.prefix(count))) : nil },
-            cancelled: .failure(CancellationError())
-        ).get()
+    public func waitForLetters(_ count: Int, within limit: Duration = .seconds(30)) async throws
+        -> [DeadLetter]
+    {
+        let arrived = state.withLock { $0.letters.count >= count ? Array($0.letters.prefix(count)) : nil }
+        if let arrived { return arrived }
+        let ending = try await TimeLimit.race(limit) { [self] in
+            try await state.wait(
+                in: \State.waiters, as: count,
+                unless: { $0.letters.count >= count ? .success(Array($0.letters.prefix(count))) : nil },
+                cancelled: .failure(CancellationError())
+            ).get()
+        }
+        switch ending {
+        case .value(let letters): return letters
+        case .timeUp:
+            let letters = self.letters
+            let list = letters.map { "\($0.event.traceName) \($0.outcome)" }.joined(separator: "; ")
+            throw WaitTimedOut(
+                condition: "\(count) dead letter\(count == 1 ? "" : "s")", limit: limit,
+                arrived: "\(letters.count) arrived\(letters.isEmpty ? "" : ": \(list)")")
+        }
     }
 
     /// Forgets the letters received so far (waiters keep waiting).

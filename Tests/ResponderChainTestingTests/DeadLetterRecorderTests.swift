@@ -49,6 +49,48 @@ struct DeadLetterRecorderTests {
         #expect(letters.map(\.outcome.eventID) == [first.eventID])
     }
 
+    @Test("waitForLetters is woken by the letter it waits for, long before its limit")
+    func letterWakesTheWait() async throws {
+        let recorder = DeadLetterRecorder()
+        let gate = Gate()
+        let root = Probe("root", .park(gate, then: .pass), root: true)
+
+        try await confirmation("the wait returned") { returned in
+            let waiting = Task {
+                let letters = try await recorder.waitForLetters(1, within: .seconds(20))
+                returned()
+                return letters
+            }
+            let ticket = await root.post(Signal(), options: SendOptions(deadLetters: recorder.sink))
+            try await gate.waitForArrivals(1)
+            gate.open()
+            let letters = try await waiting.value
+            #expect(letters.map(\.outcome.eventID) == [ticket.eventID])
+        }
+    }
+
+    @Test("waitForLetters throws WaitTimedOut at its limit, listing the letters that had arrived")
+    func letterWaitTimesOut() async throws {
+        let recorder = DeadLetterRecorder()
+        await Probe("root", .pass, root: true).send(
+            Signal(), options: SendOptions(deadLetters: recorder.sink))
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: WaitTimedOut.self) {
+            try await recorder.waitForLetters(3, within: .milliseconds(50))
+        }
+
+        #expect(clock.now - start >= .milliseconds(50))
+        #expect(clock.now - start < .seconds(10))  // at its limit, not at some later one
+
+        let timedOut = try #require(error)
+        #expect(timedOut.condition == "3 dead letters")
+        #expect(timedOut.arrived.hasPrefix("1 arrived: Signal unhandled"))
+        #expect(timedOut.description.hasPrefix("waited 0.05 seconds for 3 dead letters; 1 arrived: "))
+        #expect(recorder.count == 1)
+    }
+
     @Test("cancelling a task waiting for letters wakes it with CancellationError")
     func cancellationWakesAWaiter() async throws {
         let recorder = DeadLetterRecorder()

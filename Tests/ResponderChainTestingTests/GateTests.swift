@@ -45,6 +45,68 @@ struct GateTests {
         #expect(gate.arrivals == 2)
     }
 
+    @Test("waitForArrivals is woken by the arrival it waits for, long before its limit")
+    func arrivalWakesTheWait() async throws {
+        try await confirmation("the wait returned") { returned in
+            let waiting = Task {
+                try await gate.waitForArrivals(2, within: .seconds(20))
+                returned()
+            }
+            let first = Task { try await gate.pass() }
+            try await gate.waitForArrivals(1)
+            let second = Task { try await gate.pass() }
+            try await waiting.value
+            gate.open()
+            try await first.value
+            try await second.value
+        }
+    }
+
+    @Test("waitForArrivals throws WaitTimedOut at its limit, saying how many arrived, and leaves the line")
+    func arrivalWaitTimesOut() async throws {
+        let parked = Task { try await gate.pass() }
+        try await gate.waitForArrivals(1)
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: WaitTimedOut.self) {
+            try await gate.waitForArrivals(3, within: .milliseconds(50))
+        }
+
+        #expect(clock.now - start >= .milliseconds(50))
+        #expect(clock.now - start < .seconds(10))  // at its limit, not at some later one
+
+        let timedOut = try #require(error)
+        #expect(timedOut.condition == "3 arrivals at the gate")
+        #expect(timedOut.arrived == "1 arrived")
+        #expect(timedOut.limit == .milliseconds(50))
+        #expect(timedOut.description == "waited 0.05 seconds for 3 arrivals at the gate; 1 arrived")
+        #expect(gate.arrivalWaiters.suspended == 0)
+        #expect(gate.arrivalWaiters.aboutToSuspend == 0)
+        gate.open()
+        try await parked.value
+    }
+
+    @Test(
+        "a task parked at a gate that stays closed throws WaitTimedOut at its limit, and the gate stays closed"
+    )
+    func parkedPassTimesOut() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: WaitTimedOut.self) {
+            try await gate.pass(within: .milliseconds(50))
+        }
+
+        #expect(clock.now - start >= .milliseconds(50))
+        #expect(clock.now - start < .seconds(10))  // at its limit, not at some later one
+
+        #expect(error?.condition == "the gate to open")
+        #expect(!gate.isOpen)
+        #expect(gate.arrivals == 1)
+        gate.open()
+        try await gate.pass(within: .zero)
+    }
+
     @Test("cancelling a parked task wakes it with CancellationError, and the gate stays closed")
     func cancellationWakesAParkedTask() async throws {
         let parked = Task { try await gate.pass() }

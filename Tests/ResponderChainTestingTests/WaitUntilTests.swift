@@ -1,3 +1,4 @@
+import ResponderChain
 import ResponderChainTesting
 import Testing
 
@@ -50,7 +51,7 @@ struct WaitUntilTests {
         let timedOut = try #require(error)
         #expect(timedOut.condition == "a condition that never holds")
         #expect(timedOut.limit == limit)
-        #expect(timedOut.description.contains("\"a condition that never holds\""))
+        #expect(timedOut.description.contains("until \"a condition that never holds\""))
         #expect(timedOut.description.contains("\(limit)"))
     }
 
@@ -79,5 +80,101 @@ struct WaitUntilTests {
         }
 
         await #expect(throws: CancellationError.self) { try await waiting.value }
+    }
+
+    @Test("the signal-driven form returns once a change it is told of makes the condition true")
+    func returnsOnAChange() async throws {
+        let (changes, changed) = AsyncStream.makeStream(of: Void.self)
+        let state = Gate()  // the condition: this gate has opened
+        let firstCheck = Gate()  // opened by the first check, which the task below waits for
+        let opener = Task {
+            try await firstCheck.pass()
+            state.open()
+            changed.yield()
+        }
+        var checks = 0
+
+        try await confirmation("the wait returned") { returned in
+            try await waitUntil("the state gate has opened", within: .seconds(20), on: changes) {
+                checks += 1
+                firstCheck.open()
+                return state.isOpen
+            }
+            returned()
+        }
+
+        #expect(checks == 2)
+        try await opener.value
+    }
+
+    @Test("the signal-driven form throws WaitTimedOut at its limit when no change makes it hold")
+    func signalFormTimesOut() async throws {
+        let (changes, changed) = AsyncStream.makeStream(of: Void.self)
+        changed.yield()
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: WaitTimedOut.self) {
+            try await waitUntil("a condition that never holds", within: .milliseconds(50), on: changes) {
+                false
+            }
+        }
+
+        #expect(clock.now - start >= .milliseconds(50))
+        #expect(clock.now - start < .seconds(10))  // at its limit, not at some later one
+
+        #expect(error?.condition == "a condition that never holds")
+        #expect(error?.arrived == "it did not hold")
+    }
+
+    @Test("the signal-driven form throws WaitTimedOut at once when its changes end and it does not hold")
+    func signalFormEndsWithItsChanges() async throws {
+        let (changes, changed) = AsyncStream.makeStream(of: Void.self)
+        changed.finish()
+
+        let error = await #expect(throws: WaitTimedOut.self) {
+            try await waitUntil("a condition that never holds", within: .seconds(20), on: changes) { false }
+        }
+
+        #expect(error?.arrived == "its changes ended, and it did not hold")
+    }
+
+    @Test("the signal-driven form throws CancellationError when its task is cancelled while it waits")
+    func signalFormIsCancellable() async throws {
+        let (changes, _) = AsyncStream.makeStream(of: Void.self)
+        let checked = Gate()
+        let waiting = Task {
+            try await waitUntil("a condition that never holds", within: .seconds(20), on: changes) {
+                checked.open()
+                return false
+            }
+        }
+        try await checked.pass()
+
+        waiting.cancel()
+
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+    }
+
+    @Test("the form observing a system re-checks the condition when a post through it ends")
+    func observingASystem() async throws {
+        let system = EventSystem()
+        let gate = Gate()
+        let root = Probe("root", .park(gate, then: .handled), root: true, system: system)
+        let ticket = await root.post(Signal())
+        try await gate.waitForArrivals(1)
+        var checks = 0
+
+        try await confirmation("the wait returned") { returned in
+            // The handler's log is written before the post's outcome reaches the stream.
+            try await waitUntil("the post's handler has ended", within: .seconds(20), observing: system) {
+                checks += 1
+                if checks == 1 { gate.open() }  // the first check lets the post end
+                return await root.log.contains("end Signal")
+            }
+            returned()
+        }
+
+        #expect(await ticket.outcome.kind == .handled)
     }
 }

@@ -45,13 +45,23 @@ package final class CancellationSignal: Sendable {
 }
 
 extension Outcome {
-    /// Whether the outcome of a send whose signal is `signal` goes to dead letters: when it does
-    /// by itself (``goesToDeadLetters``), and when its ticket was abandoned (``Ticket/abandon()``)
-    /// and it ended cancelled by that.
+    /// Whether the outcome of a send whose signal is `signal` goes to dead letters.
+    ///
+    /// `signal` is a posted event's ticket, `nil` for an awaited or relayed send. An awaited send
+    /// follows ``goesToDeadLetters``: its sender holds the outcome. A post goes there whenever it
+    /// ends other than handled (nobody need be awaiting its ticket), with one exception: a post
+    /// that its own ticket's ``Ticket/cancel()`` ended, since its holder asked for that and has
+    /// the outcome on the ticket. A post whose ticket was abandoned (``Ticket/abandon()``) has no
+    /// holder left, and goes there.
     func goesToDeadLetters(signal: CancellationSignal?) -> Bool {
-        if goesToDeadLetters { return true }
-        guard case .cancelled(let stop) = self, stop.reason == .ticketCancelled else { return false }
-        return signal?.reason == .abandoned
+        guard let signal else { return goesToDeadLetters }
+        switch self {
+        case .handled: return false
+        case .cancelled(let stop) where stop.reason == .ticketCancelled:
+            return signal.reason == .abandoned
+        case .unhandled, .interrupted, .cycleDetected, .cancelled, .timedOut, .failed, .rejected:
+            return true
+        }
     }
 }
 

@@ -25,8 +25,9 @@ extension EventSystem {
     }
 
     /// A stream of the dead letters of this system's sends and posts, from now on: every outcome
-    /// that goes to dead letters (``Outcome/goesToDeadLetters``), whichever sink took it, and
-    /// also when no sink is installed.
+    /// that goes to dead letters (``Outcome/goesToDeadLetters``; for a post, every outcome but
+    /// handled, except one its own ticket cancelled), whichever sink took it, and also when no
+    /// sink is installed. Each appears once, as the sink receives it.
     ///
     /// ```swift
     /// let deadLetters = system.observeDeadLetters(buffering: .keepingOldest(10_000))

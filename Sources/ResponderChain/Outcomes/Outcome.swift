@@ -71,12 +71,17 @@ public enum Outcome: Sendable, CustomStringConvertible {
     /// Whether at least one responder handled the event and the send completed.
     public var isHandled: Bool { kind == .handled }
 
-    /// Whether this outcome is given to the dead-letter sink: the event was not handled and
-    /// nobody chose that. Unhandled, interrupted and rejected events, and posted events that a
-    /// system's shutdown ended; not events that their sender cancelled, that timed out, that
-    /// failed (the failure is the sender's to handle) or that ended in a cycle. (A post whose
-    /// ticket was abandoned, ``Ticket/abandon()``, goes there too, cancelled: nobody is left to
-    /// see it; that is the ticket's doing, not this outcome's.)
+    /// Whether this outcome of an awaited send is given to the dead-letter sink: the event was not
+    /// handled and nobody chose that. Unhandled, interrupted and rejected events, and events that
+    /// a system's shutdown ended; not events that their sender cancelled, that timed out, that
+    /// failed (the failure is the sender's to handle) or that ended in a cycle: the sender holds
+    /// the outcome.
+    ///
+    /// A posted event has no sender waiting for it, so every post that ends other than handled
+    /// goes there, whatever this property says, except a post that its own ticket's
+    /// ``Ticket/cancel()`` ended: its holder asked for that, and has the outcome on the ticket
+    /// (and the outcome streams have it). A post whose ticket was abandoned
+    /// (``Ticket/abandon()``) goes there too: nobody is left to see it.
     public var goesToDeadLetters: Bool {
         switch self {
         case .unhandled, .interrupted, .rejected: return true

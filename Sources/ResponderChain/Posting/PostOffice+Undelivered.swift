@@ -16,8 +16,8 @@ extension PostOffice {
     }
 
     /// Ends `post`, removed from its queue by its ticket, as ``Outcome/cancelled(_:)`` before
-    /// hop 1, at once: a cancelled event does not go to the dead-letter sink, so nothing here
-    /// needs to wait. Returns the ticket's settlement; the caller wakes its waiters.
+    /// hop 1, at once: a post its own ticket cancelled does not go to the dead-letter sink, so
+    /// nothing here needs to wait. Returns the ticket's settlement; the caller wakes its waiters.
     static func endQueuedByTicket(_ post: PendingPost, system: EventSystem) -> TicketState.Settlement {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .ticketCancelled))
         return post.ticket.settle(

@@ -5,8 +5,10 @@ extension Responder {
     /// The events one sender posts are delivered one after the other, in post order, by a task
     /// that runs on the poster's isolation: every responder sees them in that order, even when
     /// handlers suspend. Posts of different senders are not ordered against each other. Each
-    /// post ends in exactly one outcome, which the ticket gives, and which reaches the tracer and
-    /// the dead-letter sink like an awaited send's. (A handler at the end of the chain may let
+    /// post ends in exactly one outcome, which the ticket gives, and which reaches the tracer; a
+    /// post that ends other than handled also reaches the dead-letter sink and streams (failed
+    /// and timed out too: nobody need await a post), unless its own ticket's ``Ticket/cancel()``
+    /// ended it. (A handler at the end of the chain may let
     /// the next post begin before its event has ended: ``EventContext/releaseSenderLane()``.)
     ///
     /// Cancelling the posting task does not cancel an accepted post: cancel its ``Ticket``. A

@@ -24,6 +24,10 @@ public struct Ticket: Hashable, Sendable {
     /// delivered stops before its next hop, and the handler running now sees `Task.isCancelled`
     /// (and ``EventContext/isCancelled``). Either way the outcome is ``Outcome/cancelled(_:)``.
     /// Has no effect once the outcome is known.
+    ///
+    /// The one post that ends other than handled and does not go to the dead-letter sink and
+    /// streams: its holder asked for it, and has the outcome here (the outcome streams and the
+    /// tracer have it too). Use ``abandon()`` when nobody will look at the ticket.
     public func cancel() {
         state.cancel()
     }

@@ -120,7 +120,7 @@ enum Router {
 
     /// The one ending of every send and post, delivered or not: the dead-letter sink and the
     /// dead-letter streams (for the outcomes that go there, see ``Outcome/goesToDeadLetters``,
-    /// or when `deadLettered`: a post its abandoned ticket ended, see
+    /// or when `deadLettered`: a post that did not end handled, see
     /// ``Outcome/goesToDeadLetters(signal:)``), then the outcome streams, then the tracer's
     /// `finished`. Returns `outcome`.
     @inline(__always)

@@ -57,10 +57,20 @@ extension Guide {
         // end snippet
     }
 
-    static func testingWaitUntil(system: EventSystem) async throws {
+    /// What the wait's block leaves implicit: an order that lists its items.
+    actor ListingOrder {
+        var items: [String] = []
+    }
+
+    static func testingWaitUntil(system: EventSystem, lineItem: LineItem, order: ListingOrder)
+        async throws
+    {
         // snippet: Docs/Guide.md 31
+        await lineItem.post(ItemAdded(sku: "A-1"))     // delivered in a task of its own
+        try await waitUntil("the order has the item", observing: system) { await order.items == ["A-1"] }
+
         let shutdown = Task { await system.shutDown(gracePeriod: .seconds(60)) }
-        try await waitUntil("the shutdown has begun") { system.isShuttingDown }
+        try await waitUntil("the shutdown has begun") { system.isShuttingDown }     // nothing signals it
         // end snippet
         _ = shutdown
     }

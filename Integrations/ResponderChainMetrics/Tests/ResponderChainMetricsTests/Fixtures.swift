@@ -7,7 +7,7 @@ struct Probe: Event {}
 struct Boom: Error {}
 
 /// Returns once the current task is cancelled: a pass through a gate that never opens, which
-/// only the cancellation ends.
+/// only the cancellation ends (or, in a test that forgot to cancel, the gate's time limit).
 func waitForCancellation() async {
     try? await Gate().pass()
 }
