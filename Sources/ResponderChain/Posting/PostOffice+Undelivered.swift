@@ -12,25 +12,24 @@ extension PostOffice {
     ) async {
         let outcome = Outcome.rejected(
             Outcome.Rejection(path: emptyPath(of: post), sender: ResponderID(post.entry), reason: reason))
-        await endUndelivered(post, with: outcome, system: system).resume()
+        post.ticket.finish(await endUndelivered(post, with: outcome, system: system))
     }
 
     /// Ends `post`, removed from its queue by its ticket, as ``Outcome/cancelled(_:)`` before
     /// hop 1, at once: a post its own ticket cancelled does not go to the dead-letter sink, so
-    /// nothing here needs to wait. Returns the ticket's settlement; the caller wakes its waiters.
-    static func endQueuedByTicket(_ post: PendingPost, system: EventSystem) -> TicketState.Settlement {
+    /// nothing here needs to wait. Returns the outcome; the caller settles the ticket.
+    static func endQueuedByTicket(_ post: PendingPost, system: EventSystem) -> Outcome {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .ticketCancelled))
-        return post.ticket.settle(
-            Router.endUndelivered(
-                outcome, of: post.event, source: post.source, capture: post.capture(in: system)))
+        return Router.endUndelivered(
+            outcome, of: post.event, source: post.source, capture: post.capture(in: system))
     }
 
     /// Ends `post`, removed from its queue by its abandoned ticket (``Ticket/abandon()``), as
     /// ``Outcome/cancelled(_:)`` before hop 1, with reason
-    /// ``Outcome/Stop/Reason/ticketCancelled``; it is dead-lettered. Returns the ticket's
-    /// settlement; the caller wakes its waiters.
+    /// ``Outcome/Stop/Reason/ticketCancelled``; it is dead-lettered. Returns the
+    /// outcome; the caller settles the ticket and wakes its waiters.
     static nonisolated(nonsending) func endQueuedAbandoned(_ post: PendingPost, system: EventSystem) async
-        -> TicketState.Settlement
+        -> Outcome
     {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .ticketCancelled))
         return await endUndelivered(post, with: outcome, system: system)
@@ -38,9 +37,9 @@ extension PostOffice {
 
     /// Ends `post`, removed from its queue by its system's shutdown, as ``Outcome/cancelled(_:)``
     /// before hop 1, with reason ``Outcome/Stop/Reason/shutdown``; it is dead-lettered.
-    /// Returns the ticket's settlement; the caller wakes its waiters.
+    /// Returns the outcome; the caller settles the ticket and wakes its waiters.
     static nonisolated(nonsending) func endQueuedByShutdown(_ post: PendingPost, system: EventSystem)
-        async -> TicketState.Settlement
+        async -> Outcome
     {
         let outcome = Outcome.cancelled(queuedStop(of: post, reason: .shutdown))
         return await endUndelivered(post, with: outcome, system: system)
@@ -48,10 +47,10 @@ extension PostOffice {
 
     /// Ends `post`, removed from its queue, as ``Outcome/rejected(_:)`` for `reason`, named at
     /// the responder it would have started at; it is dead-lettered through its own system.
-    /// Returns the ticket's settlement; the caller wakes its waiters.
+    /// Returns the outcome; the caller settles the ticket and wakes its waiters.
     static nonisolated(nonsending) func endQueued(
         _ post: PendingPost, rejectedFor reason: Outcome.Rejection.Reason, system: EventSystem
-    ) async -> TicketState.Settlement {
+    ) async -> Outcome {
         let outcome = Outcome.rejected(
             Outcome.Rejection(path: emptyPath(of: post), sender: ResponderID(post.entry), reason: reason))
         return await endUndelivered(post, with: outcome, system: system)
@@ -63,16 +62,16 @@ extension PostOffice {
             reason: reason)
     }
 
-    /// Ends `post` with `outcome` and settles its ticket (the caller wakes its waiters).
+    /// Ends `post` with `outcome`: its tracer and dead letters; returns the outcome for its ticket.
     private static nonisolated(nonsending) func endUndelivered(
         _ post: PendingPost,
         with outcome: Outcome,
         system: EventSystem
-    ) async -> TicketState.Settlement {
+    ) async -> Outcome {
         let outcome = await Router.endUndelivered(
             outcome, of: post.event, source: post.source, capture: post.capture(in: system),
             deadLetters: post.options.deadLetters ?? system.deadLetters, signal: post.ticket.signal)
-        return post.ticket.settle(outcome)
+        return outcome
     }
 
     private static func emptyPath(of post: PendingPost) -> Outcome.Path {

@@ -132,20 +132,25 @@ final class PostOffice: Sendable {
     private func deliver(lane: ObjectIdentifier, system: EventSystem, isolation: isolated (any Actor)?) async
     {
         let deliveries = LaneDeliveries(office: self, lane: lane, system: system, isolation: isolation)
-        var delivered: TicketState.Settlement?
+        var ended: (ticket: TicketState, outcome: Outcome)?
         while true {
             // Taken out of the lock through locals, not returned: a returned post would be
             // copied on its way out (a retain and a release of each of its references).
             var step = PostOfficeState.DeliveryStep.finished
             var released = PostOfficeState.Released()
+            var delivered: TicketState.Settlement?
             state.withLock { state in
+                // The ticket takes its outcome as the post stops counting as outstanding, under
+                // the office's lock: whoever sees the outcome (awaiting the ticket or not) finds
+                // the post's room free. (A ticket's own lock is taken inside the office's, never
+                // the other way round.)
+                delivered = ended.map { $0.ticket.settle($0.outcome) }
                 (step, released) = state.nextStep(lane: lane, after: delivered)
                 startLanes(released, system: system, in: &state)
                 if case .retire(successor: true) = step {
                     startDelivery(of: lane, isolation: isolation, system: system, in: &state)
                 }
             }
-            // Whoever awaits the outcome wakes once the post no longer counts as outstanding.
             delivered?.resume()
             resume(released)
             guard case .deliver(let post) = consume step else { return }
@@ -156,8 +161,7 @@ final class PostOffice: Sendable {
                     signal: post.ticket.signal, trace: post.capture(in: system), depth: post.depth)
             }
             deliveries.end()
-            // The ticket holds its outcome before the post stops counting (``nextStep``).
-            delivered = post.ticket.settle(outcome)
+            ended = (post.ticket, outcome)
         }
     }
 
@@ -192,7 +196,7 @@ final class PostOffice: Sendable {
             // Outside the lock: cancellation handlers run synchronously and may post.
             task?.cancel()
         case .removedFromQueue(let post):
-            endedWhileQueued(Self.endQueuedByTicket(post, system: system), system: system)
+            endedWhileQueued(post.ticket, with: Self.endQueuedByTicket(post, system: system), system: system)
         case .none:
             break
         }
@@ -207,7 +211,8 @@ final class PostOffice: Sendable {
         case .interruptDelivery(let task):
             task?.cancel()
         case .removedFromQueue(let post):
-            endedWhileQueued(await Self.endQueuedAbandoned(post, system: system), system: system)
+            endedWhileQueued(
+                post.ticket, with: await Self.endQueuedAbandoned(post, system: system), system: system)
         case .none:
             break
         }
@@ -270,7 +275,8 @@ final class PostOffice: Sendable {
     {
         guard let post = state.withLock({ $0.removeQueued(ticket, lane: lane) }) else { return }
         endedWhileQueued(
-            await Self.endQueued(post, rejectedFor: .wouldDeadlock, system: system), system: system)
+            post.ticket, with: await Self.endQueued(post, rejectedFor: .wouldDeadlock, system: system),
+            system: system)
     }
 
     // MARK: Shutdown
@@ -342,7 +348,8 @@ final class PostOffice: Sendable {
         }
         // The posts queued behind the callers' own posts cannot run before those end.
         for post in state.withLock({ $0.takeQueuedBehindCallers() }) {
-            endedWhileQueued(await Self.endQueuedByShutdown(post, system: system), system: system)
+            endedWhileQueued(
+                post.ticket, with: await Self.endQueuedByShutdown(post, system: system), system: system)
         }
         let (report, closed) = state.withLock { $0.makeReport() }
         if closed { observers.close() }
@@ -368,17 +375,20 @@ final class PostOffice: Sendable {
             delivery?.cancel()
         }
         for post in remaining.queued {
-            endedWhileQueued(await Self.endQueuedByShutdown(post, system: system), system: system)
+            endedWhileQueued(
+                post.ticket, with: await Self.endQueuedByShutdown(post, system: system), system: system)
         }
     }
 
-    /// A post removed from its queue has been settled: it stops counting as outstanding, then
-    /// its waiters and whatever its room released are woken.
-    private func endedWhileQueued(_ settlement: TicketState.Settlement, system: EventSystem) {
-        let released = state.withLock { state in
+    /// A post removed from its queue has ended with `outcome`: its ticket holds it and the post
+    /// stops counting as outstanding in one step (no one sees the outcome while the post still
+    /// counts), then its waiters and whatever its room released are woken.
+    private func endedWhileQueued(_ ticket: TicketState, with outcome: Outcome, system: EventSystem) {
+        let (settlement, released) = state.withLock { state in
+            let settlement = ticket.settle(outcome)
             let released = state.endedWhileQueued(settlement)
             startLanes(released, system: system, in: &state)
-            return released
+            return (settlement, released)
         }
         settlement.resume()
         resume(released)

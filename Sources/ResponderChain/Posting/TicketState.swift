@@ -84,9 +84,10 @@ final class TicketState: Sendable {
     /// returns the tasks already waiting, to wake with ``Settlement/resume()``. Only the first
     /// call counts: a later one returns the outcome recorded first, with nobody to wake.
     ///
-    /// The post office settles a ticket *before* its post stops counting as outstanding (so a
-    /// completed drain means every ticket it waited for holds its outcome), and wakes the waiters
-    /// *after* (so a task woken by the outcome finds the post's room free).
+    /// The post office settles a ticket under its own lock, in the step where its post stops
+    /// counting as outstanding (so a completed drain means every ticket it waited for holds its
+    /// outcome, and whoever sees the outcome finds the post's room free), and wakes the waiters
+    /// after, outside it.
     func settle(_ outcome: Outcome) -> Settlement {
         if let record = record.load() { return settle(outcome, in: record) }
         // Nobody waits (the common case): the record is made with the outcome in it.

@@ -31,6 +31,25 @@ struct BackpressureTests {
         #expect(system.peakOutstandingPosts == 2)
     }
 
+    @Test(
+        "whoever sees a ticket's outcome finds its post's room free: a full system takes the next post at once"
+    )
+    func outcomeSeenMeansRoomFree() async throws {
+        let rig = F.Rig(limit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .reject))
+        let node = F.Node("node", .handle, root: true, system: rig.system)
+        let rounds = F.stressSize("RESPONDERCHAIN_ROOM_ROUNDS", standard: 3_000)
+        for number in 0..<rounds {
+            let ticket = await node.post(F.Numbered(sender: 0, number: number))
+            // Read the outcome the moment it is recorded, as a poller would, rather than waiting
+            // to be woken (a woken waiter runs later, after the room is free in any case): the
+            // spin is the probe, on the other core than the delivery.
+            while ticket.finishedOutcome == nil { await Task.yield() }
+            #expect(rig.system.outstandingPosts == 0, "round \(number)")
+            try #require(ticket.finishedOutcome?.kind == .handled)
+        }
+        #expect(rig.letters.outcomes.isEmpty)
+    }
+
     @Test("a full system with the suspend policy makes the poster wait until there is room")
     func suspendWhenFull() async throws {
         let (gate, system, node) = F.parkedRoot(
