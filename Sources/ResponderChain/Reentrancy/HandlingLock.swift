@@ -19,6 +19,11 @@
 ///
 /// The lock's machinery is internal to the package; a responder only stores it.
 public final class HandlingLock: Sendable {
+    /// Machinery: the types `Responder.handlesOneEventAtATime` may have. Only `Never`, the
+    /// default, conforms; do not conform other types. (Declared here, in the class itself: a
+    /// protocol nested in an extension in another file is not found by a whole-module build.)
+    public protocol _Replacement {}
+
     // **Participants.** The hop that acquires the lock is its first participant, a token its task
     // carries in a task-local while its handlers run. A send that reaches the lock from a task
     // carrying a participant still inside joins the acquisition and passes through instead of

@@ -7,12 +7,6 @@
 // `handlingLock`), so this costs nothing at run time. A read of the old property as a `Bool` finds
 // the unavailable overload, whose error offers the rename.
 
-extension HandlingLock {
-    /// Machinery: the types `Responder.handlesOneEventAtATime` may have. Only `Never`, the
-    /// default, conforms; do not conform other types.
-    public protocol _Replacement {}
-}
-
 @_documentation(visibility: internal)
 extension Never: HandlingLock._Replacement {}
 
