@@ -20,19 +20,20 @@ struct WaitScopeTests {
         let other = EventSystem()
         let looper = Looper(system: own)
         let lock = try #require(looper.handlingLock)
-        let free = ParkedRoot(system: postToOtherSystem ? other : own)
+        let gate = Gate()
+        let free = ScriptedResponder("free", .park(gate), root: true, system: postToOtherSystem ? other : own)
         await looper.post(to: free)
         let (holding, quiet) = postToOtherSystem ? (other, own) : (own, other)
 
         let sending = Task { await looper.send(Outer()) }
-        try await free.gate.waitForArrivals(1)
+        try await gate.waitForArrivals(1)
         try await waitUntil("the handler waits for the post") {
             holding.postOffice.waitForGraph.hasWait(inside: lock)
         }
         #expect(holding.postOffice.waitForGraph.waitCount == 1)
         #expect(!quiet.postOffice.waitForGraph.hasWait(inside: lock))
         #expect(quiet.postOffice.waitForGraph.waitCount == 0)
-        free.gate.open()
+        gate.open()
 
         #expect(await sending.value.kind == .handled)
         #expect(await looper.innerOutcome?.kind == .handled)
@@ -99,23 +100,6 @@ private actor Looper: Responder {
         }
         $0.on(Innermost.self) { me, _, _ in
             me.seen.append("innermost")
-            return .handled
-        }
-    }
-}
-
-/// A root that handles `Inner` once its gate opens.
-private actor ParkedRoot: Responder {
-    nonisolated let eventSystem: EventSystem
-    nonisolated var isRoot: Bool { true }
-    var next: (any Responder)? { nil }
-    let gate = Gate()
-
-    init(system: EventSystem) { self.eventSystem = system }
-
-    static let strategies = Strategies<ParkedRoot> {
-        $0.on(Inner.self) { me, _, _ in
-            try await me.gate.pass()
             return .handled
         }
     }

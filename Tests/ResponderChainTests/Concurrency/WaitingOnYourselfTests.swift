@@ -172,18 +172,10 @@ struct WaitingOnYourselfTests {
         arguments: [1, 3]
     )
     func loopingPostRefusedAfterTheOtherWaitsEnded(others: Int) async throws {
-        let system = EventSystem()
-        let graph = system.postOffice.waitForGraph
-        let waiter = ManyWaiter(system: system)
-        let lock = try #require(waiter.handlingLock)
-        let gatekeeper = Gatekeeper(above: waiter, system: system)
-        let frees = (0..<others).map { _ in FreeRoot(system: system) }
-        await waiter.wire(gatekeeper: gatekeeper, frees: frees)
-
-        let sending = Task { await waiter.send(Outer()) }
-        try await waitUntil("the handler waits for the looping post") { graph.waitCount(inside: lock) == 1 }
-        waiter.startOtherWaits.open()
-        try await waitUntil("and for every other post") { graph.waitCount(inside: lock) == others + 1 }
+        let rig = try await ManyWaitsRig(others: others)
+        let (graph, waiter, lock, gatekeeper, frees, sending) = (
+            rig.graph, rig.waiter, rig.lock, rig.gatekeeper, rig.frees, rig.sending
+        )
         for free in frees { free.gate.open() }
         try await waiter.otherWaitEnded.waitForArrivals(others)
         #expect(graph.waitCount(inside: lock) == 1)
@@ -201,18 +193,10 @@ struct WaitingOnYourselfTests {
         arguments: [1, 3]
     )
     func loopingPostRefusedWhileTheOthersWait(others: Int) async throws {
-        let system = EventSystem()
-        let graph = system.postOffice.waitForGraph
-        let waiter = ManyWaiter(system: system)
-        let lock = try #require(waiter.handlingLock)
-        let gatekeeper = Gatekeeper(above: waiter, system: system)
-        let frees = (0..<others).map { _ in FreeRoot(system: system) }
-        await waiter.wire(gatekeeper: gatekeeper, frees: frees)
-
-        let sending = Task { await waiter.send(Outer()) }
-        try await waitUntil("the handler waits for the looping post") { graph.waitCount(inside: lock) == 1 }
-        waiter.startOtherWaits.open()
-        try await waitUntil("and for every other post") { graph.waitCount(inside: lock) == others + 1 }
+        let rig = try await ManyWaitsRig(others: others)
+        let (graph, waiter, lock, gatekeeper, frees, sending) = (
+            rig.graph, rig.waiter, rig.lock, rig.gatekeeper, rig.frees, rig.sending
+        )
         gatekeeper.gate.open()
         try await waiter.loopWaitEnded.waitForArrivals(1)
         #expect(await waiter.loopOutcome?.rejectedDetails?.reason == .wouldDeadlock)
@@ -300,20 +284,35 @@ private actor Gatekeeper: Responder {
     }
 }
 
-/// A root that handles `Inner` once its gate opens.
-private actor FreeRoot: Responder {
-    nonisolated let eventSystem: EventSystem
-    nonisolated var isRoot: Bool { true }
-    var next: (any Responder)? { nil }
-    let gate = Gate()
+/// A ``ManyWaiter`` whose handler waits for its looping post and for `others` posts to free roots
+/// at once: the state both many-waits tests start from.
+private struct ManyWaitsRig {
+    let graph: WaitForGraph
+    let waiter: ManyWaiter
+    let lock: HandlingLock
+    let gatekeeper: Gatekeeper
+    /// The free roots: each parks its post until its gate opens.
+    let frees: [(gate: Gate, root: ScriptedResponder)]
+    let sending: Task<Outcome, Never>
 
-    init(system: EventSystem) { self.eventSystem = system }
-
-    static let strategies = Strategies<FreeRoot> {
-        $0.on(Inner.self) { me, _, _ in
-            try await me.gate.pass()
-            return .handled
+    init(others: Int) async throws {
+        let system = EventSystem()
+        graph = system.postOffice.waitForGraph
+        waiter = ManyWaiter(system: system)
+        lock = try #require(waiter.handlingLock)
+        gatekeeper = Gatekeeper(above: waiter, system: system)
+        frees = (0..<others).map { index in
+            let gate = Gate()
+            return (gate, ScriptedResponder("free\(index)", .park(gate), root: true, system: system))
         }
+        await waiter.wire(gatekeeper: gatekeeper, frees: frees.map(\.root))
+
+        let waiter = waiter
+        sending = Task { await waiter.send(Outer()) }
+        let (graph, lock) = (graph, lock)
+        try await waitUntil("the handler waits for the looping post") { graph.waitCount(inside: lock) == 1 }
+        waiter.startOtherWaits.open()
+        try await waitUntil("and for every other post") { graph.waitCount(inside: lock) == others + 1 }
     }
 }
 
