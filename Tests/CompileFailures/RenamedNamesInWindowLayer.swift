@@ -4,7 +4,6 @@
 //
 // Typechecked by .ci/expect-compile-failures, in Swift 6 mode, against the built ResponderUI.
 // The diagnostics it must report (every `expect:` line; no error but those named):
-// expect: error: 'HandlerRegistrar' is unavailable: 'view.handlers' is the view's own 'Strategies<Self>' table
 // expect: error: 'wrap' has been renamed to 'use(_:)'
 // expect: error: 'delegate(to:)' has been renamed to 'proxy(_:)'
 // expect: error: 'removeDelegate()' has been renamed to 'removeProxy()'
@@ -16,7 +15,6 @@ final class Cell: View {}
 
 @MainActor
 func oldRegistration(_ cell: Cell) {
-    let _: HandlerRegistrar<Cell>? = nil
     cell.handlers.wrap { cell, event, context, next in try await next(&context) }
     cell.handlers.delegate { _ in nil }
     cell.handlers.removeDelegate()

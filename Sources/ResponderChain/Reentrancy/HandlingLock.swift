@@ -19,10 +19,15 @@
 ///
 /// The lock's machinery is internal to the package; a responder only stores it.
 public final class HandlingLock: Sendable {
-    /// Machinery: the types `Responder.handlesOneEventAtATime` may have. Only `Never`, the
-    /// default, conforms; do not conform other types. (Declared here, in the class itself: a
+    /// Machinery: the types `Responder.handlesOneEventAtATime` may have. Only ``_NotDeclared``,
+    /// the default, conforms; do not conform other types. (Declared here, in the class itself: a
     /// protocol nested in an extension in another file is not found by a whole-module build.)
     public protocol _Replacement {}
+
+    /// Machinery: the type of `Responder.handlesOneEventAtATime` for a responder that does not
+    /// declare the old property: an empty value that says nothing (read it and you get a
+    /// deprecation warning naming `handlingLock`, never a trap).
+    public struct _NotDeclared: _Replacement, Sendable {}
 
     // **Participants.** The hop that acquires the lock is its first participant, a token its task
     // carries in a task-local while its handlers run. A send that reaches the lock from a task

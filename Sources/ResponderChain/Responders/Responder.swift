@@ -117,8 +117,8 @@ public protocol Responder: AnyObject, Sendable {
     nonisolated var handlingLock: HandlingLock? { get }
 
     /// Machinery that turns a declaration of the old `handlesOneEventAtATime` into a compile
-    /// error; `Never` unless a type declares that property. Do not name it.
-    associatedtype _HandlesOneEventAtATime: HandlingLock._Replacement = Never
+    /// error; `HandlingLock._NotDeclared` unless a type declares that property. Do not name it.
+    associatedtype _HandlesOneEventAtATime: HandlingLock._Replacement = HandlingLock._NotDeclared
 
     /// Replaced by `handlingLock`: a responder declares `nonisolated let handlingLock:
     /// HandlingLock? = HandlingLock()` to handle one event at a time.

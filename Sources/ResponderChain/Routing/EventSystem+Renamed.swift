@@ -1,6 +1,6 @@
 // The system's names the one-model release replaced (Docs/Migration.md), kept only so that code
 // written against them fails to compile with an error that names the replacement. All are
-// unavailable: nothing can call them.
+// unavailable: nothing can call them; their bodies say what the old names meant.
 
 extension EventSystem {
     /// Replaced by a `Bool`, ``runsCapturePhase``.
@@ -17,7 +17,7 @@ extension EventSystem {
 
     /// Replaced by ``runsCapturePhase``.
     @available(*, unavailable, message: "read 'runsCapturePhase' (a Bool)")
-    public var capturePhase: CapturePhase { fatalError("unavailable") }
+    public var capturePhase: CapturePhase { runsCapturePhase ? .enabled : .disabled }
 
     /// Renamed ``middleware``.
     @available(*, unavailable, renamed: "middleware")
@@ -37,7 +37,10 @@ extension EventSystem {
         wrappers: [any HopMiddleware] = [],
         forwardingLimit: Int = EventSystem.defaultForwardingLimit
     ) {
-        fatalError("unavailable")
+        self.init(
+            tracer: tracer, deadLetters: deadLetters, postingLimit: postingLimit,
+            runsCapturePhase: capturePhase == .enabled, middleware: wrappers, forwardingLimit: forwardingLimit
+        )
     }
 
     /// Replaced by ``init(tracer:deadLetters:postingLimit:runsCapturePhase:middleware:forwardingLimit:)``.
@@ -53,6 +56,8 @@ extension EventSystem {
         wrappers: [any HopMiddleware],
         forwardingLimit: Int = EventSystem.defaultForwardingLimit
     ) {
-        fatalError("unavailable")
+        self.init(
+            tracer: tracer, deadLetters: deadLetters, postingLimit: postingLimit,
+            runsCapturePhase: runsCapturePhase, middleware: wrappers, forwardingLimit: forwardingLimit)
     }
 }

@@ -33,9 +33,3 @@ extension EventHandling where Self: InterfaceResponder {
         set { handlerTable = Strategies(rebinding: newValue) }
     }
 }
-
-/// Replaced by the responder's own `Strategies` table: `view.handlers` is a `Strategies<Self>`.
-/// Kept, unavailable, so that code naming the old type fails with an error that names the new
-/// one.
-@available(*, unavailable, message: "'view.handlers' is the view's own 'Strategies<Self>' table")
-public typealias HandlerRegistrar<Owner: InterfaceResponder> = Strategies<Owner>

@@ -11,11 +11,13 @@ private struct Innermost: Event {}
 
 /// A root whose `Outer` handler posts `Inner` through `target` (by default itself) and waits for
 /// its ticket, keeping the outcome; its `Inner` handler (and `Innermost`'s) records the event and
-/// handles it. With `forward`, its `Inner` handler posts `Innermost` through `forward` and waits in
-/// turn.
+/// handles it. With `forward`, its `Inner` handler posts `Innermost` through `forward` (with
+/// `forwardTimeout`, if any) and waits in turn.
 private actor Waiter: Responder {
     nonisolated let label: String
     nonisolated let handlingLock: HandlingLock?
+    nonisolated let eventSystem: EventSystem
+    private let forwardTimeout: Duration?
     nonisolated var isRoot: Bool { true }
     var next: (any Responder)? { nil }
 
@@ -30,9 +32,13 @@ private actor Waiter: Responder {
     let beforeWaiting = Gate()
     private var holdsBeforeWaiting = false
 
-    init(_ label: String, oneAtATime: Bool) {
+    init(
+        _ label: String, oneAtATime: Bool, system: EventSystem = .default, forwardTimeout: Duration? = nil
+    ) {
         self.label = label
         self.handlingLock = oneAtATime ? HandlingLock() : nil
+        self.eventSystem = system
+        self.forwardTimeout = forwardTimeout
         posted.open()
     }
 
@@ -52,7 +58,8 @@ private actor Waiter: Responder {
         $0.on(Inner.self) { me, _, _ in
             me.seen.append("inner")
             if let forward = me.forward {
-                me.innermostOutcome = await forward.post(Innermost()).outcome
+                let options = SendOptions(timeout: me.forwardTimeout)
+                me.innermostOutcome = await forward.post(Innermost(), options: options).outcome
             }
             return .handled
         }
@@ -410,5 +417,60 @@ private actor DetachedSelfSender: Responder {
             me.seen.append("inner")
             return .handled
         }
+    }
+}
+
+@Suite("Wait state per event system: each system checks its own waits", .timeLimit(.minutes(1)))
+struct WaitScopeTests {
+    @Test(
+        "a handler's wait for a ticket is registered in the system of the post it waits for, and nowhere else",
+        arguments: [false, true]
+    )
+    func waitIsRegisteredWithThePostsSystem(postToOtherSystem: Bool) async throws {
+        let own = EventSystem()
+        let other = EventSystem()
+        let looper = Waiter("L", oneAtATime: true, system: own)
+        let lock = try #require(looper.handlingLock)
+        let gate = Gate()
+        let free = ScriptedResponder("free", .park(gate), root: true, system: postToOtherSystem ? other : own)
+        await looper.post(to: free)
+        let (holding, quiet) = postToOtherSystem ? (other, own) : (own, other)
+
+        let sending = Task { await looper.send(Outer()) }
+        try await gate.waitForArrivals(1)
+        try await waitUntil("the handler waits for the post") {
+            holding.postOffice.waitForGraph.hasWait(inside: lock)
+        }
+        #expect(holding.postOffice.waitForGraph.waitCount == 1)
+        #expect(!quiet.postOffice.waitForGraph.hasWait(inside: lock))
+        #expect(quiet.postOffice.waitForGraph.waitCount == 0)
+        gate.open()
+
+        #expect(await sending.value.kind == .handled)
+        #expect(await looper.innerOutcome?.kind == .handled)
+        #expect(own.postOffice.waitForGraph.waitCount == 0)
+        #expect(other.postOffice.waitForGraph.waitCount == 0)
+    }
+
+    @Test(
+        "a loop whose waits are split between two systems is not seen: the deadline of the post that closes it ends it timed out"
+    )
+    func loopThroughTwoSystemsEndsAtItsDeadline() async throws {
+        let first = Waiter("L1", oneAtATime: true, system: EventSystem())
+        let second = Waiter("L2", oneAtATime: true, system: EventSystem(), forwardTimeout: .milliseconds(100))
+        await first.post(to: second)
+        await second.forward(to: first)
+
+        let outcome = await first.send(Outer())
+
+        #expect(outcome.kind == .handled)
+        #expect(await first.innerOutcome?.kind == .handled)
+        let stop = try #require(await second.innermostOutcome?.timedOutDetails)
+        #expect(!stop.whileHandling)
+        #expect(stop.responder == ResponderID(first))
+        #expect(await first.seen == ["outer"])
+        #expect(await second.seen == ["inner"])
+        #expect(first.eventSystem.postOffice.waitForGraph.waitCount == 0)
+        #expect(second.eventSystem.postOffice.waitForGraph.waitCount == 0)
     }
 }

@@ -36,11 +36,11 @@ extension Outcome {
         guard wire.hops <= WireOutcome.maxHops else {
             throw .unreadableReply("WireOutcome.hops is \(wire.hops), over \(WireOutcome.maxHops)")
         }
-        guard (0...wire.hops).contains(wire.captureHops) else {
+        guard wire.captureHops >= 0, wire.captureHops <= wire.hops else {
             throw .unreadableReply(
                 "WireOutcome.captureHops is \(wire.captureHops), outside 0...\(wire.hops) (hops)")
         }
-        guard (0...wire.handlers.count).contains(wire.captureHandlerCount) else {
+        guard wire.captureHandlerCount >= 0, wire.captureHandlerCount <= wire.handlers.count else {
             throw .unreadableReply(
                 "WireOutcome.captureHandlerCount is \(wire.captureHandlerCount), outside 0...\(wire.handlers.count) (handlers)"
             )
