@@ -56,7 +56,7 @@ enum OrderServiceDemo {
         await step("a change whose deadline has already passed stops before its first hop") {
             await bread.send(
                 QuantityChanged(sku: "B-7", quantity: 2),
-                options: SendOptions(deadline: .now - .seconds(1)))
+                options: SendOptions(deadline: EventSystem.default.now - .seconds(1)))
         }
         await step("a refund without the support role: the authorization wrapper refuses it at the service") {
             await bread.send(RefundRequested(order: 1042, amountInCents: 350))

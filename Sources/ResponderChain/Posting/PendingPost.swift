@@ -14,7 +14,7 @@ struct PendingPost: Sendable {
         let source: EventSource
         let options: SendOptions
         let trace: (any ActiveTrace)?
-        let postedAt: Moment?
+        let postedAt: EventSystem.Instant?
         let depth: Int
 
         init(source: EventSource, options: SendOptions, capture: TraceCapture, depth: Int) {

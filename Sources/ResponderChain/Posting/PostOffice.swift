@@ -305,7 +305,7 @@ final class PostOffice: Sendable {
     /// run before it ends; the report counts it ``EventSystem/ShutdownReport/inProgress``. Called from inside
     /// its own endings (a dead-letter sink the shutdown delivers to), it returns the counts so far
     /// at once.
-    nonisolated(nonsending) func shutDown(until deadline: ContinuousClock.Instant, system: EventSystem)
+    nonisolated(nonsending) func shutDown(until deadline: EventSystem.Instant, system: EventSystem)
         async -> EventSystem.ShutdownReport
     {
         if Self.shuttingDown == ObjectIdentifier(self) {
@@ -326,7 +326,7 @@ final class PostOffice: Sendable {
 
     /// The drain of ``shutDown(until:system:)``: waits for the outstanding posts until
     /// `deadline`, ends the rest, then makes the report.
-    private nonisolated(nonsending) func drain(until deadline: ContinuousClock.Instant, system: EventSystem)
+    private nonisolated(nonsending) func drain(until deadline: EventSystem.Instant, system: EventSystem)
         async -> EventSystem.ShutdownReport
     {
         await withTaskGroup(of: Bool.self) { group in
@@ -335,8 +335,11 @@ final class PostOffice: Sendable {
                 return true
             }
             group.addTask {
-                // Ends early if the shutting-down task is cancelled: the grace period is over.
-                try? await Task.sleep(until: deadline, clock: .continuous)
+                // Ends early if the shutting-down task is cancelled: the grace period is over. A
+                // test clock that fires the timer waits until what it ended has ended.
+                try? await system.timers.sleep(until: deadline, for: .gracePeriod) {
+                    await self.waitUntilDrained()
+                }
                 return false
             }
             if await group.next() == false {

@@ -63,7 +63,7 @@ extension PostOffice {
     ) async -> Ticket {
         let system = await entry.eventSystem
         // A timeout counts from the post: time in the queue included.
-        let options = options.started()
+        let options = options.started(on: system.timers)
         let capture = TraceCapture.posting(event, from: source, through: system, options: options)
         let ticket = TicketState(eventID: capture.eventID, system: system, lane: lane)
         // Made inside a route, its delivery's route is nested as deep as a send made here.

@@ -3,7 +3,7 @@
 /// reads no clock and allocates nothing.
 ///
 /// Beyond the tracer's own work, a traced hop builds the `Hop` value (reading the responder's
-/// ``Responder/label``; the event's name is computed once per send), reads the clock around the
+/// ``Responder/label``; the event's name is computed once per send), reads the system's clock around the
 /// handlers, and compares the event's information with a copy taken before them (its values are
 /// printed only when the handlers changed it).
 extension EventContext {
@@ -33,9 +33,9 @@ extension EventContext {
         // A plain tracer's hop: the handlers with nothing around them but the clock. Kept inline,
         // not in a generic async helper (see "Design notes measured" in Benchmarks.md).
         let before = info
-        let start = Moment.now
+        let start = clockNow
         let result = await handlersInMiddleware(responder, event: event)
-        let duration = Moment.now - start
+        let duration = clockNow - start
         trace.record(
             .hopLeft(
                 Hop.Record(
@@ -43,6 +43,12 @@ extension EventContext {
                     duration: duration))
         )
         return result
+    }
+
+    /// The current instant of the send's clock, for the hop's duration (a traced send always
+    /// holds its system's timers).
+    private var clockNow: EventSystem.Instant {
+        timers?.now ?? EventSystem.Instant(offset: .zero)
     }
 
     /// A scoping tracer's hop: the handlers inside its scope, which must call them exactly once.
@@ -66,9 +72,9 @@ extension EventContext {
                     throw ResponderChainError.tracerRanHandlersAgain(hop: hop, tracer: trace.tracerName)
                 }
                 let before = self.info
-                let start = Moment.now
+                let start = clockNow
                 let result = await handlersInMiddleware(responder, event: event).asResult
-                duration = Moment.now - start
+                duration = clockNow - start
                 added = self.info.addedInfo(since: before)
                 handled = result
                 return try result.get()

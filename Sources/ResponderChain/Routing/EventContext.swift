@@ -43,10 +43,20 @@ public struct EventContext: Sendable {
     var captureHops = 0
     /// The stop signal of a posted, withdrawable or deadline-bound send; `nil` for the others.
     let signal: CancellationSignal?
-    /// The send's deadline, if any.
-    public var deadline: ContinuousClock.Instant? { deadlineStorage?.instant }
-    /// The deadline, in the form checked at every hop.
-    let deadlineStorage: Moment?
+    /// The send's deadline on its event system's clock, if any: forward it with the event
+    /// (`SendOptions(deadline: context.deadline)`) to a responder of a system on the same clock.
+    public let deadline: EventSystem.Instant?
+    /// The timers of the send's system, when the send has a deadline or is traced (what reads
+    /// the clock); `nil` otherwise, so an untraced send without a deadline holds no reference.
+    let timers: (any TimerScheduler)?
+
+    /// The time left before the send's ``deadline`` (negative once it has passed), on its
+    /// system's clock; `nil` without a deadline. Give it as a ``SendOptions/timeout`` to carry the
+    /// deadline to a system on another clock, or to another process.
+    public var timeLeft: Duration? {
+        guard let deadline, let timers else { return nil }
+        return timers.now.duration(to: deadline)
+    }
     /// What the current hop came to: set by the hop (``hop(at:event:)``), read by the route.
     @usableFromInline
     var hopResult = HopResult.decided(.pass)
@@ -60,7 +70,8 @@ public struct EventContext: Sendable {
         info: EventInfo = EventInfo(),
         trace: (any ActiveTrace)?,
         signal: CancellationSignal?,
-        deadline: Moment?,
+        deadline: EventSystem.Instant?,
+        timers: (any TimerScheduler)? = nil,
         eventID: EventID = EventID.next(),
         middleware: [any HopMiddleware] = [],
         runsCapturePhase: Bool = false,
@@ -78,7 +89,8 @@ public struct EventContext: Sendable {
         self.runsCapturePhase = runsCapturePhase
         self.forwardingLimit = forwardingLimit
         self.signal = signal
-        self.deadlineStorage = deadline
+        self.deadline = deadline
+        self.timers = timers
     }
 
     /// Whether the send has been cancelled: its task was cancelled, its ticket was cancelled, or
@@ -101,11 +113,17 @@ public struct EventContext: Sendable {
     /// route's task, so a cancellation seen after the clock was first read may still be the
     /// deadline's, and is reported as such.
     var stopReason: Outcome.Stop.Reason? {
-        if let deadlineStorage, deadlineStorage.hasPassed { return .deadlinePassed }
+        if deadlineHasPassed { return .deadlinePassed }
         if let reason = signal?.reason { return Outcome.Stop.Reason(reason) }
         guard Task.isCancelled else { return nil }
         if let reason = signal?.reason { return Outcome.Stop.Reason(reason) }
-        if let deadlineStorage, deadlineStorage.hasPassed { return .deadlinePassed }
+        if deadlineHasPassed { return .deadlinePassed }
         return .taskCancelled
+    }
+
+    /// Whether the send's deadline has passed by its system's clock.
+    private var deadlineHasPassed: Bool {
+        guard let deadline, let timers else { return false }
+        return timers.hasPassed(deadline)
     }
 }

@@ -66,6 +66,13 @@ public final class EventSystem: Sendable {
     /// The default ``forwardingLimit``.
     public static let defaultForwardingLimit = 64
 
+    /// The clock every timer of this system reads: deadlines and timeouts of sends and posts, the
+    /// shutdown's grace period, the window layer's gesture timers, the integrations' timeouts.
+    /// `ContinuousClock` unless the system was made with another (a test's manual clock).
+    public let clock: any Clock<Duration>
+    /// The timers on ``clock``.
+    package let timers: any TimerScheduler
+
     /// The per-sender queues of the events posted through this system.
     let postOffice: PostOffice
     /// The outcome and dead-letter streams open on this system.
@@ -84,13 +91,16 @@ public final class EventSystem: Sendable {
     ///   - middleware: Code around every hop, outermost first.
     ///   - forwardingLimit: How deep a send may be nested in the handlers of other sends; at
     ///     least 1 (a smaller number stops the program with a message naming it).
+    ///   - clock: The clock every timer of the system reads (see ``clock``); `ContinuousClock`
+    ///     by default. A test gives its manual clock, and time moves only when the test says.
     public init(
         tracer: (any Tracer)? = nil,
         deadLetters: DeadLetter.Sink? = nil,
         postingLimit: EventSystem.PostingLimit = .default,
         runsCapturePhase: Bool = false,
         middleware: [any HopMiddleware] = [],
-        forwardingLimit: Int = EventSystem.defaultForwardingLimit
+        forwardingLimit: Int = EventSystem.defaultForwardingLimit,
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         precondition(forwardingLimit >= 1, "forwardingLimit must be at least 1, not \(forwardingLimit)")
         self.forwardingLimit = forwardingLimit
@@ -103,7 +113,16 @@ public final class EventSystem: Sendable {
         let observers = EventObservers()
         self.observers = observers
         self.postOffice = PostOffice(limit: postingLimit, observers: observers)
+        self.clock = clock
+        self.timers = (clock as? any TimerScheduler) ?? ClockTimers(clock)
     }
+
+    /// The current instant of the system's ``clock``: where deadlines count from.
+    ///
+    /// ```swift
+    /// let options = SendOptions(deadline: system.now + .seconds(2))
+    /// ```
+    public var now: Instant { timers.now }
 
     /// The number of posted events accepted and not yet finished (queued or being delivered).
     public var outstandingPosts: Int { postOffice.statistics.outstanding }
@@ -125,7 +144,7 @@ public final class EventSystem: Sendable {
     ///    and dead-lettered like any rejection). Posters waiting for room are refused the same
     ///    way. Posts made by handlers during the drain are refused too.
     /// 2. The posts already accepted go on being delivered, in order, until `gracePeriod` has
-    ///    passed.
+    ///    passed on the system's ``clock``.
     /// 3. Then the rest end: queued posts at once, ``Outcome/cancelled(_:)`` before hop 1; posts
     ///    being delivered are cancelled like a cancelled ticket (a parked handler wakes with
     ///    `Task.isCancelled`) and end ``Outcome/cancelled(_:)``. Their reason is
@@ -154,7 +173,7 @@ public final class EventSystem: Sendable {
     /// ```
     @discardableResult
     public nonisolated(nonsending) func shutDown(gracePeriod: Duration) async -> EventSystem.ShutdownReport {
-        await postOffice.shutDown(until: .now + gracePeriod, system: self)
+        await postOffice.shutDown(until: timers.now + gracePeriod, system: self)
     }
 
     /// Returns once ``shutDown(gracePeriod:)`` has been called (at once if it has been): from

@@ -67,10 +67,11 @@ enum Router {
                 event, from: sender, source: source, options: given, signal: signal, capture: captured,
                 depth: depth)
         }
-        let options = given.started()
+        let system = await sender.eventSystem
+        let options = given.started(on: system.timers)
         return await send(
             event, from: sender, source: source, options: options, signal: signal,
-            capture: TraceCapture(event, from: source, system: await sender.eventSystem, options: options))
+            capture: TraceCapture(event, from: source, system: system, options: options))
     }
 
     /// ``send(_:from:source:options:signal:trace:)`` once its tracing is captured: the `sent`
@@ -93,8 +94,10 @@ enum Router {
             trace: capture.trace,
             // A deadline needs a signal for its timer to name itself with (see `stopReason`).
             signal: signal ?? options.withdrawal
-                ?? (options.deadlineStorage == nil ? nil : CancellationSignal()),
-            deadline: options.deadlineStorage,
+                ?? (options.deadline == nil ? nil : CancellationSignal()),
+            deadline: options.deadline,
+            // What reads the clock: the deadline's checks, and the tracer's hop durations.
+            timers: options.deadline == nil && capture.trace == nil ? nil : system.timers,
             eventID: capture.eventID,
             middleware: system.middleware,
             runsCapturePhase: system.runsCapturePhase,
@@ -103,10 +106,10 @@ enum Router {
         capture.recordSent(from: source)
 
         let outcome: Outcome
-        if let deadline = options.deadlineStorage?.instant {
+        if let deadline = options.deadline {
             outcome = await routeRacing(
-                deadline: deadline, event, from: sender, start: options.start, context: context,
-                depth: depth, isolation: #isolation)
+                deadline: deadline, on: system.timers, event, from: sender, start: options.start,
+                context: context, depth: depth, isolation: #isolation)
         } else {
             outcome = await route(event, from: sender, start: options.start, context: &context, depth: depth)
         }
@@ -165,15 +168,18 @@ enum Router {
         return outcome
     }
 
-    /// A send with a deadline runs its hops in a child task, raced by a timer that cancels it when
-    /// the deadline passes, so that a handler parked mid-flight is woken (it sees
-    /// `Task.isCancelled`) and the send ends ``Outcome/timedOut(_:)`` on time.
+    /// A send with a deadline runs its hops in a task of its own, and schedules a timer on its
+    /// system's clock that cancels that task when the deadline passes, so that a handler parked
+    /// mid-flight is woken (it sees `Task.isCancelled`) and the send ends ``Outcome/timedOut(_:)``
+    /// on time. The timer is removed when the route ends first; cancelling the sending task
+    /// cancels the route.
     ///
-    /// The child enters the sender's isolation (`isolation`) once and runs the whole route there,
+    /// The task enters the sender's isolation (`isolation`) once and runs the whole route there,
     /// as an awaited send without a deadline does: hops between responders on that executor (the
     /// main actor, a shared executor) stay back to back.
     private static nonisolated(nonsending) func routeRacing(
-        deadline: ContinuousClock.Instant,
+        deadline: EventSystem.Instant,
+        on timers: any TimerScheduler,
         _ event: any Event,
         from sender: any Responder,
         start: SendOptions.Start,
@@ -181,39 +187,29 @@ enum Router {
         depth: Int,
         isolation: (any Actor)?
     ) async -> Outcome {
-        // The hops run in the child, made by this task (see ``Lineage``).
+        // The hops run in the route's task, made by this one (see ``Lineage``).
         let maker = Lineage.currentTask()
-        return await withTaskGroup(of: Outcome?.self) { group in
-            group.addTask {
-                await routeIsolated(
-                    event, from: sender, start: start, context: context, madeIn: maker, depth: depth,
-                    isolation: isolation)
-            }
-            group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            var result: Outcome?
-            while let finished = await group.next() {
-                if let outcome = finished {
-                    result = outcome
-                    group.cancelAll()
-                } else if result == nil {
-                    // The deadline passed: name it on the signal first, so that the route, which
-                    // sees its task cancelled, reports it as the deadline and not as a cancel.
-                    context.signal?.cancel(.deadline)
-                    group.cancelAll()
-                }
-            }
-            // The route child always returns an outcome.
-            return result
-                ?? .timedOut(
-                    Outcome.Stop(
-                        path: Outcome.Path(
-                            eventID: context.eventID, hops: 0, info: context.info),
-                        responder: ResponderID(sender), hop: 1, whileHandling: false,
-                        reason: .deadlinePassed))
+        let route = Task {
+            await routeIsolated(
+                event, from: sender, start: start, context: context, madeIn: maker, depth: depth,
+                isolation: isolation)
         }
+        let signal = context.signal
+        let timer = timers.schedule(at: deadline, for: .deadline(of: context.eventID, event: type(of: event)))
+        {
+            // Named on the signal first, so that the route, which sees its task cancelled,
+            // reports it as the deadline and not as a cancel.
+            signal?.cancel(.deadline)
+            route.cancel()
+            _ = await route.value
+        }
+        let outcome = await withTaskCancellationHandler {
+            await route.value
+        } onCancel: {
+            route.cancel()
+        }
+        timers.cancel(timer)
+        return outcome
     }
 
     /// ``route(_:from:start:context:depth:)`` on `isolation`.

@@ -23,16 +23,13 @@ public struct SendOptions: Sendable {
 
     /// Where the event begins. Defaults to ``Start/atSender``.
     public var start: Start
-    /// A moment after which the send stops with ``Outcome/timedOut(_:)``; `nil` for none.
-    public var deadline: ContinuousClock.Instant? {
-        get { deadlineStorage?.instant }
-        set { deadlineStorage = newValue.map(Moment.init) }
-    }
-    /// The deadline, stored with a fixed layout (see ``Moment``).
-    var deadlineStorage: Moment?
+    /// An instant of the event system's clock after which the send stops with
+    /// ``Outcome/timedOut(_:)``; `nil` for none. Read it from the system
+    /// (`system.now + .seconds(2)`), or from the event being forwarded (``EventContext/deadline``).
+    public var deadline: EventSystem.Instant?
     /// How long each send made with these options may take, counted from when it starts (for a
-    /// post: from the call to `post`, time in the queue included); `nil` for no limit. With a
-    /// ``deadline`` too, the earlier of the two applies.
+    /// post: from the call to `post`, time in the queue included) on the event system's clock;
+    /// `nil` for no limit. With a ``deadline`` too, the earlier of the two applies.
     public var timeout: Duration?
     /// Information the event carries from the start: handlers see it in ``EventContext/info``
     /// from hop 1, and hops add to it on the way up. Your copy of the options never changes.
@@ -55,21 +52,21 @@ public struct SendOptions: Sendable {
     ///
     /// - Parameters:
     ///   - start: Where the event begins.
-    ///   - deadline: A moment after which the send stops.
+    ///   - deadline: An instant of the event system's clock after which the send stops.
     ///   - timeout: How long the send may take, counted from when it starts.
     ///   - info: Information the event carries from hop 1.
     ///   - tracer: A tracer for this send only.
     ///   - deadLetters: A dead-letter sink for this send only.
     public init(
         start: Start = .atSender,
-        deadline: ContinuousClock.Instant? = nil,
+        deadline: EventSystem.Instant? = nil,
         timeout: Duration? = nil,
         info: EventInfo = EventInfo(),
         tracer: (any Tracer)? = nil,
         deadLetters: DeadLetter.Sink? = nil
     ) {
         self.start = start
-        self.deadlineStorage = deadline.map(Moment.init)
+        self.deadline = deadline
         self.timeout = timeout
         self.info = info
         self.tracerBinding = tracer.map(TracerBinding.init)
@@ -86,7 +83,7 @@ public struct SendOptions: Sendable {
     /// Whether a send with these options needs nothing set up before its first hop: no
     /// deadline or timeout, no withdrawal signal, no tracer of its own.
     var needsNoSetUp: Bool {
-        deadlineStorage == nil && timeout == nil && withdrawal == nil && tracerBinding == nil
+        deadline == nil && timeout == nil && withdrawal == nil && tracerBinding == nil
     }
 
     /// Whether these are the default options: nothing set.
@@ -94,15 +91,35 @@ public struct SendOptions: Sendable {
         needsNoSetUp && start == .atSender && info.isEmpty && deadLetters == nil
     }
 
-    /// These options for a send that starts now: a ``timeout`` becomes a ``deadline`` (the
-    /// earlier one wins when both are set). The clock is read only when there is a timeout.
-    func started() -> SendOptions {
+    /// These options for a send that starts now on `clock`: a ``timeout`` becomes a
+    /// ``deadline`` (the earlier one wins when both are set). The clock is read only when there
+    /// is a timeout.
+    func started(on clock: any TimerScheduler) -> SendOptions {
         guard let timeout else { return self }
         var started = self
-        let end = ContinuousClock.now + timeout
-        let timeoutEnd = Moment(end)
-        started.deadlineStorage = deadlineStorage.map { min($0, timeoutEnd) } ?? timeoutEnd
+        let timeoutEnd = clock.now + timeout
+        started.deadline = deadline.map { min($0, timeoutEnd) } ?? timeoutEnd
         started.timeout = nil
         return started
+    }
+}
+
+extension SendOptions {
+    /// Not available: a deadline is an instant of the event system's clock, which a test can
+    /// replace, not of `ContinuousClock`.
+    @available(
+        *, unavailable,
+        message:
+            "a deadline is an instant of the event system's clock: SendOptions(deadline: system.now + .seconds(2)), or SendOptions(timeout: .seconds(2))"
+    )
+    public init(
+        start: Start = .atSender,
+        deadline: ContinuousClock.Instant,
+        timeout: Duration? = nil,
+        info: EventInfo = EventInfo(),
+        tracer: (any Tracer)? = nil,
+        deadLetters: DeadLetter.Sink? = nil
+    ) {
+        self.init(start: start, timeout: timeout, info: info, tracer: tracer, deadLetters: deadLetters)
     }
 }

@@ -9,7 +9,7 @@ extension Hop {
         public let result: Result<Disposition, any Error>
         /// The information this hop added or replaced, sorted by key name.
         public let added: [Hop.AddedInfo]
-        /// The time the handlers took, measured with `ContinuousClock` around them (inside the
+        /// The time the handlers took, measured on the event system's clock around them (inside the
         /// tracer's scope, which is not included). Zero when they never ran.
         public let duration: Duration
 

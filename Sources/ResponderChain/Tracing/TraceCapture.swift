@@ -21,7 +21,7 @@ struct TraceCapture: Sendable {
     let trace: (any ActiveTrace)?
     /// When a posted event was captured (taken only when traced), to
     /// report its time in the queue.
-    let postedAt: Moment?
+    let postedAt: EventSystem.Instant?
 
     /// A capture for an awaited send of `event` from `source` through `system` with `options`: a
     /// new identifier and, when a tracer (the options', or the system's) accepts the send, the
@@ -33,7 +33,7 @@ struct TraceCapture: Sendable {
         self.postedAt = nil
     }
 
-    init(system: EventSystem, eventID: EventID, trace: (any ActiveTrace)?, postedAt: Moment?) {
+    init(system: EventSystem, eventID: EventID, trace: (any ActiveTrace)?, postedAt: EventSystem.Instant?) {
         self.system = system
         self.eventID = eventID
         self.trace = trace
@@ -53,7 +53,7 @@ struct TraceCapture: Sendable {
             system: system,
             eventID: eventID,
             trace: trace,
-            postedAt: trace == nil ? nil : Moment.now
+            postedAt: trace == nil ? nil : system.timers.now
         )
     }
 
@@ -67,7 +67,7 @@ struct TraceCapture: Sendable {
 
     /// How long a posted event waited between its capture and now; `nil` for an awaited send.
     func queuedDuration() -> Duration? {
-        postedAt.map { Moment.now - $0 }
+        postedAt.map { system.timers.now - $0 }
     }
 
     /// Reports ``TraceEvent/sent(_:)`` for the send, from `source`, if it is traced.

@@ -51,7 +51,7 @@ enum OutcomeMaker {
         }
         if kind == .timedOut {
             return await Probe("leaf", .handle).send(
-                Signal(), options: SendOptions(deadline: .now - .seconds(1)))
+                Signal(), options: SendOptions(deadline: EventSystem.default.now - .seconds(1)))
         }
         if kind == .failed {
             return await Probe("leaf", .fail).send(Signal())

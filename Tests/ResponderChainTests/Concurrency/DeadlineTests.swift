@@ -52,7 +52,7 @@ struct DeadlineTests {
     @Test("with both a deadline and a timeout, the earlier one stops the send")
     func earlierOfDeadlineAndTimeout() async throws {
         let leaf = F.Node("leaf", .handle, root: true)
-        let passed = SendOptions(deadline: .now - .seconds(1), timeout: .seconds(60))
+        let passed = SendOptions(deadline: EventSystem.default.now - .seconds(1), timeout: .seconds(60))
 
         let outcome = await leaf.send(F.Numbered(sender: 0, number: 0), options: passed)
 
@@ -64,7 +64,7 @@ struct DeadlineTests {
     func deadlinePassedBeforeFirstHop() async throws {
         let leaf = F.Node("leaf", .handle, root: true)
         let outcome = await leaf.send(
-            F.Numbered(sender: 0, number: 0), options: SendOptions(deadline: .now - .seconds(1)))
+            F.Numbered(sender: 0, number: 0), options: SendOptions(deadline: EventSystem.default.now - .seconds(1)))
         let stop = try #require(outcome.timedOutDetails)
         #expect(stop.hop == 1)
         #expect(!stop.whileHandling)
@@ -76,7 +76,7 @@ struct DeadlineTests {
         let (gate, _, parked) = F.parkedRoot("parked")
         let first = await parked.post(F.Numbered(sender: 0, number: 0))
         let late = await parked.post(
-            F.Numbered(sender: 0, number: 1), options: SendOptions(deadline: .now - .milliseconds(1)))
+            F.Numbered(sender: 0, number: 1), options: SendOptions(deadline: EventSystem.default.now - .milliseconds(1)))
         try await gate.waitForArrivals(1)
         gate.open()
 
@@ -189,7 +189,7 @@ struct DeadlineTests {
                     var counts: [Outcome.Kind: Int] = [:]
                     for index in stride(from: worker, to: total, by: workers) {
                         let event = F.Numbered(sender: worker, number: index)
-                        let options = SendOptions(deadline: .now + Self.raceDeadline(&random))
+                        let options = SendOptions(deadline: EventSystem.default.now + Self.raceDeadline(&random))
                         let outcome =
                             index % 4 == 3
                             ? await leaf.post(event, options: options).outcome

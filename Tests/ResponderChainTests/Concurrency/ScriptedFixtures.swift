@@ -129,7 +129,7 @@ extension ConcurrencyFixtures {
             switch self {
             case .deadline:
                 var options = options
-                options.deadline = .now + .seconds(3)
+                options.deadline = EventSystem.default.now + .seconds(3)
                 return await sender.send(event, options: options)
             case .taskCancellation:
                 let sending = Task { await sender.send(event, options: options) }

@@ -101,7 +101,7 @@ struct ForwardingLoopTests {
         await chains.link(0, to: 1)
         await chains.link(1, to: 0)
 
-        let options = withDeadline ? SendOptions(deadline: .now + .seconds(30)) : .default
+        let options = withDeadline ? SendOptions(deadline: EventSystem.default.now + .seconds(30)) : .default
         let outcome = await chains.entries[0].send(Order(id: 1), options: options)
 
         let cycle = try #require(outcome.cycleDetectedDetails)
@@ -238,7 +238,7 @@ struct ForwardingLoopTests {
         let forwarder = TaskForwarder(system: system, through: .detached, parkingAt: limit + 2)
 
         let outcome = await forwarder.send(
-            Order(id: 1), options: SendOptions(deadline: .now + .seconds(3)))
+            Order(id: 1), options: SendOptions(deadline: EventSystem.default.now + .seconds(3)))
 
         #expect(outcome.kind == .timedOut)
         #expect(forwarder.parked.arrivals == 1)

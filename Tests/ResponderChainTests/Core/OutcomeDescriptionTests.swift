@@ -52,7 +52,7 @@ extension CoreSuites {
             }
             if kind == .timedOut {
                 return await makeChain([.handle, .handle])[0].send(
-                    Ping(), options: SendOptions(deadline: .now - .seconds(1)))
+                    Ping(), options: SendOptions(deadline: EventSystem.default.now - .seconds(1)))
             }
             if kind == .failed {
                 return await makeChain([.pass, .fail])[0].send(Ping())
