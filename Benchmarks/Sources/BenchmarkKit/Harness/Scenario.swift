@@ -24,6 +24,7 @@ extension Scenario {
 @MainActor
 let allScenarios: [any Scenario] = [
     AwaitedSendActors(),
+    DeadlineSends(),
     AwaitedSendSharedExecutor(),
     MainActorChain(),
     PostedEvents(),

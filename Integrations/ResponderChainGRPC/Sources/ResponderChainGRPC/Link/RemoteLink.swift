@@ -110,7 +110,7 @@ public actor RemoteLink: Responder {
             info: try registry.writeForSending(context.info),
             source: context.source.description,
             hopsBefore: context.hop,
-            timeLeftNanoseconds: context.deadline.map { Self.nanoseconds(until: $0) },
+            timeLeftNanoseconds: context.timeLeft?.clampedNanoseconds,
             traceHeaders: TraceHeaders.inject(using: instrument))
         let reply: RemoteReply
         do {
@@ -150,11 +150,5 @@ public actor RemoteLink: Responder {
             Outcome.Interruption(
                 path: Outcome.Path(eventID: context.eventID, hops: 0, handlers: []),
                 lastReached: ResponderID(self), cause: cause))
-    }
-
-    /// The nanoseconds from now until `deadline` (negative once it has passed).
-    /// Saturates at `Int64`'s bounds (a deadline some 292 years away, or as long ago).
-    private static func nanoseconds(until deadline: ContinuousClock.Instant) -> Int64 {
-        ContinuousClock.now.duration(to: deadline).clampedNanoseconds
     }
 }
