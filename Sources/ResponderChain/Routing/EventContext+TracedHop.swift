@@ -48,7 +48,7 @@ extension EventContext {
     /// The current instant of the send's clock, for the hop's duration (a traced send always
     /// holds its system's timers).
     private var clockNow: EventSystem.Instant {
-        timers?.now ?? EventSystem.Instant(offset: .zero)
+        clock?.timers.now ?? EventSystem.Instant(offset: .zero)
     }
 
     /// A scoping tracer's hop: the handlers inside its scope, which must call them exactly once.

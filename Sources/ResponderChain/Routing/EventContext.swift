@@ -42,20 +42,22 @@ public struct EventContext: Sendable {
     /// The number of capture hops that ran (set when the capture pass ends).
     var captureHops = 0
     /// The stop signal of a posted, withdrawable or deadline-bound send; `nil` for the others.
-    let signal: CancellationSignal?
+    var signal: CancellationSignal? { stops?.signal }
     /// The send's deadline on its event system's clock, if any: forward it with the event
     /// (`SendOptions(deadline: context.deadline)`) to a responder of a system on the same clock.
-    public let deadline: EventSystem.Instant?
-    /// The timers of the send's system, when the send has a deadline or is traced (what reads
-    /// the clock); `nil` otherwise, so an untraced send without a deadline holds no reference.
-    let timers: (any TimerScheduler)?
+    public var deadline: EventSystem.Instant? { clock?.deadline }
+    /// What reads the clock in this send (its deadline's checks, its tracer's hop durations);
+    /// `nil` for an untraced send without a deadline.
+    var clock: SendClock? { stops?.clock }
+    /// The send's signal and clock, `nil` when it has neither (see ``SendStops``).
+    let stops: SendStops?
 
     /// The time left before the send's ``deadline`` (negative once it has passed), on its
     /// system's clock; `nil` without a deadline. Give it as a ``SendOptions/timeout`` to carry the
     /// deadline to a system on another clock, or to another process.
     public var timeLeft: Duration? {
-        guard let deadline, let timers else { return nil }
-        return timers.now.duration(to: deadline)
+        guard let clock, let deadline = clock.deadline else { return nil }
+        return clock.timers.now.duration(to: deadline)
     }
     /// What the current hop came to: set by the hop (``hop(at:event:)``), read by the route.
     @usableFromInline
@@ -70,8 +72,7 @@ public struct EventContext: Sendable {
         info: EventInfo = EventInfo(),
         trace: (any ActiveTrace)?,
         signal: CancellationSignal?,
-        deadline: EventSystem.Instant?,
-        timers: (any TimerScheduler)? = nil,
+        clock: SendClock?,
         eventID: EventID = EventID.next(),
         middleware: [any HopMiddleware] = [],
         runsCapturePhase: Bool = false,
@@ -88,9 +89,7 @@ public struct EventContext: Sendable {
         self.isPlain = trace == nil && middleware.isEmpty
         self.runsCapturePhase = runsCapturePhase
         self.forwardingLimit = forwardingLimit
-        self.signal = signal
-        self.deadline = deadline
-        self.timers = timers
+        self.stops = signal == nil && clock == nil ? nil : SendStops(signal: signal, clock: clock)
     }
 
     /// Whether the send has been cancelled: its task was cancelled, its ticket was cancelled, or
@@ -123,7 +122,30 @@ public struct EventContext: Sendable {
 
     /// Whether the send's deadline has passed by its system's clock.
     private var deadlineHasPassed: Bool {
-        guard let deadline, let timers else { return false }
-        return timers.hasPassed(deadline)
+        guard let clock, let deadline = clock.deadline else { return false }
+        return clock.timers.hasPassed(deadline)
     }
+}
+
+/// What can stop a send besides its task, and what reads its clock: its signal and its clock,
+/// held as one optional value in ``EventContext``.
+///
+/// Kept together so that a send with neither (an untraced send with no deadline, not posted)
+/// builds and destroys its context without a refcounting call for them: an optional of a value
+/// with two references is destroyed by checking its case, where an optional reference alone
+/// (or a value with one reference) is released even when it is `nil` (measured: one release
+/// per send more in the thresholds).
+struct SendStops: Sendable {
+    /// The stop signal, if any.
+    let signal: CancellationSignal?
+    /// The clock, if any.
+    let clock: SendClock?
+}
+
+/// The clock of a send that reads one: its system's timers, and its deadline if it has one.
+struct SendClock: Sendable {
+    /// The timers of the send's event system.
+    let timers: any TimerScheduler
+    /// The send's deadline, if any.
+    let deadline: EventSystem.Instant?
 }

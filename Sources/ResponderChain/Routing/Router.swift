@@ -51,7 +51,7 @@ enum Router {
             }
             var context = EventContext(
                 key: EventKey(of: event), source: source, info: given.info, trace: nil, signal: nil,
-                deadline: nil, eventID: eventID, middleware: system.middleware,
+                clock: nil, eventID: eventID, middleware: system.middleware,
                 runsCapturePhase: system.runsCapturePhase, forwardingLimit: system.forwardingLimit)
             let outcome = await route(event, from: sender, start: given.start, context: &context)
             // The options are not handed to an async ending: that would copy them into its frame.
@@ -95,9 +95,9 @@ enum Router {
             // A deadline needs a signal for its timer to name itself with (see `stopReason`).
             signal: signal ?? options.withdrawal
                 ?? (options.deadline == nil ? nil : CancellationSignal()),
-            deadline: options.deadline,
             // What reads the clock: the deadline's checks, and the tracer's hop durations.
-            timers: options.deadline == nil && capture.trace == nil ? nil : system.timers,
+            clock: options.deadline == nil && capture.trace == nil
+                ? nil : SendClock(timers: system.timers, deadline: options.deadline),
             eventID: capture.eventID,
             middleware: system.middleware,
             runsCapturePhase: system.runsCapturePhase,
