@@ -260,6 +260,26 @@ struct GestureRecognizerTests {
         await scene.play([.up(50, 150)])
         #expect(scene.isQuiet)
     }
+
+    @Test("on a system's real clock a long press begins in real time, its timer's call on the main actor")
+    func timerOnRealClock() async throws {
+        let scene = UIFixtures.Scene()  // EventSystem() runs on ContinuousClock
+        let row = scene.add(View(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "row"))
+        let press = LongPressGestureRecognizer(label: "press", minimumPressDuration: .milliseconds(1))
+        press.addChainEvent { $0.state == .began ? UIFixtures.Ping(tag: "press began") : nil }
+        row.addGestureRecognizer(press)
+        let began = Gate()
+        began.open()
+        scene.controller.handlers.on(UIFixtures.Ping.self) { _, _, _ in
+            try await began.pass()
+            return .handled
+        }
+        await scene.window.dispatch(.began, at: Point(x: 10, y: 10))
+        try await began.waitForArrivals(1)  // the timer fired, and the chain event was sent
+        #expect(press.state == .began)
+        await scene.window.dispatch(.ended, at: Point(x: 10, y: 10))
+        #expect(press.lastAttempt == GestureAttempt(state: .ended, reason: .completed))
+    }
 }
 
 /// A recognizer that sets five timers when its pointer goes down, out of deadline order (one of
