@@ -1,11 +1,12 @@
 import ResponderChain
+import ResponderChainTesting
 import ResponderUI
 
 /// The product-detail screen scenario (window layer): taps through hit testing into the chain,
 /// then gestures competing with the buttons.
 ///
 /// ```
-/// window (gesture clock: a ManualGestureClock the demo advances)
+/// window (the application's system on a ManualClock the demo advances)
 /// ├─ rootView (ProductController, event proxy: ProductEvents)
 /// │  ├─ header image (a tappable control)
 /// │  └─ table (scrollable; pan recognizer "scroll" → Scrolled)
@@ -102,8 +103,8 @@ enum ProductScreenDemo {
         await window.dispatch(.began, at: press)
         let menu = screen.cells[2].menu
         for step in [Duration.milliseconds(300), .milliseconds(200)] {
-            screen.clock.advance(by: step)
-            let now = screen.clock.now
+            await screen.clock.advance(by: step)
+            let now = screen.clock.now.offset
             print(
                 "   clock advanced by \(step.milliseconds) ms to \(now.milliseconds) ms: \(menu) \(menu.state)"
             )
@@ -259,8 +260,9 @@ private final class ProductScreen {
     let table = View(frame: Rect(x: 0, y: 140, width: 390, height: 200), label: "table")
     /// The table's pan: it competes with the buttons in the rows for each pointer sequence.
     let scroll = PanGestureRecognizer(label: "scroll")
-    /// The gesture clock, advanced by hand: the output is the same on every run.
-    let clock = ManualGestureClock()
+    /// The clock of the application's system (its gestures' timers), advanced by hand: the
+    /// output is the same on every run.
+    let clock = ManualClock()
     var cells: [ProductCell] = []
     /// What the controls were told of cancelled sequences, not yet printed.
     private var told: [String] = []
@@ -271,7 +273,7 @@ private final class ProductScreen {
             system: EventSystem(
                 tracer: PrintingTracer(printer: PrintingTracer.Printer(showsDurations: false)) {
                     print(indented($0))
-                }),
+                }, clock: clock),
             label: "app")
         controller.eventProxy = events
         window.rootController = controller
@@ -281,7 +283,6 @@ private final class ProductScreen {
         image.addChainEvent(for: .tap) { _ in ZoomImage() }
         controller.view.addSubview(image)
         controller.view.addSubview(table)
-        window.gestureClock = clock
         scroll.addChainEvent { pan in Scrolled(translation: pan.translation, state: pan.state) }
         table.addGestureRecognizer(scroll)
         for row in 0..<3 {

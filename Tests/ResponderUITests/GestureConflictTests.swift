@@ -286,7 +286,7 @@ struct GestureConflictTests {
     private func play(_ scenario: GestureScenario) async throws {
         let scene = try GestureScene(scenario.specs)
         await scene.play(scenario.steps)
-        scene.clock.advance(by: .seconds(5))
+        await scene.clock.advance(by: .seconds(5))
         await scene.window.gestureEventsSent()
         #expect(scene.journal.summary == scenario.attempts)
         #expect((scene.told["row"] ?? []) == scenario.row)

@@ -207,10 +207,9 @@ struct GestureRecognizerTests {
         let view = View(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "card")
         let pan = PanGestureRecognizer(label: "pan")
         view.addGestureRecognizer(pan)
-        /// A window holding `view`, on a manual clock, where a pointer went down and moved `by`.
+        /// A window holding `view`, where a pointer went down and moved `by`.
         func drag(by distance: Double) async -> Window {
             let window = Window(frame: Rect(x: 0, y: 0, width: 100, height: 100))
-            window.gestureClock = ManualGestureClock()
             window.addSubview(view)
             await window.dispatch(.began, at: Point(x: 10, y: 10))
             await window.dispatch(.moved, at: Point(x: 10, y: 10 + distance))
@@ -229,24 +228,78 @@ struct GestureRecognizerTests {
         #expect(pan.lastAttempt == GestureAttempt(state: .ended, reason: .completed))
     }
 
-    @Test("a manual gesture clock fires what falls due in deadline order, each once, never a cancelled timer")
-    func manualClock() {
-        let clock = ManualGestureClock()
-        var fired: [String] = []
-        _ = clock.schedule(at: .milliseconds(30)) { fired.append("30 at \(clock.now)") }
-        let cancelled = clock.schedule(at: .milliseconds(10)) { fired.append("cancelled") }
-        _ = clock.schedule(at: .milliseconds(20)) {
-            fired.append("20")
-            _ = clock.schedule(at: .milliseconds(25)) { fired.append("25, scheduled at 20") }
+    @Test(
+        "gesture timers run on the system's manual clock in deadline order, each once, never after their attempt, and advance waits for their chain events"
+    )
+    func timersOnManualClock() async throws {
+        let scene = try GestureScene()
+        let timed = Timed(label: "timed")
+        scene.attach(timed, to: "row")
+        timed.addChainEvent { GestureFired(label: $0.label, state: $0.state) }
+        scene.row.handlers.on(GestureFired.self) { _, _, _ in
+            for _ in 0..<10 { await Task.yield() }  // the chain event takes a while up the chain
+            return .pass
         }
-        _ = clock.schedule(at: .milliseconds(20)) { fired.append("20, second") }
-        cancelled.cancel()
-        clock.advance(by: .milliseconds(19))
-        #expect(fired.isEmpty)
-        clock.advance(by: .milliseconds(11))
-        #expect(fired == ["20", "20, second", "25, scheduled at 20", "30 at 0.03 seconds"])
-        clock.advance(by: .seconds(1))
-        #expect(fired.count == 4)
-        #expect(clock.pendingTimers == 0)
+        await scene.play([.down(50, 150)])
+        #expect(
+            scene.clock.pendingTimers.map(\.purpose)
+                == [20, 20, 30, 40, 50].map {
+                    "a timer of gesture recognizer timed (Timed), set at 0.0 seconds for \(Duration.milliseconds($0))"
+                })
+        await scene.clock.advance(by: .milliseconds(19))
+        #expect(timed.fired.isEmpty)
+        await scene.clock.advance(by: .milliseconds(11))
+        #expect(timed.fired == ["20", "20, second", "25, scheduled at 20", "30 at 0.03 seconds"])
+        await scene.clock.advance(by: .milliseconds(10))
+        // The recognition's chain event has ended when the advance that fired it returns.
+        #expect(scene.fired == ["timed recognized"])
+        #expect(timed.lastOutcomes.map(\.kind) == [.handled])
+        #expect(scene.clock.pendingTimerCount == 0)  // the attempt ended: its 50 ms timer went
+        await scene.clock.advance(by: .seconds(1))
+        #expect(timed.fired.count == 5)
+        await scene.play([.up(50, 150)])
+        #expect(scene.isQuiet)
+    }
+
+    @Test("on a system's real clock a long press begins in real time, its timer's call on the main actor")
+    func timerOnRealClock() async throws {
+        let scene = UIFixtures.Scene()  // EventSystem() runs on ContinuousClock
+        let row = scene.add(View(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "row"))
+        let press = LongPressGestureRecognizer(label: "press", minimumPressDuration: .milliseconds(1))
+        press.addChainEvent { $0.state == .began ? UIFixtures.Ping(tag: "press began") : nil }
+        row.addGestureRecognizer(press)
+        let began = Gate()
+        began.open()
+        scene.controller.handlers.on(UIFixtures.Ping.self) { _, _, _ in
+            try await began.pass()
+            return .handled
+        }
+        await scene.window.dispatch(.began, at: Point(x: 10, y: 10))
+        try await began.waitForArrivals(1)  // the timer fired, and the chain event was sent
+        #expect(press.state == .began)
+        await scene.window.dispatch(.ended, at: Point(x: 10, y: 10))
+        #expect(press.lastAttempt == GestureAttempt(state: .ended, reason: .completed))
+    }
+}
+
+/// A recognizer that sets five timers when its pointer goes down, out of deadline order (one of
+/// them sets another when it fires), and recognizes at the fourth.
+@MainActor
+private final class Timed: GestureRecognizer {
+    /// What each timer's call noted, in the order they ran.
+    private(set) var fired: [String] = []
+
+    override func pointerBegan(_ pointer: PointerEvent) {
+        schedule(after: .milliseconds(30)) { [unowned self] in fired.append("30 at \(now)") }
+        schedule(after: .milliseconds(20)) { [unowned self] in
+            fired.append("20")
+            schedule(after: .milliseconds(5)) { [unowned self] in fired.append("25, scheduled at 20") }
+        }
+        schedule(after: .milliseconds(20)) { [unowned self] in fired.append("20, second") }
+        schedule(after: .milliseconds(40)) { [unowned self] in
+            fired.append("40")
+            state = .recognized
+        }
+        schedule(after: .milliseconds(50)) { [unowned self] in fired.append("50, after the attempt") }
     }
 }

@@ -77,15 +77,15 @@ private final class StormDelegate: GestureRecognizerDelegate {
 @MainActor
 private final class GestureStorm {
     let tree: RandomViewTree
-    let clock = ManualGestureClock()
+    /// The clock of the application's system: the gestures' time and timers.
+    let clock = ManualClock()
     let delegate = StormDelegate()
     private(set) var recognizers: [(recognizer: GestureRecognizer, history: RecognizerHistory)] = []
     private var down: [Int: Point] = [:]
     private var nextPointer = 1
 
     init(seed: UInt64) throws {
-        tree = RandomViewTree(seed: seed)
-        tree.scene.window.gestureClock = clock
+        tree = RandomViewTree(seed: seed, clock: clock)
         for view in tree.views { view.pointerDisposition = .handled }
         let hosts: [View] = tree.views + [tree.scene.controller.view]
         for _ in 0..<tree.random.int(in: 2...6) {
@@ -170,7 +170,7 @@ private final class GestureStorm {
             case 80..<97:
                 let milliseconds = tree.random.int(in: 1...700)
                 tree.script.append("wait \(milliseconds)")
-                clock.advance(by: .milliseconds(milliseconds))
+                await clock.advance(by: .milliseconds(milliseconds))
             default:
                 tree.interfere()
             }
@@ -180,16 +180,16 @@ private final class GestureStorm {
             await window.dispatch(.ended, at: down[pointer]!, pointer: PointerID(pointer))
         }
         down = [:]
-        clock.advance(by: .seconds(5))
+        await clock.advance(by: .seconds(5))
         tree.finalDetach()
-        clock.advance(by: .seconds(5))
+        await clock.advance(by: .seconds(5))
         await window.gestureEventsSent()
     }
 
     /// What is wrong, against the oracle; empty when nothing is.
     func problems() -> [String] {
         var problems = tree.views.flatMap { sequenceProblems(in: $0.log, of: $0.label) } + tree.stillActive()
-        if clock.pendingTimers != 0 { problems.append("\(clock.pendingTimers) timers left") }
+        if clock.pendingTimerCount != 0 { problems.append("\(clock.pendingTimers) left") }
         for (recognizer, history) in recognizers {
             if recognizer.state != .possible || recognizer.numberOfPointers != 0 {
                 problems.append("\(recognizer.label) not at rest: \(recognizer.state)")

@@ -13,7 +13,7 @@
 @MainActor
 final class GestureCoordinator {
     /// The window whose recognizers these are.
-    private unowned let window: Window
+    unowned let window: Window
     /// The live and held arenas, oldest first.
     private var arenas: [GestureArena] = []
     private var nextArenaID = 0
@@ -384,7 +384,7 @@ final class GestureCoordinator {
             recognizer.reset()
         }
         recognizer.coordinator = self
-        recognizer.clock = window.gestureClock
+        recognizer.timers = window.currentEventSystem.timers
         attempts.append(recognizer)
     }
 
@@ -392,10 +392,10 @@ final class GestureCoordinator {
         attempts.removeAll { $0 === recognizer }
         claimOrders[ObjectIdentifier(recognizer)] = nil
         recognizer.coordinator = nil
-        recognizer.clock = nil
+        recognizer.cancelTimers()
+        recognizer.timers = nil
         recognizer.storedState = .possible
         recognizer.hitViews = []
-        recognizer.cancelTimers()
         recognizer.reset()
     }
 

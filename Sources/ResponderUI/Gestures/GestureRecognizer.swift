@@ -99,8 +99,8 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
     final var pointers: [PointerID: Point] = [:]
     /// The window coordinating the attempt under way, if any.
     final weak var coordinator: GestureCoordinator?
-    /// The clock of the attempt's window.
-    final var clock: (any GestureClock)?
+    /// The timers of the attempt's window's event system: its clock.
+    final var timers: (any TimerScheduler)?
     /// Whether the recognizer holds its arenas open past their pointers' end.
     final var holdsArenas = false
     /// Why the attempt ends, while the coordinator tells the recognizer of a cancellation.
@@ -109,8 +109,10 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
     final var hitViews: [View] = []
     /// The recognizers this one waits for (``require(toFail:)``).
     final var requirements: [WeakRecognizer] = []
-    /// The attempt's timers.
-    private var timers: [GestureTimer] = []
+    /// The attempt's timers still to fire, by key, with their calls.
+    private var pendingTimers: [Int: (id: TimerID, fire: @MainActor () -> Void)] = [:]
+    /// The key of the next timer (``schedule(after:_:)``).
+    private var nextTimerKey = 0
     /// The chain events to send on each state change.
     private var chainEvents: [@MainActor (GestureRecognizer) -> (any Event)?] = []
     /// The sends of chain events under way, in order; `nil` once the last has ended.
@@ -240,27 +242,50 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
         return view.map { $0.convert(location, from: nil) } ?? location
     }
 
-    /// The time on the clock of the recognizer's window (``Window/gestureClock``).
-    public final var now: Duration {
-        (clock ?? view?.window?.gestureClock)?.now ?? .zero
+    /// The time on the clock of the recognizer's window: its event system's
+    /// (`EventSystem/now`; a `ManualClock` given to `EventSystem(clock:)` in tests).
+    public final var now: EventSystem.Instant {
+        (timers ?? view?.window?.currentEventSystem.timers)?.now ?? EventSystem.Instant(offset: .zero)
     }
 
-    /// Calls `fire` after `delay` on the window's clock, unless the attempt ends first: the
-    /// timers of an attempt are cancelled when it reaches a terminal state. Does nothing outside
-    /// an attempt.
+    /// Calls `fire`, on the main actor, after `delay` on the clock of the window's event system,
+    /// unless the attempt ends first: the timers of an attempt are cancelled when it reaches a
+    /// terminal state. Does nothing outside an attempt.
+    ///
+    /// On a test clock, the clock's `advance(by:)` returns once `fire` has run and the chain
+    /// events it made the recognizers send have ended.
     public final func schedule(after delay: Duration, _ fire: @escaping @MainActor () -> Void) {
-        guard isInAttempt, let clock else { return }
-        timers.removeAll { !$0.isPending }
-        timers.append(clock.schedule(at: clock.now + delay, fire))
+        guard isInAttempt, let timers else { return }
+        let key = nextTimerKey
+        nextTimerKey += 1
+        let start = timers.now
+        let purpose = TimerPurpose.other(
+            "a timer of gesture recognizer \(label) (\(type(of: self))), set at \(start) for \(delay)")
+        // The call is kept here, on the main actor, and looked up by key when the timer fires: a
+        // timer cancelled once its scheduler has let it go (a real clock's fired timer whose work
+        // has not reached the main actor yet) finds nothing to call.
+        let id = timers.schedule(at: start + delay, for: purpose) { [weak self] in
+            await self?.fireTimer(key)
+        }
+        pendingTimers[key] = (id, fire)
+    }
+
+    /// Makes the call of timer `key` unless it was cancelled, then waits until the chain events
+    /// and held phases it caused have ended their way up the chain.
+    private func fireTimer(_ key: Int) async {
+        guard let timer = pendingTimers.removeValue(forKey: key) else { return }
+        let window = coordinator?.window
+        timer.fire()
+        await window?.gestureEventsSent()
     }
 
     /// Whether a timer of the attempt is still to fire.
-    final var hasPendingTimers: Bool { timers.contains { $0.isPending } }
+    final var hasPendingTimers: Bool { !pendingTimers.isEmpty }
 
     /// Cancels every timer of the attempt.
     final func cancelTimers() {
-        for timer in timers { timer.cancel() }
-        timers = []
+        for timer in pendingTimers.values { timers?.cancel(timer.id) }
+        pendingTimers = [:]
     }
 
     /// Records the attempt's end and tells the delegate.

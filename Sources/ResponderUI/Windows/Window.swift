@@ -38,10 +38,17 @@ open class Window: View {
     /// in order.
     private var heldPhasesUnderWay: Task<Void, Never>?
 
-    /// The clock the window's gesture recognizers read and set their timers on. Inject a
-    /// ``ManualGestureClock`` to drive time by hand; change it between gestures (an attempt
-    /// under way keeps the clock it started with).
-    public var gestureClock: any GestureClock = ContinuousGestureClock()
+    /// Replaced: the window's gesture recognizers read the clock of its event system (its
+    /// application's), and set their timers on it.
+    @available(
+        *, unavailable,
+        message:
+            "gesture recognizers read the clock of the window's event system: give the application EventSystem(clock:), a ManualClock in tests"
+    )
+    public var gestureClock: any GestureClock {
+        get { ContinuousGestureClock() }
+        set {}
+    }
 
     /// The controller whose view fills the window. Setting it replaces the previous one's view.
     public var rootController: ViewController? {
@@ -283,12 +290,8 @@ open class Window: View {
     /// held back for the views and released since, have ended their way up the chain.
     ///
     /// A delivery (``dispatch(_:at:pointer:)``) waits for those its phase caused; this is for
-    /// what a timer caused: after advancing a ``ManualGestureClock``, for example.
-    ///
-    /// ```swift
-    /// clock.advance(by: .milliseconds(500))   // the long press begins: its chain event is sent
-    /// await window.gestureEventsSent()
-    /// ```
+    /// what a gesture timer caused on a real clock. A test clock's `advance(by:)` waits for
+    /// those itself: the chain events a gesture timer's call sends have ended when it returns.
     public func gestureEventsSent() async {
         await heldPhasesUnderWay?.value
         await gestures.chainEventsSent()

@@ -1,5 +1,5 @@
 // The scene the gesture suites run in: a list holding a row holding a Buy button, recording
-// views, a manual gesture clock, recognizers described as values (so that a row of a scenario
+// views, the application's system on a manual clock, recognizers described as values (so that a row of a scenario
 // table can name them), and a journal of every attempt's end and every chain event sent.
 import ResponderChain
 import ResponderChainTesting
@@ -57,7 +57,7 @@ enum GestureStep: Sendable, CustomStringConvertible {
     case move(Double, Double, pointer: Int = 0)
     case up(Double, Double, pointer: Int = 0)
     case cancel(pointer: Int = 0)
-    /// Advances the manual clock.
+    /// Advances the manual clock (the application's system's).
     case wait(milliseconds: Int)
     case detachWindow
     case remove(String)
@@ -108,12 +108,14 @@ final class GestureJournal: GestureRecognizerDelegate {
 }
 
 /// A list (0, 0, 400, 400) holding a row (0, 100, 400, 100) holding a Buy button
-/// (300, 20, 80, 60 in the row: 300…380 × 120…180 in the window), on a manual clock; the root
+/// (300, 20, 80, 60 in the row: 300…380 × 120…180 in the window), the application's system on
+/// a manual clock; the root
 /// controller handles `AddToCart` and `GestureFired`, noting them in ``fired``.
 @MainActor
 final class GestureScene {
     let scene: UIFixtures.Scene
-    let clock = ManualGestureClock()
+    /// The clock of the application's system: the gestures' time and timers.
+    let clock = ManualClock()
     let journal = GestureJournal()
     let list = UIFixtures.RecordingView(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "list")
     let row = UIFixtures.RecordingView(frame: Rect(x: 0, y: 100, width: 400, height: 100), label: "row")
@@ -135,8 +137,7 @@ final class GestureScene {
     /// The scene with the recognizers `specs` describes; `runsCapturePhase` is the application
     /// system's.
     init(_ specs: [GestureSpec] = [], runsCapturePhase: Bool = false) throws {
-        scene = UIFixtures.Scene(runsCapturePhase: runsCapturePhase)
-        window.gestureClock = clock
+        scene = UIFixtures.Scene(runsCapturePhase: runsCapturePhase, clock: clock)
         scene.add(list)
         list.addSubview(row)
         row.addSubview(buy)
@@ -207,7 +208,7 @@ final class GestureScene {
             case .cancel(let pointer):
                 await window.dispatch(.cancelled, at: .zero, pointer: PointerID(pointer))
             case .wait(let milliseconds):
-                clock.advance(by: .milliseconds(milliseconds))
+                await clock.advance(by: .milliseconds(milliseconds))
             case .detachWindow:
                 scene.app.removeWindow(window)
             case .remove(let label):
@@ -233,7 +234,7 @@ final class GestureScene {
 
     /// Whether every recognizer is back to `possible`, out of any attempt, with no timer left.
     var isQuiet: Bool {
-        clock.pendingTimers == 0
+        clock.pendingTimerCount == 0
             && recognizers.values.allSatisfy { $0.state == .possible && $0.numberOfPointers == 0 }
             && window.activePointers.isEmpty
     }

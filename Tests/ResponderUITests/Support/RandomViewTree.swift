@@ -14,7 +14,7 @@ import ResponderUI
 @MainActor
 final class RandomViewTree {
     /// The application and the window the input goes to.
-    let scene = UIFixtures.Scene()
+    let scene: UIFixtures.Scene
     /// A second window of the same application, where cells are sometimes moved.
     let elsewhere = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "elsewhere")
     /// The three column groups, left to right.
@@ -30,8 +30,9 @@ final class RandomViewTree {
     var views: [UIFixtures.RecordingView] { groups + cells }
 
     /// The grid, attached, its views with their default dispositions and no hooks; nothing is
-    /// drawn from `seed`'s generator yet.
-    init(seed: UInt64) {
+    /// drawn from `seed`'s generator yet. `clock` is the application's system's.
+    init(seed: UInt64, clock: any Clock<Duration> = ContinuousClock()) {
+        scene = UIFixtures.Scene(clock: clock)
         random = SplitMix64(seed: seed)
         scene.app.addWindow(elsewhere)
         for column in 0..<3 {

@@ -133,17 +133,18 @@ enum UIFixtures {
         let controller: ViewController
 
         /// The scene; `deadLetters` is the application's system's dead-letter sink (none by
-        /// default), and `runsCapturePhase` and `middleware` are its interception settings (none by
-        /// default).
+        /// default), `runsCapturePhase` and `middleware` are its interception settings (none by
+        /// default), and `clock` its clock (a `ManualClock` for gestures' timers).
         init(
             withDelegate: Bool = true, deadLetters: DeadLetter.Sink? = nil,
-            runsCapturePhase: Bool = false, middleware: [any HopMiddleware] = []
+            runsCapturePhase: Bool = false, middleware: [any HopMiddleware] = [],
+            clock: any Clock<Duration> = ContinuousClock()
         ) {
             app = Application(
                 delegate: withDelegate ? delegate : nil,
                 system: EventSystem(
                     tracer: recorder, deadLetters: deadLetters, runsCapturePhase: runsCapturePhase,
-                    middleware: middleware),
+                    middleware: middleware, clock: clock),
                 label: "app")
             window = Window(frame: Rect(x: 0, y: 0, width: 400, height: 400), label: "window")
             controller = ViewController(view: View(label: "rootView"), label: "controller")

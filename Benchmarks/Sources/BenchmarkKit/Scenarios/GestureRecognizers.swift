@@ -1,8 +1,8 @@
 import ResponderUI
 
 /// Scenario 6b: what gesture recognizers add to each pointer event a window delivers. The same
-/// drag (``GestureScene``: `began`, 30 `moved`, `ended` on a cell in a small tree, the window's
-/// gesture clock a ``ManualGestureClock``) is dispatched with `Window.dispatch(_:at:pointer:)` in
+/// drag (``GestureScene``: `began`, 30 `moved`, `ended` on a cell in a small tree, the
+/// application's system on a `ManualClock`) is dispatched with `Window.dispatch(_:at:pointer:)` in
 /// four windows, measured in alternation: one with no recognizer, the baseline column of the
 /// others; a pan on the cell's ancestor that never begins; one that begins; a tap on the cell that
 /// fails while the pan claims the sequence. The figures are per pointer event; each variant's
@@ -24,7 +24,8 @@ struct GestureRecognizers: Scenario {
         let note =
             "6b: ns per pointer event, over a drag of \(GestureScene.eventsPerDrag) events (began, "
             + "\(GestureScene.moves) moved, ended) dispatched on a cell under a list in a 4-view window, "
-            + "the gesture clock a ManualGestureClock advanced 8 ms per event; the baseline column is the "
+            + "the application's system on a ManualClock advanced 8 ms per event (await "
+            + "clock.advance(by:)); the baseline column is the "
             + "same drag with no recognizer; the cell handles every phase it gets (with the claiming pan: "
             + "began, 2 moved, then cancelled); added per pointer event: " + added.joined(separator: ", ")
         return zip(scenes, samples).enumerated().map { index, pair in

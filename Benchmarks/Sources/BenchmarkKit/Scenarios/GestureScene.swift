@@ -1,9 +1,11 @@
+import ResponderChainTesting
 import ResponderUI
 
 /// The window of scenario 6b: an application's window, a content view, a list and a cell in it
-/// (a small tree), with the recognizers of one ``Variant`` on the list and the cell, and a
-/// ``ManualGestureClock`` so that no real timer runs. ``drag(iterations:)`` dispatches the same
-/// drag each time: `began` on the cell, ``moves`` `moved` of 4 points to the right, `ended`.
+/// (a small tree), with the recognizers of one ``Variant`` on the list and the cell, and the
+/// application's system on a `ManualClock` so that no real timer runs. ``drag(iterations:)``
+/// dispatches the same drag each time: `began` on the cell, ``moves`` `moved` of 4 points to the
+/// right, `ended`.
 @MainActor
 final class GestureScene {
     /// Which recognizers the list and the cell carry.
@@ -59,21 +61,25 @@ final class GestureScene {
     static let interval = Duration.milliseconds(8)
 
     let variant: Variant
-    let application = Application(label: "bench")
+    /// The application, on a system of its own whose clock is ``clock``.
+    let application: Application
     let window = Window(frame: Rect(x: 0, y: 0, width: 400, height: 800))
     let list = View(frame: Rect(x: 0, y: 0, width: 400, height: 800), label: "list")
     let cell = CountingView(frame: Rect(x: 0, y: 100, width: 400, height: 60), label: "cell")
-    let clock = ManualGestureClock()
+    /// The clock of the application's system: the recognizers' time and timers.
+    let clock: ManualClock
     let pan: PanGestureRecognizer?
     let tap: TapGestureRecognizer?
 
     init(_ variant: Variant) {
         self.variant = variant
+        let clock = ManualClock()
+        self.clock = clock
+        application = Application(system: EventSystem(clock: clock), label: "bench")
         let content = View(frame: Rect(x: 0, y: 0, width: 400, height: 800), label: "content")
         window.addSubview(content)
         content.addSubview(list)
         list.addSubview(cell)
-        window.gestureClock = clock
         application.addWindow(window)
         switch variant {
         case .noRecognizer:
@@ -103,14 +109,14 @@ final class GestureScene {
     /// (a `cancelled` told to it is not one).
     func dragOnce() async -> Int {
         var delivered = 0
-        clock.advance(by: Self.interval)
+        await clock.advance(by: Self.interval)
         if await window.dispatch(.began, at: Self.start) != nil { delivered += 1 }
         for move in 1...Self.moves {
-            clock.advance(by: Self.interval)
+            await clock.advance(by: Self.interval)
             let location = Point(x: Self.start.x + Double(move) * Self.step, y: Self.start.y)
             if await window.dispatch(.moved, at: location) != nil { delivered += 1 }
         }
-        clock.advance(by: Self.interval)
+        await clock.advance(by: Self.interval)
         let end = Point(x: Self.start.x + Double(Self.moves) * Self.step, y: Self.start.y)
         if await window.dispatch(.ended, at: end) != nil { delivered += 1 }
         return delivered
@@ -170,11 +176,11 @@ final class GestureScene {
         }
         let states = [pan?.state, tap?.state].compactMap { $0 }
         guard window.activePointers.isEmpty, states.allSatisfy({ $0 == .possible }),
-            clock.pendingTimers == 0
+            clock.pendingTimerCount == 0
         else {
             throw BenchFailure(
                 "6b (\(variant.name)): after the drag, pointers \(window.activePointers), states "
-                    + "\(states), \(clock.pendingTimers) timers")
+                    + "\(states), timers \(clock.pendingTimers.map { $0.purpose })")
         }
     }
 }

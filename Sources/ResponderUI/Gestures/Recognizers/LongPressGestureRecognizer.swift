@@ -9,8 +9,8 @@
 /// ```
 ///
 /// It fails when a pointer lifts or moves too far before the duration, or when more pointers
-/// than ``numberOfPointersRequired`` go down. Time comes from the window's
-/// ``Window/gestureClock``.
+/// than ``numberOfPointersRequired`` go down. Time is the clock of the window's
+/// event system (`EventSystem(clock:)`).
 @MainActor
 open class LongPressGestureRecognizer: GestureRecognizer {
     /// How long the pointers must stay down.

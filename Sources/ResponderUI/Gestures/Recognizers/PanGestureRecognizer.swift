@@ -40,7 +40,7 @@ open class PanGestureRecognizer: GestureRecognizer {
 
     private var origin = Point.zero
     private var current = Point.zero
-    private var samples: [(time: Duration, location: Point)] = []
+    private var samples: [(time: EventSystem.Instant, location: Point)] = []
 
     /// A pan recognizer named `label`.
     public init(label: String? = nil, minimumNumberOfPointers: Int = 1, maximumNumberOfPointers: Int = .max) {
