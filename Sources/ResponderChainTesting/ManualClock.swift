@@ -1,6 +1,6 @@
 public import ResponderChain
 
-/// A clock that moves only when a test moves it: give it to an ``EventSystem`` and every
+/// A clock that moves only when a test moves it: give it to an `EventSystem` and every
 /// deadline, timeout, grace period and gesture timer of that system waits for
 /// ``advance(by:)``.
 ///
@@ -16,7 +16,7 @@ public import ResponderChain
 /// order they were scheduled), each at its own instant (``now`` reads it while it runs), and
 /// waits until the work each one started has settled before it fires the next: a timed-out
 /// send has ended, with its outcome published, before `advance` returns. Timers scheduled by
-/// that work fire in the same call when they fall due by its end. ``run()`` advances until no
+/// that work fire in the same call when they fall due by its end. ``run(limit:)`` advances until no
 /// timer is left.
 ///
 /// A task that sleeps on the clock (`try await clock.sleep(for: .seconds(5))`) is a timer too:
@@ -62,7 +62,8 @@ public final class ManualClock: Clock, Sendable {
     /// The deadline of the next timer to fire, if any.
     public var nextDeadline: Instant? { state.withLock { $0.heap.earliest() } }
 
-    /// Suspends until the clock has been advanced to `deadline`.
+    /// Suspends until the clock has been advanced to `deadline`; returns at once when it is
+    /// there already.
     ///
     /// - Throws: `CancellationError` when the task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
@@ -78,14 +79,21 @@ public final class ManualClock: Clock, Sendable {
 
     /// Moves the clock to `instant` (never backwards), firing the timers due by then.
     public func advance(to instant: Instant) async {
-        while let timer = state.withLock({ state -> TimerHeapEntry? in
+        while await fireNext(dueBy: instant) {}
+        state.withLock { $0.now = max($0.now, instant) }
+    }
+
+    /// Fires the first timer due by `instant`, if any, at its own deadline, and awaits its work;
+    /// returns whether one fired.
+    private func fireNext(dueBy instant: Instant) async -> Bool {
+        let timer = state.withLock { state -> TimerHeapEntry? in
             guard let due = state.heap.popDue(by: instant) else { return nil }
             state.now = max(state.now, due.deadline)
             return TimerHeapEntry(work: due.work)
-        }) {
-            await timer.work()
         }
-        state.withLock { $0.now = max($0.now, instant) }
+        guard let timer else { return false }
+        await timer.work()
+        return true
     }
 
     /// Advances to each next timer until none is scheduled, timers scheduled by the ones that
@@ -97,8 +105,7 @@ public final class ManualClock: Clock, Sendable {
     public func run(limit: Int = .max) async -> Int {
         var fired = 0
         while fired < limit, let next = nextDeadline {
-            await advance(to: next)
-            fired += 1
+            if await fireNext(dueBy: next) { fired += 1 }
         }
         return fired
     }
@@ -167,4 +174,7 @@ extension ManualClock: TimerScheduler {
     package func cancel(_ timer: TimerID) -> Bool {
         state.withLock { $0.heap.cancel(timer) }
     }
+
+    /// ``advance(to:)`` awaits each fired timer's work.
+    package var awaitsTimerWork: Bool { true }
 }

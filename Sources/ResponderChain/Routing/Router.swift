@@ -106,8 +106,11 @@ enum Router {
         capture.recordSent(from: source)
 
         let outcome: Outcome
+        // Signalled once the outcome is published: a test clock's advance waits for it.
+        var ending: SendEnding?
+        defer { ending?.end() }
         if let deadline = options.deadline {
-            outcome = await routeRacing(
+            (outcome, ending) = await routeRacing(
                 deadline: deadline, on: system.timers, event, from: sender, start: options.start,
                 context: context, depth: depth, isolation: #isolation)
         } else {
@@ -177,6 +180,10 @@ enum Router {
     /// The task enters the sender's isolation (`isolation`) once and runs the whole route there,
     /// as an awaited send without a deadline does: hops between responders on that executor (the
     /// main actor, a shared executor) stay back to back.
+    ///
+    /// On a scheduler that awaits its timers' work (a test clock), the timer's work also waits
+    /// for the send's ending: the caller calls `end()` on the returned ``SendEnding`` once it
+    /// has published the outcome. On a real clock nothing waits, and there is no ending to signal.
     private static nonisolated(nonsending) func routeRacing(
         deadline: EventSystem.Instant,
         on timers: any TimerScheduler,
@@ -186,7 +193,7 @@ enum Router {
         context: EventContext,
         depth: Int,
         isolation: (any Actor)?
-    ) async -> Outcome {
+    ) async -> (outcome: Outcome, ending: SendEnding?) {
         // The hops run in the route's task, made by this one (see ``Lineage``).
         let maker = Lineage.currentTask()
         let route = Task {
@@ -195,6 +202,7 @@ enum Router {
                 isolation: isolation)
         }
         let signal = context.signal
+        let ending = timers.awaitsTimerWork ? SendEnding() : nil
         let timer = timers.schedule(at: deadline, for: .deadline(of: context.eventID, event: type(of: event)))
         {
             // Named on the signal first, so that the route, which sees its task cancelled,
@@ -202,6 +210,7 @@ enum Router {
             signal?.cancel(.deadline)
             route.cancel()
             _ = await route.value
+            await ending?.wait()
         }
         let outcome = await withTaskCancellationHandler {
             await route.value
@@ -209,7 +218,7 @@ enum Router {
             route.cancel()
         }
         timers.cancel(timer)
-        return outcome
+        return (outcome, ending)
     }
 
     /// ``route(_:from:start:context:depth:)`` on `isolation`.

@@ -1,6 +1,7 @@
 /// The timers of an event system on a real clock (`ContinuousClock` by default, or any `Clock`
 /// with `Duration` steps): one heap, and one task that sleeps on the clock until the earliest
-/// deadline, fires what is due and sleeps again. The task exists only while a timer waits.
+/// deadline, fires what is due and sleeps again. The task ends when it wakes and finds no timer
+/// left; cancelling a timer does not wake it (the next send's deadline would only start another).
 ///
 /// A timer's work runs in a task of its own when it fires, so a slow one delays no other.
 /// Scheduling a timer earlier than the one the task sleeps for replaces the task.
@@ -42,6 +43,12 @@ package final class ClockTimers: TimerScheduler {
 
     package var now: EventSystem.Instant { readNow() }
 
+    /// Nothing awaits a fired timer's work: it runs in a task of its own.
+    package var awaitsTimerWork: Bool { false }
+
+    /// The driving task while one runs (a timer waits), `nil` once it has ended.
+    package var drivingTask: Task<Void, Never>? { state.withLock { $0.driver } }
+
     package func schedule(
         at deadline: EventSystem.Instant, for purpose: TimerPurpose,
         _ work: @escaping @Sendable () async -> Void
@@ -63,7 +70,9 @@ package final class ClockTimers: TimerScheduler {
                 await self.drive(generation: start.generation)
             }
             let current = state.withLock { state -> Bool in
-                guard state.generation == start.generation else { return false }
+                // Not stored when it has ended already (it found nothing left to fire): a
+                // stored task is one that is running.
+                guard state.generation == start.generation, state.target != nil else { return false }
                 state.driver = driver
                 return true
             }

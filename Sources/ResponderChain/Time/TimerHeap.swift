@@ -23,6 +23,10 @@ package struct TimerHeap: Sendable {
     /// The number of timers scheduled and neither fired nor cancelled.
     package var count: Int { work.count }
 
+    /// The entries the heap holds, cancelled ones not yet dropped included: what its memory
+    /// grows with.
+    package var storedEntries: Int { entries.count }
+
     /// Whether no timer is waiting.
     package var isEmpty: Bool { work.isEmpty }
 

@@ -21,6 +21,10 @@ package protocol TimerScheduler: AnyObject, Sendable {
     /// Removes a timer that has not fired; returns whether it was still scheduled.
     @discardableResult
     func cancel(_ timer: TimerID) -> Bool
+
+    /// Whether something awaits a fired timer's work (a test clock's `advance` does): then the
+    /// work of a deadline's timer also waits until the send it stopped has published its outcome.
+    var awaitsTimerWork: Bool { get }
 }
 
 /// What a timer is for, so that a test that leaves one scheduled can be told which.
@@ -75,6 +79,11 @@ extension TimerScheduler {
         for purpose: TimerPurpose = .sleep,
         settle: (@Sendable () async -> Void)? = nil
     ) async throws(CancellationError) {
+        // A deadline already reached needs no timer (a test clock would wait for an advance).
+        if hasPassed(deadline) {
+            if Task.isCancelled { throw CancellationError() }
+            return
+        }
         let sleeper = Sleeper()
         let woken: Bool = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
