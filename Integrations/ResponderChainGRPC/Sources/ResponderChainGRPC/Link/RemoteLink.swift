@@ -21,7 +21,8 @@ public import ResponderChain
 /// ```
 ///
 /// At its hop the link writes the event and the information added so far (under the names
-/// ``RemoteRegistry`` gives them), with the time left before the send's deadline and the trace
+/// ``RemoteRegistry`` gives them), with the time left before the send's deadline (on the link's
+/// system's clock, `EventContext.timeLeft`) and the trace
 /// context (what the instrument writes for the hop's `ServiceContext`: with a `SpanTracer` on
 /// both systems, the other side's spans are children of the link's hop span), and waits for the
 /// other process's outcome. The send then ends with that outcome,
@@ -110,7 +111,7 @@ public actor RemoteLink: Responder {
             info: try registry.writeForSending(context.info),
             source: context.source.description,
             hopsBefore: context.hop,
-            timeLeftNanoseconds: context.deadline.map { Self.nanoseconds(until: $0) },
+            timeLeftNanoseconds: context.timeLeft?.clampedNanoseconds,
             traceHeaders: TraceHeaders.inject(using: instrument))
         let reply: RemoteReply
         do {
@@ -150,11 +151,5 @@ public actor RemoteLink: Responder {
             Outcome.Interruption(
                 path: Outcome.Path(eventID: context.eventID, hops: 0, handlers: []),
                 lastReached: ResponderID(self), cause: cause))
-    }
-
-    /// The nanoseconds from now until `deadline` (negative once it has passed).
-    /// Saturates at `Int64`'s bounds (a deadline some 292 years away, or as long ago).
-    private static func nanoseconds(until deadline: ContinuousClock.Instant) -> Int64 {
-        ContinuousClock.now.duration(to: deadline).clampedNanoseconds
     }
 }
