@@ -2,7 +2,7 @@ import GRPCCore
 import GRPCNIOTransportHTTP2
 import RemoteOrders
 import ResponderChain
-import ResponderChainGRPC
+@testable import ResponderChainGRPC
 import ResponderChainTesting
 import Testing
 
@@ -83,6 +83,55 @@ struct RemoteClockTests {
                 break
             }
             #expect(there?.kind == .cancelled)
+        }
+    }
+
+    @Test(
+        "over several backends, one found unreachable is passed by for its backoff on the transport's system's clock: one second of a manual clock brings it back first"
+    )
+    func backoffOnTheSystemsClock() async throws {
+        let back = EventSystem()
+        let entry = Station("b0", .handle, root: true, system: back)
+        let entries = RemoteEntries(["orders": entry], registry: ordersRegistry(), system: back)
+        let server = GRPCServer(
+            transport: .http2NIOPosix(
+                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),
+            services: [RemoteChainService(entries: entries)])
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await server.serve() }
+            defer { server.beginGracefulShutdown() }
+            let port = try #require(try await server.listeningAddress?.ipv4?.port)
+
+            let clock = ManualClock()
+            let front = EventSystem(clock: clock)
+            var options = GRPCMultiBackendTransport.Options()
+            options.initialBackoff = .seconds(1)
+            let transport = try GRPCMultiBackendTransport(
+                addresses: [("127.0.0.1", 1), ("127.0.0.1", port)], options: options, system: front)
+            group.addTask { try await transport.run() }
+            defer { transport.shutDown() }
+            _ = try await transport.registryNames()  // resolved: both backends known, nothing marked
+            let names = transport.backends
+            let dead = try #require(names.first { $0.hasSuffix(":1") })
+            // A sender whose first choice is the backend nothing listens on.
+            let label = try #require(
+                (0..<64).map { "probe-\($0)" }.first {
+                    Rendezvous.ranking(of: names, for: RemoteSenderKey(.relay(label: $0))).first == dead
+                })
+            let key = RemoteSenderKey(.relay(label: label))
+            #expect(transport.backend(for: key) == dead)
+            let link = RemoteLink(
+                entry: "orders", transport: transport, registry: ordersRegistry(), label: "multi",
+                system: front)
+
+            let outcome = await Relay(entry: link, label: label, system: front).send(PlaceOrder(sku: "A-1"))
+
+            #expect(outcome.kind == .handled)  // found unreachable there, answered by the next
+            #expect(transport.backend(for: key) != dead)  // passed by for its backoff
+            await clock.advance(by: .milliseconds(999))
+            #expect(transport.backend(for: key) != dead)
+            await clock.advance(by: .milliseconds(1))
+            #expect(transport.backend(for: key) == dead)  // tried first again
         }
     }
 }
