@@ -16,7 +16,8 @@ enum Backend {
         let system = EventSystem(tracer: SpanTracer(tracer: spans))
         let orderBook = OrderBook(system: system)
         let inventory = Inventory(next: orderBook, system: system)
-        let entries = RemoteEntries(["orders": inventory], registry: ordersRegistry(), instrument: spans)
+        let entries = RemoteEntries(
+            ["orders": inventory], registry: ordersRegistry(), instrument: spans, system: system)
         let server = RemoteChainServer(entries: entries, port: 0)
 
         // A group stops its services in reverse order: the system drains first, while the server

@@ -15,7 +15,7 @@ enum Gateway {
 
         let spans = tracer(prefix: "gateway")
         let system = EventSystem(tracer: SpanTracer(tracer: spans))
-        let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: backend.port)
+        let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: backend.port, system: system)
         var backendLines: [String] = []
         try await withThrowingDiscardingTaskGroup { tasks in
             tasks.addTask { try await transport.run() }

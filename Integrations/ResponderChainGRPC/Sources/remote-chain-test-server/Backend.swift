@@ -23,10 +23,10 @@ actor Desk: Responder {
     nonisolated var label: String { "desk" }
 
     static let strategies = Strategies<Desk> {
-        $0.on(PlaceOrder.self) { _, order, _ in
+        $0.on(PlaceOrder.self) { desk, order, _ in
             guard order.sku.hasPrefix("slow") else { return .pass }
             say("parked \(order.sku)")
-            try await Task.sleep(for: .seconds(24 * 3_600))  // woken only by cancellation
+            try await desk.eventSystem.clock.sleep(for: .seconds(24 * 3_600))  // woken only by cancellation
             return .pass
         }
     }

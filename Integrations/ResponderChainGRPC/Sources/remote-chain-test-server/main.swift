@@ -77,14 +77,14 @@ let stock = Stock(name: options.name, system: system)
 let desk = Desk(next: stock, system: system)  // held here: entries hold theirs weakly
 // A middle process's link onward, and the transport it goes over.
 let onward = try options.forwardTo.map { port in
-    let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
+    let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port, system: system)
     let link = RemoteLink(
         entry: "orders", transport: transport, registry: ordersRegistry(), label: "onward", system: system)
     return (transport: transport, link: link)
 }
 let entry: any Responder = onward?.link ?? desk
 let server = RemoteChainServer(
-    entries: RemoteEntries(["orders": entry], registry: ordersRegistry()), host: "127.0.0.1",
+    entries: RemoteEntries(["orders": entry], registry: ordersRegistry(), system: system), host: "127.0.0.1",
     port: options.port)
 
 if options.exitWithStandardInput {
@@ -102,7 +102,7 @@ try await withThrowingDiscardingTaskGroup { group in
     group.addTask { try await server.run() }
     say("listening \(try await server.listeningPort)")
     if let port = options.sendTo {
-        let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port)
+        let transport = try GRPCRemoteTransport(host: "127.0.0.1", port: port, system: system)
         group.addTask { try await transport.run() }
         let link = RemoteLink(
             entry: "orders", transport: transport, registry: ordersRegistry(), label: "caller")

@@ -1,4 +1,5 @@
 import GRPCCore
+import ResponderChain
 @testable import ResponderChainGRPC
 import Testing
 
@@ -23,13 +24,13 @@ struct CallDeadlineTests {
         #expect(CallDeadline.timeout(header) == nil)
         var metadata = Metadata()
         metadata.addString(header, forKey: "grpc-timeout")
-        #expect(CallDeadline(metadata) == nil)
+        #expect(CallDeadline(metadata, now: EventSystem.Instant(offset: .zero)) == nil)
     }
 
     @Test(
         "the event's time left is the call's when the request has none, and the sooner of the two otherwise")
     func timeLeft() throws {
-        let now = ContinuousClock.now
+        let now = EventSystem.Instant(offset: .seconds(100))
         var metadata = Metadata()
         metadata.addString("2S", forKey: "grpc-timeout")
         let deadline = try #require(CallDeadline(metadata, now: now))
@@ -37,7 +38,7 @@ struct CallDeadlineTests {
         #expect(deadline.timeLeftNanoseconds(500, now: now) == 500)
         #expect(deadline.timeLeftNanoseconds(5_000_000_000, now: now) == 2_000_000_000)
         #expect(deadline.timeLeftNanoseconds(nil, now: now + .seconds(3)) == -1_000_000_000)
-        #expect(CallDeadline(Metadata()) == nil)
+        #expect(CallDeadline(Metadata(), now: now) == nil)
 
         metadata.replaceOrAddString("99999999H", forKey: "grpc-timeout")
         let far = try #require(CallDeadline(metadata, now: now))

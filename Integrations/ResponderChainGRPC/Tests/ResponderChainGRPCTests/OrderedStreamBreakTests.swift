@@ -22,7 +22,7 @@ struct OrderedStreamBreakTests {
             let (stream, sequence) = try #require(streams.place([1, 2, 3], for: sender))
             #expect(sequence == 1)
             await #expect(throws: RemoteLinkError.unreachable("no connection")) {
-                try await stream.answer(to: sequence, within: .seconds(30))
+                try await stream.answer(to: sequence, within: .seconds(30), on: ContinuousClock())
             }
         }
     }

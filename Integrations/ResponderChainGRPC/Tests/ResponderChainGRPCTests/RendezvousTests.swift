@@ -93,7 +93,7 @@ struct RendezvousTests {
     )
     func backoff() {
         var health = BackendHealth(initialBackoff: .seconds(1), maxBackoff: .seconds(5))
-        let start = ContinuousClock.now
+        let start = EventSystem.Instant(offset: .seconds(100))
         let (a, b, c) = (Self.three[0], Self.three[1], Self.three[2])
         #expect(health.attemptOrder([a, b, c], at: start) == [a, b, c])
 
@@ -108,7 +108,7 @@ struct RendezvousTests {
             health.markUnreachable(a, at: now)
             #expect(health.isDown(a, at: now + .seconds(backoff) - .milliseconds(1)))
             #expect(!health.isDown(a, at: now + .seconds(backoff)))
-            now += .seconds(backoff)
+            now = now + .seconds(backoff)
         }
         #expect(health.failures(of: a) == 5)
 

@@ -45,6 +45,15 @@ import Synchronization
 /// the routing's traced path, and the two together made a chain of actors 2.9–3.9 times as slow
 /// as with no tracer (the benchmarks' scenario 7d; Docs/Tracing.md has the figures).
 ///
+/// **Which clock.** The queued and hop durations are the system's, read on its clock; the send
+/// timer reads the clock the tracer is given (a tracer is made before its system, so it cannot
+/// ask it): give the system's clock, as a test with a `ManualClock` does:
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let system = EventSystem(tracer: MetricsTracer(clock: clock), clock: clock)
+/// ```
+///
 /// The counters count a send when it finishes, so a send is seen by the outcome counter, the
 /// dead-letter counter and the send timer together. Combine it with other tracers with a
 /// `MultiplexTracer`.
@@ -83,6 +92,10 @@ public struct MetricsTracer: ResponderChain.Tracer {
     ///   - hopTimers: Whether and how the hops are timed; one timer per responder label, up to
     ///     100, by default.
     ///   - timesSends: Whether each send is timed, from `sent` to `finished`.
+    ///   - clock: The clock the send timer reads: give the `clock` of the event system the
+    ///     tracer is installed in (a tracer is given to its system, so it cannot read the
+    ///     system's); by default, the clock a system has by default. The queued and hop
+    ///     durations come from the system, timed on its clock.
     ///   - factory: The metrics backend.
     ///
     /// ```swift
@@ -93,6 +106,7 @@ public struct MetricsTracer: ResponderChain.Tracer {
         dimensions: [(String, String)] = [],
         hopTimers: HopTimers = .default,
         timesSends: Bool = true,
+        clock: any Clock<Duration> = ContinuousClock(),
         factory: any MetricsFactory = MetricsSystem.factory
     ) {
         self.names = names
@@ -101,7 +115,7 @@ public struct MetricsTracer: ResponderChain.Tracer {
         self.timesSends = timesSends
         self.metrics = MetricObjects(
             names: names, dimensions: dimensions, hopTimers: hopTimers, timesSends: timesSends,
-            factory: factory)
+            clock: clock, factory: factory)
     }
 
     /// Counts and times `event`'s send: see the table above.
@@ -152,7 +166,7 @@ private final class MetricObjects: Sendable {
 
     init(
         names: MetricNames, dimensions: [(String, String)], hopTimers: MetricsTracer.HopTimers,
-        timesSends: Bool, factory: any MetricsFactory
+        timesSends: Bool, clock: any Clock<Duration>, factory: any MetricsFactory
     ) {
         outcomes = OutcomeCounters(label: names.outcomes, dimensions: dimensions, factory: factory)
         deadLetters = Counter(label: names.deadLetters, dimensions: dimensions, factory: factory)
@@ -161,7 +175,8 @@ private final class MetricObjects: Sendable {
         sends =
             timesSends
             ? SendTimer(
-                CoreMetrics.Timer(label: names.sendDuration, dimensions: dimensions, factory: factory))
+                CoreMetrics.Timer(label: names.sendDuration, dimensions: dimensions, factory: factory),
+                clock: clock)
             : nil
         switch hopTimers {
         case .perResponder(let limit):
@@ -211,23 +226,34 @@ private struct OutcomeCounters: Sendable {
     }
 }
 
-/// The send timer and the start times of the sends under way, by event id.
+/// The send timer and the start times of the sends under way, by event id, on the tracer's
+/// clock.
 private final class SendTimer: Sendable {
     private let timer: CoreMetrics.Timer
-    private let starts = Locked<[EventID: ContinuousClock.Instant]>([:])
+    /// The time since the timer was made, on its clock: what a start time is.
+    private let elapsed: @Sendable () -> Duration
+    private let starts = Locked<[EventID: Duration]>([:])
 
-    init(_ timer: CoreMetrics.Timer) {
+    init(_ timer: CoreMetrics.Timer, clock: any Clock<Duration>) {
         self.timer = timer
+        self.elapsed = Self.elapsed(on: clock)
+    }
+
+    /// Reads `clock`'s time since now (its instants are of its own type, so the start times
+    /// are kept as offsets from one of them).
+    private static func elapsed<C: Clock<Duration>>(on clock: C) -> @Sendable () -> Duration {
+        let origin = clock.now
+        return { origin.duration(to: clock.now) }
     }
 
     func started(_ id: EventID) {
-        let now = ContinuousClock.now
+        let now = elapsed()
         starts.withLock { $0[id] = now }
     }
 
     func finished(_ id: EventID) {
         guard let start = starts.withLock({ $0.removeValue(forKey: id) }) else { return }
-        timer.recordNanoseconds(start.duration(to: .now).nanoseconds)
+        timer.recordNanoseconds((elapsed() - start).nanoseconds)
     }
 
     var count: Int { starts.withLock { $0.count } }

@@ -72,7 +72,8 @@ public struct PostingGauges: Sendable {
         peak.record(system.peakOutstandingPosts)
     }
 
-    /// Updates the gauges now and then every `interval`, until the calling task is cancelled;
+    /// Updates the gauges now and then every `interval` of the system's clock
+    /// (`EventSystem/clock`: a test's manual clock moves it), until the calling task is cancelled;
     /// then returns (it does not throw: cancellation is how it is meant to end). A task already
     /// cancelled when it calls this updates the gauges once and returns.
     ///
@@ -83,7 +84,7 @@ public struct PostingGauges: Sendable {
         while true {
             update()
             do {
-                try await Task.sleep(for: interval)
+                try await system.clock.sleep(for: interval)
             } catch {
                 return
             }

@@ -32,7 +32,7 @@ struct MetricsTracerTests {
         outcomes.append(await orphan.send(Probe()))
         outcomes.append(await loop.send(Probe()))
         outcomes.append(await failing.send(Probe()))
-        outcomes.append(await leaf.send(Probe(), options: SendOptions(deadline: .now - .seconds(1))))
+        outcomes.append(await leaf.send(Probe(), options: SendOptions(deadline: system.now - .seconds(1))))
         let cancelled = Task {
             await waitForCancellation()
             return await leaf.send(Probe())
@@ -204,6 +204,23 @@ struct MetricsTracerTests {
         #expect(try metrics.expectTimer(names.sendDuration).values.count == 2)
     }
 
+    @Test("a send is timed on the clock the tracer is given: two seconds of a manual clock read two seconds")
+    func sendTimerReadsTheGivenClock() async throws {
+        let metrics = TestMetrics()
+        let clock = ManualClock()
+        let gate = Gate()
+        let system = EventSystem(tracer: MetricsTracer(clock: clock, factory: metrics), clock: clock)
+        let parked = ScriptedResponder("Parked", .park(gate), root: true, system: system)
+
+        let ticket = await parked.post(Probe())
+        try await gate.waitForArrivals(1)
+        await clock.advance(by: .seconds(2))
+        gate.open()
+        #expect(await ticket.outcome.kind == .handled)
+
+        #expect(try metrics.expectTimer(names.sendDuration).values == [2_000_000_000])
+    }
+
     @Test("concurrent sends are each counted and timed once, and leave no start time behind")
     func concurrentSends() async throws {
         let metrics = TestMetrics()
@@ -281,6 +298,26 @@ struct PostingGaugesTests {
         #expect(try gauge(names.outstandingPosts) == 0)
         #expect(try gauge(names.suspendedPosters) == 0)
         #expect(try gauge(names.peakOutstandingPosts) == 2)
+    }
+
+    @Test("run(every:) sleeps on the system's clock: each hour a manual clock advances samples once more")
+    func runOnTheSystemsClock() async throws {
+        let metrics = TestMetrics()
+        let clock = ManualClock()
+        let system = EventSystem(clock: clock)
+        let gauges = PostingGauges(system: system, factory: metrics)
+
+        let sampling = Task { await gauges.run(every: .seconds(3_600)) }
+        try await clock.waitForTimers(1)  // sampled once, then asleep for an hour of the clock
+        #expect(try metrics.expectGauge(names.outstandingPosts).values == [0])
+        for samples in 2...4 {
+            await clock.advance(by: .seconds(3_600))
+            try await clock.waitForTimers(1)  // sampled again, and asleep again
+            #expect(try metrics.expectGauge(names.outstandingPosts).values.count == samples)
+        }
+        sampling.cancel()
+        await sampling.value
+        #expect(clock.pendingTimerCount == 0)
     }
 
     @Test("run(every:) updates the gauges and returns when its task is cancelled", .timeLimit(.minutes(1)))

@@ -21,6 +21,10 @@ public struct RemoteEntries: Sendable {
     /// What may cross.
     public let registry: RemoteRegistry
     private let instrument: (any Instrument)?
+    /// The event system whose clock the calls' deadlines are read on: the entries' system
+    /// (a request's time left becomes its event's deadline there, and a call's deadline, read
+    /// when it arrives, counts on the same clock).
+    public let eventSystem: EventSystem
 
     /// Entries under names.
     ///
@@ -32,12 +36,15 @@ public struct RemoteEntries: Sendable {
     ///   - instrument: What reads the trace context a request carries into the `ServiceContext`
     ///     its event is posted with (so that a `SpanTracer`'s spans here join the sender's
     ///     trace); `nil` for `InstrumentationSystem`'s.
+    ///   - system: The entries' event system, whose clock the calls' deadlines are read on.
     public init(
-        _ entries: [String: any Responder], registry: RemoteRegistry, instrument: (any Instrument)? = nil
+        _ entries: [String: any Responder], registry: RemoteRegistry, instrument: (any Instrument)? = nil,
+        system: EventSystem = .default
     ) {
         self.entries = entries.mapValues { Relay(entry: $0, label: "remote") }
         self.registry = registry
         self.instrument = instrument
+        self.eventSystem = system
     }
 
     /// The names of the exposed entries.

@@ -1,4 +1,5 @@
 import GRPCCore
+import ResponderChain
 
 /// The deadline a caller gave its gRPC call (the `grpc-timeout` header), which stands for the
 /// event's own deadline when the request carries none.
@@ -12,12 +13,13 @@ import GRPCCore
 /// `deadlineGrace`, so its requests keep their own; one whose send has no deadline gets the
 /// transport's `answerTimeout` as its call's deadline, and so the same deadline there.
 struct CallDeadline: Sendable {
-    /// When the call's deadline passes, on this process's clock.
-    let instant: ContinuousClock.Instant
+    /// When the call's deadline passes, on the clock of the entries' event system.
+    let instant: EventSystem.Instant
 
-    /// The deadline of a call whose metadata has just arrived, or `nil` when it has no valid
-    /// `grpc-timeout` (as gRPC's own reader, which then sets no timeout).
-    init?(_ metadata: Metadata, now: ContinuousClock.Instant = .now) {
+    /// The deadline of a call whose metadata has just arrived at `now` (the entries' system's
+    /// `now`), or `nil` when it has no valid `grpc-timeout` (as gRPC's own reader, which then
+    /// sets no timeout).
+    init?(_ metadata: Metadata, now: EventSystem.Instant) {
         guard let header = metadata[stringValues: "grpc-timeout"].first(where: { _ in true }),
             let timeout = Self.timeout(header)
         else { return nil }
@@ -46,8 +48,9 @@ struct CallDeadline: Sendable {
     }
 
     /// The time left for an event whose request carries `requested` (nanoseconds, or `nil` for
-    /// none): the call's time left, or the request's when it is sooner.
-    func timeLeftNanoseconds(_ requested: Int64?, now: ContinuousClock.Instant = .now) -> Int64 {
+    /// none), read at `now` on the same clock: the call's time left, or the request's when it
+    /// is sooner.
+    func timeLeftNanoseconds(_ requested: Int64?, now: EventSystem.Instant) -> Int64 {
         let call = (instant - now).clampedNanoseconds
         guard let requested else { return call }
         return min(requested, call)

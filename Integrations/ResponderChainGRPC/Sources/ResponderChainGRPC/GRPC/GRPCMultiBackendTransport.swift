@@ -1,4 +1,5 @@
 public import GRPCNIOTransportHTTP2
+public import ResponderChain
 public import ServiceLifecycle
 import GRPCCore
 import Synchronization
@@ -50,6 +51,10 @@ import Synchronization
 ///
 /// A call made before the first resolution waits for it; a target that does not resolve makes
 /// calls end `unreachable` until it does.
+///
+/// **Every wait reads the event system's clock** (``eventSystem``, the links' system): the
+/// backoffs, the time an attempt took (taken off the next attempt's time left), the resolve
+/// interval, and each backend's waits for answers.
 public final class GRPCMultiBackendTransport: RemoteTransport, Service {
     /// How each backend is called, how often the target is resolved again, and how long a
     /// backend found unreachable is passed by.
@@ -96,6 +101,9 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
 
     /// How each backend is called and passed by.
     public let options: Options
+    /// The event system of the links the transport serves: its clock times the backoffs, the
+    /// attempts and the resolve interval.
+    public let eventSystem: EventSystem
     private let resolver: NameResolver
     private let state: Mutex<State>
     private let resolution = Latch()
@@ -103,12 +111,12 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
     private let commandInput: AsyncStream<Command>.Continuation
 
     /// A transport over the backends `target` resolves to, by the first of `resolvers` that
-    /// resolves it.
+    /// resolves it. `system` is the links' event system, whose clock every wait reads.
     ///
     /// - Throws: When no resolver of `resolvers` resolves `target`.
     public init(
         target: some ResolvableTarget, resolvers: NameResolverRegistry = .defaults,
-        options: Options = Options()
+        options: Options = Options(), system: EventSystem = .default
     ) throws {
         precondition(options.maxCallsInFlight > 0, "maxCallsInFlight must be at least 1")
         guard let resolver = resolvers.makeResolver(for: target) else {
@@ -116,6 +124,7 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
         }
         self.resolver = resolver
         self.options = options
+        self.eventSystem = system
         self.state = Mutex(
             State(
                 health: BackendHealth(initialBackoff: options.initialBackoff, maxBackoff: options.maxBackoff))
@@ -123,15 +132,19 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
         (commands, commandInput) = AsyncStream.makeStream(of: Command.self)
     }
 
-    /// A transport over a static list of IPv4 addresses.
-    public convenience init(addresses: [(host: String, port: Int)], options: Options = Options()) throws {
-        try self.init(target: .ipv4(pairs: addresses), options: options)
+    /// A transport over a static list of IPv4 addresses, for links of `system`.
+    public convenience init(
+        addresses: [(host: String, port: Int)], options: Options = Options(), system: EventSystem = .default
+    ) throws {
+        try self.init(target: .ipv4(pairs: addresses), options: options, system: system)
     }
 
     /// A transport over the addresses `host` resolves to in DNS (each address one backend),
-    /// resolved again every ``Options-swift.struct/resolveInterval``.
-    public convenience init(dnsHost host: String, port: Int, options: Options = Options()) throws {
-        try self.init(target: .dns(host: host, port: port), options: options)
+    /// resolved again every ``Options-swift.struct/resolveInterval``, for links of `system`.
+    public convenience init(
+        dnsHost host: String, port: Int, options: Options = Options(), system: EventSystem = .default
+    ) throws {
+        try self.init(target: .dns(host: host, port: port), options: options, system: system)
     }
 
     /// The backends' addresses, as the last resolution gave them.
@@ -140,8 +153,9 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
     /// The backend `sender`'s next event goes to first: the first of its ranking that is not
     /// down; `nil` before the first resolution, or when none resolved.
     public func backend(for sender: RemoteSenderKey) -> String? {
-        state.withLock { state in
-            state.health.attemptOrder(Rendezvous.ranking(of: state.names, for: sender), at: .now).first
+        let now = eventSystem.now
+        return state.withLock { state in
+            state.health.attemptOrder(Rendezvous.ranking(of: state.names, for: sender), at: now).first
         }
     }
 
@@ -196,10 +210,9 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
         -> RemoteReply
     {
         try await resolution.wait()
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = eventSystem.now
         let (attempts, resolutionError) = state.withLock { state in
-            let order = state.health.attemptOrder(Rendezvous.ranking(of: state.names, for: sender), at: .now)
+            let order = state.health.attemptOrder(Rendezvous.ranking(of: state.names, for: sender), at: start)
             return (
                 order.compactMap { name in state.backends[name].map { (name, $0) } }, state.resolutionError
             )
@@ -209,7 +222,7 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
         for (name, backend) in attempts {
             var attempt = request
             if let left = request.timeLeftNanoseconds {
-                let spent = start.duration(to: clock.now).clampedNanoseconds
+                let spent = start.duration(to: eventSystem.now).clampedNanoseconds
                 let (rest, overflow) = left.subtractingReportingOverflow(spent)
                 attempt.timeLeftNanoseconds = overflow ? .min : rest
             }
@@ -218,7 +231,8 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
                 state.withLock { $0.health.markAnswered(name) }
                 return reply
             } catch RemoteLinkError.unreachable(let why) {
-                state.withLock { $0.health.markUnreachable(name, at: clock.now) }
+                let now = eventSystem.now
+                state.withLock { $0.health.markUnreachable(name, at: now) }
                 unreachable = .unreachable("\(name): \(why)")
                 try Task.checkCancellation()
             }
@@ -272,7 +286,7 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
                 commandInput.yield(.unresolved("\(error)"))
             }
             if resolver.updateMode != .push {
-                do { try await Task.sleep(for: options.resolveInterval) } catch { return }
+                do { try await eventSystem.clock.sleep(for: options.resolveInterval) } catch { return }
             }
         }
     }
@@ -326,6 +340,6 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
         return try? GRPCRemoteTransport(
             target: target, deadlineGrace: options.deadlineGrace, answerTimeout: options.answerTimeout,
             keepaliveInterval: options.keepaliveInterval, maxRequestBytes: options.maxRequestBytes,
-            maxCallsInFlight: options.maxCallsInFlight, streamsPosts: false)
+            maxCallsInFlight: options.maxCallsInFlight, streamsPosts: false, system: eventSystem)
     }
 }

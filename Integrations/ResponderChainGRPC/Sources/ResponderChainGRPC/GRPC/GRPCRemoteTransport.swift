@@ -1,5 +1,6 @@
 import GRPCCore
 import GRPCNIOTransportHTTP2
+public import ResponderChain
 public import ServiceLifecycle
 
 /// A transport to another process's ``RemoteChainService`` over gRPC (HTTP/2, plaintext):
@@ -50,12 +51,20 @@ public import ServiceLifecycle
 /// (``RemoteLinkError/tooLarge(bytes:limit:)``, with that limit), nothing sent. Before the first
 /// answer (``RemoteLink/checkRegistry()`` at start-up reads one), a request over 4 MiB, what
 /// every gRPC server reads by default, first asks the other side for its limit.
+///
+/// **Its waits read the event system's clock** (``eventSystem``, the links' system): the wait for
+/// a post's answer on its stream ends at the send's time left plus `deadlineGrace`, or
+/// `answerTimeout`, on that clock. (A unary call's deadline is gRPC's, carried on the wire as
+/// the time left.)
 public final class GRPCRemoteTransport: RemoteTransport, Service {
     private let client: GRPCClient<HTTP2ClientTransport.Posix>
     /// Added to a send's time left for the call's own deadline.
     public let deadlineGrace: Duration
     /// The longest a call whose send has no deadline waits for its answer.
     public let answerTimeout: Duration
+    /// The event system of the links the transport serves: its clock times the waits for
+    /// answers on the posts' streams.
+    public let eventSystem: EventSystem
     /// The largest request, encoded, that the transport sends; a larger one ends the send failed
     /// at the link (``RemoteLinkError/tooLarge(bytes:limit:)``) and nothing is sent. So does one
     /// over the other side's `maxRequestBytes`, once an answer has named it.
@@ -80,6 +89,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
 
     /// A transport to `host`:`port`: an IPv4 address, or a name, resolved through DNS (the
     /// system's resolver) by grpc-swift, whose connection goes to the first address that answers.
+    /// `system` is the links' event system, whose clock times the waits for answers.
     ///
     /// - Throws: What the gRPC transport throws for an address it cannot use.
     public convenience init(
@@ -87,7 +97,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         answerTimeout: Duration = .seconds(30), keepaliveInterval: Duration? = .seconds(10),
         keepaliveTimeout: Duration = .seconds(5),
         maxRequestBytes: Int = RemoteChainService.defaultMaxRequestBytes, maxCallsInFlight: Int = 100,
-        streamsPosts: Bool = true
+        streamsPosts: Bool = true, system: EventSystem = .default
     ) throws {
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         let isIPv4 = octets.count == 4 && octets.allSatisfy { UInt8($0) != nil }
@@ -97,7 +107,8 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
             target: target, deadlineGrace: deadlineGrace,
             answerTimeout: answerTimeout, keepaliveInterval: keepaliveInterval,
             keepaliveTimeout: keepaliveTimeout,
-            maxRequestBytes: maxRequestBytes, maxCallsInFlight: maxCallsInFlight, streamsPosts: streamsPosts)
+            maxRequestBytes: maxRequestBytes, maxCallsInFlight: maxCallsInFlight, streamsPosts: streamsPosts,
+            system: system)
     }
 
     /// A transport to `target` (one backend: ``GRPCMultiBackendTransport`` makes one per
@@ -105,7 +116,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     init(
         target: any ResolvableTarget, deadlineGrace: Duration, answerTimeout: Duration,
         keepaliveInterval: Duration?, keepaliveTimeout: Duration = .seconds(5), maxRequestBytes: Int,
-        maxCallsInFlight: Int, streamsPosts: Bool
+        maxCallsInFlight: Int, streamsPosts: Bool, system: EventSystem
     ) throws {
         precondition(maxCallsInFlight > 0, "maxCallsInFlight must be at least 1")
         let keepaliveTimeout = keepaliveInterval.map { min(keepaliveTimeout, $0 / 2) } ?? keepaliveTimeout
@@ -127,6 +138,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         self.maxRequestBytes = maxRequestBytes
         self.limiter = CallLimiter(limit: maxCallsInFlight)
         self.streamsPosts = streamsPosts
+        self.eventSystem = system
     }
 
     /// The most events this transport has in flight at once; the others wait here, first come
@@ -211,7 +223,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         placed()
         let timeout =
             request.timeLeftNanoseconds.map { .nanoseconds(max(0, $0)) + deadlineGrace } ?? answerTimeout
-        return try await stream.answer(to: sequence, within: timeout)
+        return try await stream.answer(to: sequence, within: timeout, on: eventSystem.clock)
     }
 
     /// The other process's registered names.

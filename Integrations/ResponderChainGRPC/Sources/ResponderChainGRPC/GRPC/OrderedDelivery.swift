@@ -74,7 +74,8 @@ struct OrderedDelivery {
                                         continue
                                     }
                                     let call = calls.add(
-                                        frame.sequence, deadline: request.timeLeftNanoseconds)
+                                        frame.sequence, deadline: request.timeLeftNanoseconds,
+                                        now: entries.eventSystem.now)
                                     switch await entries.accept(request, from: peer, senders: &senders) {
                                     case .refused(let refusal):
                                         calls.remove(frame.sequence)
@@ -101,7 +102,8 @@ struct OrderedDelivery {
                         }
                     } catch {
                         if !shutdown.hasBegun {
-                            calls.giveUpAll(exceptWithin: RemoteChainService.deadlineMargin)
+                            calls.giveUpAll(
+                                exceptWithin: RemoteChainService.deadlineMargin, now: entries.eventSystem.now)
                         }
                         throw error
                     }
@@ -109,7 +111,8 @@ struct OrderedDelivery {
             }
         } onCancelRPC: {
             guard !shutdown.hasBegun else { return }
-            calls.giveUpAll(exceptWithin: RemoteChainService.deadlineMargin)
+            calls.giveUpAll(
+                exceptWithin: RemoteChainService.deadlineMargin, now: entries.eventSystem.now)
         }
     }
 
@@ -169,12 +172,13 @@ struct OrderedDelivery {
 /// The requests of one stream whose events are under way, by number: their calls, and their
 /// deadlines.
 final class OrderedCalls: Sendable {
-    private let calls = Mutex<[UInt64: (call: RemoteCall, deadline: ContinuousClock.Instant?)]>([:])
+    private let calls = Mutex<[UInt64: (call: RemoteCall, deadline: EventSystem.Instant?)]>([:])
 
-    /// Records a request's call; `timeLeft` is its time before its deadline, in nanoseconds.
-    func add(_ sequence: UInt64, deadline timeLeft: Int64?) -> RemoteCall {
+    /// Records a request's call, arrived at `now` (on the entries' system's clock); `timeLeft` is
+    /// its time before its deadline, in nanoseconds.
+    func add(_ sequence: UInt64, deadline timeLeft: Int64?, now: EventSystem.Instant) -> RemoteCall {
         let call = RemoteCall()
-        let deadline = timeLeft.map { ContinuousClock.now + .nanoseconds(max(0, $0)) }
+        let deadline = timeLeft.map { now + .nanoseconds(max(0, $0)) }
         calls.withLock { $0[sequence] = (call, deadline) }
         return call
     }
@@ -190,9 +194,8 @@ final class OrderedCalls: Sendable {
 
     /// The whole stream was given up (its sender went away): every request's call is, and its
     /// event abandoned, but those whose deadline is nearer than `margin` (their events end timed
-    /// out by their own deadlines).
-    func giveUpAll(exceptWithin margin: Duration) {
-        let now = ContinuousClock.now
+    /// out by their own deadlines), at `now` on the clock of the deadlines.
+    func giveUpAll(exceptWithin margin: Duration, now: EventSystem.Instant) {
         let given = calls.withLock { calls in
             calls.values.filter { entry in entry.deadline.map { now < $0 - margin } ?? true }.map(\.call)
         }

@@ -126,13 +126,16 @@ final class OrderedStream: Sendable {
         }
     }
 
-    /// The answer to the request numbered `sequence`, if it comes within `timeout`; otherwise
-    /// the request is given up and this throws ``RemoteLinkError/noAnswer(_:)``.
-    func answer(to sequence: UInt64, within timeout: Duration) async throws -> RemoteReply {
+    /// The answer to the request numbered `sequence`, if it comes within `timeout` of `clock`
+    /// (the links' event system's); otherwise the request is given up and this throws
+    /// ``RemoteLinkError/noAnswer(_:)``.
+    func answer(
+        to sequence: UInt64, within timeout: Duration, on clock: any Clock<Duration>
+    ) async throws -> RemoteReply {
         try await withThrowingTaskGroup(of: RemoteReply?.self) { group in
             group.addTask { try await self.answer(to: sequence) }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                try await clock.sleep(for: timeout)
                 return nil
             }
             defer { group.cancelAll() }

@@ -1,4 +1,5 @@
 public import GRPCCore
+import ResponderChain
 
 /// The gRPC service that exposes a process's ``RemoteEntries`` to other processes' links
 /// (``GRPCRemoteTransport``): add it to a `GRPCServer` of your own, or run a
@@ -25,6 +26,8 @@ public import GRPCCore
 /// another language sets only gRPC's `timeout`), or when it is sooner: the event is posted with
 /// the time left before the call's deadline (`grpc-timeout`), and ends `timedOut` here when it
 /// passes. On a `DeliverInOrder` stream, the stream's deadline is so for each of its events.
+/// Every deadline here is read on the clock of the entries' event system
+/// (``RemoteEntries/eventSystem``), the clock the events' own deadlines count on.
 ///
 /// **A `GRPCServer` of your own** must let its transport read requests of at least 4 MiB (gRPC's
 /// default) and at least ``maxRequestBytes`` (`maxRequestPayloadSize`), so that the service sees
@@ -97,14 +100,15 @@ public struct RemoteChainService: RegistrableRPCService {
             deserializer: SizedMessageDeserializer<RemoteRequest>(limit: maxRequestBytes),
             serializer: ProtobufMessageSerializer<RemoteReply>()
         ) { [entries, shutdown, maxRequestBytes] request, context in
-            let callDeadline = CallDeadline(request.metadata)
+            let system = entries.eventSystem
+            let callDeadline = CallDeadline(request.metadata, now: system.now)
             var message: RemoteRequest
             switch try await ServerRequest(stream: request).message {
             case .message(let read):
                 message = read
                 if let callDeadline {
                     message.timeLeftNanoseconds = callDeadline.timeLeftNanoseconds(
-                        message.timeLeftNanoseconds)
+                        message.timeLeftNanoseconds, now: system.now)
                 }
             case .tooLarge(let bytes):
                 let refusal = RemoteReply(body: .refused(.tooLarge(bytes: bytes, limit: maxRequestBytes)))
@@ -115,16 +119,14 @@ public struct RemoteChainService: RegistrableRPCService {
                         message: RemoteReply(body: .refused(.undecodable(what))), metadata: metadata))
             }
             let call = RemoteCall()
-            let deadline = message.timeLeftNanoseconds.map {
-                ContinuousClock.now + .nanoseconds(max(0, $0))
-            }
+            let deadline = message.timeLeftNanoseconds.map { system.now + .nanoseconds(max(0, $0)) }
             let reply = await withRPCCancellationHandler {
                 await entries.reply(to: message, from: context.remotePeer, call: call)
             } onCancelRPC: {
                 // A shutdown's signal lets the call finish; a deadline's leaves the event to its
                 // own timeout, so that it ends timed out, not cancelled.
                 guard !shutdown.hasBegun else { return }
-                if let deadline, ContinuousClock.now >= deadline - Self.deadlineMargin { return }
+                if let deadline, system.now >= deadline - Self.deadlineMargin { return }
                 call.giveUp()
             }
             return StreamingServerResponse(single: ServerResponse(message: reply, metadata: metadata))
@@ -134,17 +136,18 @@ public struct RemoteChainService: RegistrableRPCService {
             forMethod: RemoteChainMethods.deliverInOrder,
             deserializer: OrderedDelivery.FrameDeserializer(limit: maxRequestBytes),
             serializer: ProtobufMessageSerializer<OrderedReply>()
-        ) { request, context in
+        ) { [entries] request, context in
             // The stream's deadline is each of its events' deadline when the event has none
             // (or a later one): an event cannot be answered once its stream has ended.
-            let callDeadline = CallDeadline(request.metadata)
+            let system = entries.eventSystem
+            let callDeadline = CallDeadline(request.metadata, now: system.now)
             let frames = RPCAsyncSequence(
                 wrapping: request.messages.map { read in
                     guard let callDeadline, case .frame(var frame) = read,
                         case .request(var message) = frame.frame
                     else { return read }
                     message.timeLeftNanoseconds = callDeadline.timeLeftNanoseconds(
-                        message.timeLeftNanoseconds)
+                        message.timeLeftNanoseconds, now: system.now)
                     frame.frame = .request(message)
                     return .frame(frame)
                 })

@@ -1,3 +1,5 @@
+import ResponderChain
+
 /// Rendezvous (highest-random-weight) hashing: each sender ranks the backends by a weight drawn
 /// from the pair (sender, backend) and goes to the first of its ranking that is up.
 ///
@@ -41,10 +43,11 @@ enum Rendezvous {
 /// Which backends are down, and until when: a backend that a call found unreachable is down for
 /// a backoff (`initialBackoff`, doubled at each unreachable in a row up to `maxBackoff`), then
 /// tried again by the next call that would go to it. Any answer from it brings it up at once.
+/// Its instants are on the transport's event system's clock.
 struct BackendHealth {
     let initialBackoff: Duration
     let maxBackoff: Duration
-    private var down: [String: (until: ContinuousClock.Instant, failures: Int)] = [:]
+    private var down: [String: (until: EventSystem.Instant, failures: Int)] = [:]
 
     init(initialBackoff: Duration, maxBackoff: Duration) {
         self.initialBackoff = initialBackoff
@@ -52,7 +55,7 @@ struct BackendHealth {
     }
 
     /// Whether `backend` is down at `now`.
-    func isDown(_ backend: String, at now: ContinuousClock.Instant) -> Bool {
+    func isDown(_ backend: String, at now: EventSystem.Instant) -> Bool {
         down[backend].map { now < $0.until } ?? false
     }
 
@@ -60,12 +63,12 @@ struct BackendHealth {
     func failures(of backend: String) -> Int { down[backend]?.failures ?? 0 }
 
     /// `ranking` with the backends down at `now` moved to its end, each part in its order.
-    func attemptOrder(_ ranking: [String], at now: ContinuousClock.Instant) -> [String] {
+    func attemptOrder(_ ranking: [String], at now: EventSystem.Instant) -> [String] {
         ranking.filter { !isDown($0, at: now) } + ranking.filter { isDown($0, at: now) }
     }
 
     /// A call found `backend` unreachable at `now`: it is down for the next backoff.
-    mutating func markUnreachable(_ backend: String, at now: ContinuousClock.Instant) {
+    mutating func markUnreachable(_ backend: String, at now: EventSystem.Instant) {
         let failures = (down[backend]?.failures ?? 0) + 1
         var backoff = initialBackoff
         for _ in 1..<failures where backoff < maxBackoff { backoff *= 2 }

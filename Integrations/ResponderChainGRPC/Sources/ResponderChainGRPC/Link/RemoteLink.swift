@@ -21,7 +21,8 @@ public import ResponderChain
 /// ```
 ///
 /// At its hop the link writes the event and the information added so far (under the names
-/// ``RemoteRegistry`` gives them), with the time left before the send's deadline and the trace
+/// ``RemoteRegistry`` gives them), with the time left before the send's deadline (on the link's
+/// system's clock, `EventContext.timeLeft`) and the trace
 /// context (what the instrument writes for the hop's `ServiceContext`: with a `SpanTracer` on
 /// both systems, the other side's spans are children of the link's hop span), and waits for the
 /// other process's outcome. The send then ends with that outcome,
