@@ -20,7 +20,8 @@ public struct OrderServiceConfiguration: Sendable {
     /// How long posted orders may still be delivered once the shutdown begins.
     public var gracePeriod: Duration = .seconds(10)
     /// The deadline of each awaited send (`POST /orders`): 504 past it; `nil` for none. A
-    /// deadline costs a timer task per send (see the package's README, "Load").
+    /// deadline costs a task per send and an entry in the system's timer heap (see the
+    /// package's README, "Load").
     public var sendTimeout: Duration? = .seconds(5)
     /// How many posted orders the chain holds at once; past it a post is refused (503).
     public var maxOutstandingPosts = 1_024
