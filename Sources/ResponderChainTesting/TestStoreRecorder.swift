@@ -76,6 +76,12 @@ actor TestStoreRecorder {
         if let position = positions[id] { endings[position].sentThroughStore = true }
     }
 
+    /// Whether the outcome of `id` has been recorded.
+    func hasEnded(_ id: EventID) async -> Bool {
+        await sync()
+        return positions[id].map { endings[$0].finished != nil } ?? false
+    }
+
     /// The outcomes not taken by a receive yet, with their places, in order.
     func unreceivedOutcomes() async -> [(position: Int, finished: EventSystem.FinishedSend)] {
         await sync()

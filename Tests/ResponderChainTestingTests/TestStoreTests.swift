@@ -2,14 +2,6 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-/// What the store suites post and send.
-struct PlaceOrder: Event {}
-
-/// What a pricing step throws.
-enum PricingError: Error, Equatable {
-    case outOfStock
-}
-
 @Suite("Test store", .timeLimit(.minutes(1)))
 struct TestStoreTests {
     @Test("a test that asserts everything the store recorded finishes without an issue")
