@@ -45,6 +45,7 @@ extension TestStore {
             return
         }
         if runningClock { await run() }
+        await settleEndings()
         let problems = await leftovers()
         await recorder.note(
             "finished: \(problems.isEmpty ? "nothing left" : problems.joined(separator: " | "))")

@@ -31,6 +31,8 @@ extension TestStore {
             Issue.record("the store's system is already shutting down", sourceLocation: sourceLocation)
             return
         }
+        // The posts whose endings the test has seen are no longer outstanding for the shutdown.
+        await settleEndings()
         await recorder.note("shutting down with a grace period of \(gracePeriod)")
         Task { [self] in
             let report = await system.shutDown(gracePeriod: gracePeriod)
