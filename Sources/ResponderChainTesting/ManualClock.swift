@@ -1,6 +1,6 @@
 public import ResponderChain
 
-/// A clock that moves only when a test moves it: give it to an ``EventSystem`` and every
+/// A clock that moves only when a test moves it: give it to an `EventSystem` and every
 /// deadline, timeout, grace period and gesture timer of that system waits for
 /// ``advance(by:)``.
 ///
@@ -16,7 +16,7 @@ public import ResponderChain
 /// order they were scheduled), each at its own instant (``now`` reads it while it runs), and
 /// waits until the work each one started has settled before it fires the next: a timed-out
 /// send has ended, with its outcome published, before `advance` returns. Timers scheduled by
-/// that work fire in the same call when they fall due by its end. ``run()`` advances until no
+/// that work fire in the same call when they fall due by its end. ``run(limit:)`` advances until no
 /// timer is left.
 ///
 /// A task that sleeps on the clock (`try await clock.sleep(for: .seconds(5))`) is a timer too:
