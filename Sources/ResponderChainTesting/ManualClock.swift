@@ -79,21 +79,24 @@ public final class ManualClock: Clock, Sendable {
 
     /// Moves the clock to `instant` (never backwards), firing the timers due by then.
     public func advance(to instant: Instant) async {
-        while await fireNext(dueBy: instant) {}
+        while await fireNext(by: instant) != nil {}
         state.withLock { $0.now = max($0.now, instant) }
     }
 
-    /// Fires the first timer due by `instant`, if any, at its own deadline, and awaits its work;
-    /// returns whether one fired.
-    private func fireNext(dueBy instant: Instant) async -> Bool {
-        let timer = state.withLock { state -> TimerHeapEntry? in
-            guard let due = state.heap.popDue(by: instant) else { return nil }
-            state.now = max(state.now, due.deadline)
-            return TimerHeapEntry(work: due.work)
-        }
-        guard let timer else { return false }
+    /// Fires the first timer due by `instant`, if any: moves the clock to its deadline, runs its
+    /// work, and returns once the work has settled, with the timer's deadline and purpose. The
+    /// one step of ``advance(to:)``; the test store takes it itself, to see each timer fire.
+    package func fireNext(by instant: Instant) async -> (deadline: Instant, purpose: TimerPurpose)? {
+        guard
+            let (timer, deadline, purpose) = state.withLock({
+                state -> (TimerHeapEntry, Instant, TimerPurpose)? in
+                guard let due = state.heap.popDue(by: instant) else { return nil }
+                state.now = max(state.now, due.deadline)
+                return (TimerHeapEntry(work: due.work), due.deadline, due.purpose)
+            })
+        else { return nil }
         await timer.work()
-        return true
+        return (deadline, purpose)
     }
 
     /// Advances to each next timer until none is scheduled, timers scheduled by the ones that
@@ -105,7 +108,7 @@ public final class ManualClock: Clock, Sendable {
     public func run(limit: Int = .max) async -> Int {
         var fired = 0
         while fired < limit, let next = nextDeadline {
-            if await fireNext(dueBy: next) { fired += 1 }
+            if await fireNext(by: next) != nil { fired += 1 }
         }
         return fired
     }
