@@ -1,0 +1,211 @@
+import ResponderChain
+
+/// The records of a ``TestStore``: every ending of a send or post through its system, read from
+/// two observation streams the recorder opens when the store is made, and the store's trace.
+///
+/// The streams are read only here, on this actor, and only while they hold unread elements: a
+/// stream's `next` then returns at once, without suspending, so one read of both streams
+/// (``sync()``) is never interleaved with another. The dead letters are read before the outcomes:
+/// a send's dead letter is published before its outcome, so an outcome read finds its letter.
+actor TestStoreRecorder {
+    /// Large enough that a test never drops one; a drop is reported by `finish`.
+    private static let capacity = 1 << 20
+
+    private let outcomes: ObservationStream<EventSystem.FinishedSend>
+    private let deadLetters: ObservationStream<DeadLetter>
+    /// Every ending read so far, in the order first read.
+    private(set) var endings: [RecordedEnding] = []
+    /// Where the last ending of each event is in ``endings``.
+    private var positions: [EventID: Int] = [:]
+    /// The events sent through ``TestStore/send(_:from:options:sourceLocation:)``.
+    private var sentThroughStore: Set<EventID> = []
+    private var lines: [String] = []
+    /// The store's own number of each event identifier met in the trace.
+    private var localNumbers: [Substring: Int] = [:]
+
+    init(system: EventSystem) {
+        outcomes = system.observeOutcomes(buffering: .keepingOldest(Self.capacity))
+        deadLetters = system.observeDeadLetters(buffering: .keepingOldest(Self.capacity))
+    }
+
+    /// The number of endings the recorder's streams dropped because they were full.
+    var droppedCount: Int { outcomes.droppedCount + deadLetters.droppedCount }
+
+    /// Reads every element the streams hold now into ``endings``.
+    func sync() async {
+        while deadLetters._unreadCount > 0 {
+            var iterator = deadLetters.makeAsyncIterator()
+            guard let letter = await iterator.next(isolation: self) else { break }
+            record(letter)
+        }
+        while outcomes._unreadCount > 0 {
+            var iterator = outcomes.makeAsyncIterator()
+            guard let finished = await iterator.next(isolation: self) else { break }
+            record(finished)
+        }
+    }
+
+    private func record(_ letter: DeadLetter) {
+        let id = letter.outcome.eventID
+        note("dead letter \(id) \(letter.event.traceName) from \(letter.source): \(letter.outcome)")
+        if let position = positions[id], endings[position].deadLetter == nil {
+            endings[position].deadLetter = letter
+        } else {
+            positions[id] = endings.count
+            endings.append(RecordedEnding(eventID: id, deadLetter: letter))
+        }
+        if sentThroughStore.contains(id) { endings[positions[id]!].sentThroughStore = true }
+    }
+
+    private func record(_ finished: EventSystem.FinishedSend) {
+        let id = finished.outcome.eventID
+        note("outcome \(finished)")
+        if let position = positions[id], endings[position].finished == nil {
+            endings[position].finished = finished
+        } else {
+            positions[id] = endings.count
+            endings.append(RecordedEnding(eventID: id, finished: finished))
+        }
+        if sentThroughStore.contains(id) { endings[positions[id]!].sentThroughStore = true }
+    }
+
+    /// Marks the ending of `id` asserted: the store sent it and returned its outcome.
+    func assertBySend(_ id: EventID) async {
+        sentThroughStore.insert(id)
+        await sync()
+        if let position = positions[id] { endings[position].sentThroughStore = true }
+    }
+
+    /// The outcomes not taken by a receive yet, with their places, in order.
+    func unreceivedOutcomes() async -> [(position: Int, finished: EventSystem.FinishedSend)] {
+        await sync()
+        return endings.indices.compactMap { position in
+            let ending = endings[position]
+            guard !ending.outcomeReceived, !ending.sentThroughStore, let finished = ending.finished else {
+                return nil
+            }
+            return (position, finished)
+        }
+    }
+
+    /// The dead letters not taken by a receive yet, with their places, in order.
+    func unreceivedDeadLetters() async -> [(position: Int, letter: DeadLetter)] {
+        await sync()
+        return endings.indices.compactMap { position in
+            let ending = endings[position]
+            guard !ending.deadLetterReceived, let letter = ending.deadLetter else { return nil }
+            return (position, letter)
+        }
+    }
+
+    /// Takes the outcome at `position`; `false` if another receive took it meanwhile.
+    func takeOutcome(at position: Int) -> Bool {
+        guard !endings[position].outcomeReceived else { return false }
+        endings[position].outcomeReceived = true
+        return true
+    }
+
+    /// Takes the dead letter at `position`; `false` if another receive took it meanwhile.
+    func takeDeadLetter(at position: Int) -> Bool {
+        guard !endings[position].deadLetterReceived else { return false }
+        endings[position].deadLetterReceived = true
+        return true
+    }
+
+    /// Takes the outcome of `id` (a ticket's), if it has been recorded and not taken.
+    func takeOutcome(of id: EventID) async -> Bool {
+        await sync()
+        guard
+            let position = endings.indices.first(where: {
+                endings[$0].eventID == id && !endings[$0].outcomeReceived
+            })
+        else { return false }
+        endings[position].outcomeReceived = true
+        return true
+    }
+
+    /// The endings nothing asserted, in order.
+    func unasserted() async -> [RecordedEnding] {
+        await sync()
+        return endings.filter { !$0.isAsserted }
+    }
+
+    /// Marks every ending recorded so far asserted; returns those that were not.
+    @discardableResult
+    func assertAll() async -> [RecordedEnding] {
+        await sync()
+        let skipped = endings.filter { !$0.isAsserted }
+        for position in endings.indices where !endings[position].isAsserted {
+            endings[position].outcomeReceived = true
+            endings[position].deadLetterReceived = true
+        }
+        return skipped
+    }
+
+    /// The trace, after reading what the streams hold.
+    func syncedTrace() async -> [String] {
+        await sync()
+        return lines
+    }
+
+    /// Appends `line` to the trace, with each event identifier (`#12`) replaced by the store's
+    /// own number for it.
+    func note(_ line: String) {
+        lines.append(localized(line))
+    }
+
+    private func localized(_ line: String) -> String {
+        var result = ""
+        var rest = line[...]
+        while let hash = rest.firstIndex(of: "#") {
+            result += rest[..<hash]
+            let digits = rest[rest.index(after: hash)...].prefix { $0.isASCII && $0.isNumber }
+            if digits.isEmpty {
+                result += "#"
+                rest = rest[rest.index(after: hash)...]
+                continue
+            }
+            let number = localNumbers[digits] ?? (localNumbers.count + 1)
+            localNumbers[digits] = number
+            result += "#\(number)"
+            rest = rest[digits.endIndex...]
+        }
+        return result + rest
+    }
+}
+
+/// One ending of a send or post through a store's system: its outcome, its dead letter if it
+/// went there, and what asserted it.
+struct RecordedEnding: Sendable {
+    let eventID: EventID
+    var finished: EventSystem.FinishedSend?
+    var deadLetter: DeadLetter?
+    /// A receive took its outcome.
+    var outcomeReceived = false
+    /// A receive took its dead letter.
+    var deadLetterReceived = false
+    /// The store sent it, and returned its outcome.
+    var sentThroughStore = false
+
+    /// The event, as it was sent.
+    let event: any Event
+    /// How it ended.
+    let outcome: Outcome
+
+    init(eventID: EventID, finished: EventSystem.FinishedSend) {
+        self.eventID = eventID
+        self.finished = finished
+        self.event = finished.event
+        self.outcome = finished.outcome
+    }
+
+    init(eventID: EventID, deadLetter: DeadLetter) {
+        self.eventID = eventID
+        self.deadLetter = deadLetter
+        self.event = deadLetter.event
+        self.outcome = deadLetter.outcome
+    }
+
+    /// Whether anything asserted it.
+    var isAsserted: Bool { outcomeReceived || deadLetterReceived || sentThroughStore }
+}
