@@ -5,30 +5,25 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-/// The deadlines run on a manual clock: a test moves the time past a deadline only once the send
-/// is where the test wants it (a handler parked, a post queued), and `advance` returns once the
-/// send it stopped has ended. Only the race at the end runs on the real clock, on purpose.
+/// The deadlines run in virtual time, on a test store: a test moves the clock past a deadline
+/// only once the send is where the test wants it (a handler parked, a post queued), `advance`
+/// returns once the send it stopped has ended, and `finish()` fails a test that leaves an
+/// outcome, a dead letter or a timer behind. The stop regressions run on a manual clock; only the
+/// race at the end runs on the real clock, on purpose.
 @Suite("Deadlines", .timeLimit(.minutes(5)))
 struct DeadlineTests {
-    /// A system of its own on a manual clock.
-    private struct Timed {
-        let clock = ManualClock()
-        let system: EventSystem
-        init() { system = EventSystem(clock: clock) }
-    }
-
     @Test("a deadline that passes while a handler is parked ends the send timed out there")
     func deadlineWhileParked() async throws {
         // The gate is never opened: only the deadline can end the wait.
-        let timed = Timed()
-        let (gate, top, parked, leaf) = F.parkedChain(in: timed.system)
+        let store = TestStore()
+        let (gate, top, parked, leaf) = F.parkedChain(in: store.system)
 
-        async let sent = leaf.send(
-            F.Numbered(sender: 0, number: 0), options: SendOptions(timeout: .seconds(1)))
+        async let sent = store.send(
+            F.Numbered(sender: 0, number: 0), from: leaf, options: SendOptions(timeout: .seconds(1)))
         try await gate.waitForArrivals(1)  // parked at hop 2
-        await timed.clock.advance(by: .seconds(1) - .nanoseconds(1))
-        #expect(timed.clock.pendingTimerCount == 1)  // not yet: the deadline is still ahead
-        await timed.clock.advance(by: .nanoseconds(1))  // returns once the send has ended
+        await store.advance(by: .seconds(1) - .nanoseconds(1))
+        #expect(store.clock.pendingTimerCount == 1)  // not yet: the deadline is still ahead
+        await store.advance(by: .nanoseconds(1))  // returns once the send has ended
         let outcome = await sent
 
         let stop = try #require(outcome.timedOutDetails)
@@ -38,7 +33,7 @@ struct DeadlineTests {
         #expect(await parked.sawTaskCancelled)
         #expect(await parked.sawContextCancelled)
         #expect(await top.seen.isEmpty)
-        #expect(timed.clock.pendingTimerCount == 0)
+        await store.finish()  // and no timer is left
     }
 
     @Test(
@@ -46,85 +41,92 @@ struct DeadlineTests {
     )
     func storedTimeoutStartsPerSend() async throws {
         // The gate is never opened: the first send can only end by timing out.
-        let timed = Timed()
-        let (gate, _, parked) = F.parkedRoot("parked", in: timed.system)
-        let quick = F.Node("quick", .handle, root: true, system: timed.system)
+        let store = TestStore()
+        let (gate, _, parked) = F.parkedRoot("parked", in: store.system)
+        let quick = F.Node("quick", .handle, root: true, system: store.system)
         let options = SendOptions(timeout: .seconds(1))
 
-        async let sent = parked.send(F.Numbered(sender: 0, number: 0), options: options)
+        async let sent = store.send(F.Numbered(sender: 0, number: 0), from: parked, options: options)
         try await gate.waitForArrivals(1)
-        await timed.clock.advance(by: .seconds(1))
+        await store.advance(by: .seconds(1))
         let first = await sent
         // The first send ended by its timeout, so the moment the options were made is now a
         // timeout ago: a deadline fixed then would stop this send before its first hop.
-        let second = await quick.send(F.Numbered(sender: 0, number: 1), options: options)
+        let second = await store.send(F.Numbered(sender: 0, number: 1), from: quick, options: options)
         let posted = await quick.post(F.Numbered(sender: 0, number: 2), options: options)
 
         #expect(first.kind == .timedOut)
         #expect(second.kind == .handled)
-        #expect(await posted.outcome.kind == .handled)
+        #expect(await store.receiveOutcome(of: posted)?.kind == .handled)
         #expect(options.deadline == nil && options.timeout == .seconds(1))
+        await store.finish()
     }
 
     @Test(
         "with both a deadline and a timeout, the earlier one stops the send",
         arguments: [(deadline: 5, timeout: 10), (deadline: 10, timeout: 5)])
     func earlierOfDeadlineAndTimeout(seconds: (deadline: Int, timeout: Int)) async throws {
-        let timed = Timed()
-        let (gate, _, parked) = F.parkedRoot("parked", in: timed.system)
+        let store = TestStore()
+        let (gate, _, parked) = F.parkedRoot("parked", in: store.system)
         let options = SendOptions(
-            deadline: timed.system.now + .seconds(seconds.deadline), timeout: .seconds(seconds.timeout))
+            deadline: store.system.now + .seconds(seconds.deadline), timeout: .seconds(seconds.timeout))
 
-        async let sent = parked.send(F.Numbered(sender: 0, number: 0), options: options)
+        async let sent = store.send(F.Numbered(sender: 0, number: 0), from: parked, options: options)
         try await gate.waitForArrivals(1)
-        #expect(timed.clock.nextDeadline == EventSystem.Instant(offset: .seconds(5)))
-        await timed.clock.advance(by: .seconds(5))
+        #expect(store.clock.nextDeadline == EventSystem.Instant(offset: .seconds(5)))
+        await store.advance(by: .seconds(5))
 
         let stop = try #require(await sent.timedOutDetails)
         #expect(stop.hop == 1)
         #expect(stop.whileHandling)
+        await store.finish()
     }
 
     @Test("a deadline that has already passed stops the send before its first hop")
     func deadlinePassedBeforeFirstHop() async throws {
-        let timed = Timed()
-        let leaf = F.Node("leaf", .handle, root: true, system: timed.system)
-        await timed.clock.advance(by: .seconds(10))
-        let outcome = await leaf.send(
-            F.Numbered(sender: 0, number: 0), options: SendOptions(deadline: timed.system.now - .seconds(1)))
+        let store = TestStore()
+        let leaf = F.Node("leaf", .handle, root: true, system: store.system)
+        await store.advance(by: .seconds(10))
+        let outcome = await store.send(
+            F.Numbered(sender: 0, number: 0), from: leaf,
+            options: SendOptions(deadline: store.system.now - .seconds(1)))
         let stop = try #require(outcome.timedOutDetails)
         #expect(stop.hop == 1)
         #expect(!stop.whileHandling)
         #expect(await leaf.seen.isEmpty)
-        #expect(timed.clock.pendingTimerCount == 0)  // no timer for a deadline already passed
+        await store.finish()  // no timer for a deadline already passed
     }
 
     @Test("a posted event whose deadline passed while it was queued ends timed out before hop 1")
     func postedDeadlineCountsQueueTime() async throws {
-        let timed = Timed()
-        let (gate, _, parked) = F.parkedRoot("parked", in: timed.system)
+        let store = TestStore()
+        let (gate, _, parked) = F.parkedRoot("parked", in: store.system)
         let first = await parked.post(F.Numbered(sender: 0, number: 0))
         let late = await parked.post(
             F.Numbered(sender: 0, number: 1), options: SendOptions(timeout: .seconds(1)))
         try await gate.waitForArrivals(1)
-        await timed.clock.advance(by: .seconds(1))  // while the post waits behind the first
+        await store.advance(by: .seconds(1))  // while the post waits behind the first
         gate.open()
 
-        #expect(await first.outcome.kind == .handled)
-        let stop = try #require((await late.outcome).timedOutDetails)
+        #expect(await store.receiveOutcome(of: first)?.kind == .handled)
+        // A post that ends other than handled is dead-lettered: that asserts its ending.
+        let letter = try #require(await store.receiveDeadLetter(.timedOut))
+        #expect(letter.outcome.eventID == late.eventID)
+        let stop = try #require(letter.outcome.timedOutDetails)
         #expect(stop.hop == 1)
         #expect(!stop.whileHandling)
         #expect(await parked.seen.map(\.number) == [0])
+        await store.finish()
     }
 
     @Test("a deadline that is met changes nothing")
     func deadlineMet() async {
-        let timed = Timed()
-        let leaf = F.Node("leaf", .handle, system: timed.system)
-        let outcome = await leaf.send(
-            F.Numbered(sender: 0, number: 0), options: SendOptions(timeout: .seconds(60)))
+        let store = TestStore()
+        let leaf = F.Node("leaf", .handle, system: store.system)
+        let outcome = await store.send(
+            F.Numbered(sender: 0, number: 0), from: leaf, options: SendOptions(timeout: .seconds(60)))
         #expect(outcome.kind == .handled)
-        #expect(timed.clock.pendingTimerCount == 0)  // its timer went with it
+        await store.finish()  // its timer went with it
     }
 
     // MARK: Regressions: a stop during a hop wins over what the hop then does

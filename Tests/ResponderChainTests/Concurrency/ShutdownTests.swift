@@ -4,24 +4,21 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
-/// The grace periods run on a manual clock: the shutdown's grace timer being scheduled is the
-/// signal that it has begun, and a grace period ends when the test advances the clock past it,
-/// never in real time.
+/// The grace periods run on a manual clock (a test store's, where the test asserts every ending):
+/// the shutdown's grace timer being scheduled is the signal that it has begun, and a grace period
+/// ends when the test advances the clock past it, never in real time.
 @Suite("Shutdown", .timeLimit(.minutes(1)))
 struct ShutdownTests {
-    /// A node that parks on a gate, and three posts to it: the first parked in its handler, the
-    /// other two queued. The rig's system runs on `clock`.
-    private static func threePostsOneParked(on clock: ManualClock) async throws -> (
-        F.Rig, Gate, F.Node, [Ticket]
-    ) {
-        let rig = F.Rig(clock: clock)
-        let (gate, _, node) = F.parkedRoot(in: rig.system)
+    /// A node of `store`'s system that parks on a gate, and three posts to it: the first parked
+    /// in its handler, the other two queued.
+    private static func threePostsOneParked(in store: TestStore) async throws -> (Gate, F.Node, [Ticket]) {
+        let (gate, _, node) = F.parkedRoot(in: store.system)
         var tickets: [Ticket] = []
         for number in 0..<3 {
             tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
         }
         try await gate.waitForArrivals(1)
-        return (rig, gate, node, tickets)
+        return (gate, node, tickets)
     }
 
     @Test(
@@ -50,40 +47,38 @@ struct ShutdownTests {
         "posts accepted before the shutdown are delivered in order during the grace period and counted as finished"
     )
     func acceptedPostsFinish() async throws {
-        let clock = ManualClock()
-        let (rig, gate, node, tickets) = try await Self.threePostsOneParked(on: clock)
+        let store = TestStore()
+        let (gate, node, tickets) = try await Self.threePostsOneParked(in: store)
 
-        let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
-        try await clock.waitForTimers(1)  // the grace period has begun: the shutdown has
+        await store.shutDown(gracePeriod: .seconds(60))  // returns once it waits for the grace period
         let refused = await node.post(F.Numbered(sender: 0, number: 3))
         #expect(refused.finishedOutcome?.rejectedDetails?.reason == .shuttingDown)
+        #expect(await store.receiveDeadLetter(.rejected)?.outcome.eventID == refused.eventID)
 
         gate.open()
-        let report = await shutdown.value
-        #expect(report == EventSystem.ShutdownReport(finished: 3, endedEarly: 0, refused: 1))
+        await store.receiveShutdownReport(EventSystem.ShutdownReport(finished: 3, endedEarly: 0, refused: 1))
         for ticket in tickets {
-            #expect(ticket.finishedOutcome?.kind == .handled)
+            #expect(await store.receiveOutcome(of: ticket)?.kind == .handled)
         }
         #expect(await node.seen.map(\.number) == [0, 1, 2])
-        #expect(rig.system.outstandingPosts == 0)
-        #expect(clock.pendingTimerCount == 0)  // the drain came first: its grace timer is gone
+        #expect(store.clock.now == EventSystem.Instant(offset: .zero))  // no time passed
+        await store.finish()  // nothing outstanding; the drain came first, its grace timer is gone
     }
 
     @Test(
         "when the grace period ends, queued posts end cancelled before hop 1 and the post in flight during its hop, all dead-lettered with reason shutdown"
     )
     func gracePeriodEnds() async throws {
-        let clock = ManualClock()
-        let (rig, _, node, tickets) = try await Self.threePostsOneParked(on: clock)  // the gate never opens
+        let tracer = RecordingTracer()
+        let store = TestStore(tracer: tracer)
+        let (_, node, tickets) = try await Self.threePostsOneParked(in: store)  // the gate never opens
 
-        let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(5)) }
-        try await clock.waitForTimers(1)
-        await clock.advance(by: .seconds(5) - .nanoseconds(1))
+        await store.shutDown(gracePeriod: .seconds(5))
+        await store.advance(by: .seconds(5) - .nanoseconds(1))
         #expect(tickets.allSatisfy { $0.finishedOutcome == nil })  // still in its grace period
-        await clock.advance(by: .nanoseconds(1))  // returns once the drain has ended the rest
+        await store.advance(by: .nanoseconds(1))  // returns once the drain has ended the rest
         #expect(tickets.allSatisfy { $0.finishedOutcome != nil })
-        let report = await shutdown.value
-        #expect(report == EventSystem.ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
+        await store.receiveShutdownReport(EventSystem.ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
 
         let inFlight = try #require(tickets[0].finishedOutcome?.cancelledDetails)
         #expect(inFlight.reason == .shutdown)
@@ -98,10 +93,15 @@ struct ShutdownTests {
             #expect(!ticket.isCancelled)
         }
         #expect(await node.seen.map(\.number) == [0])
-        let lettered = Set(rig.letters.outcomes.map(\.eventID))
+        var lettered: Set<EventID> = []
+        for _ in tickets {
+            let letter = try #require(await store.receiveDeadLetter(.cancelled))
+            #expect(letter.outcome.cancelledDetails?.reason == .shutdown)
+            lettered.insert(letter.outcome.eventID)
+        }
         #expect(lettered == Set(tickets.map(\.eventID)))
-        #expect(rig.letters.outcomes.allSatisfy { $0.cancelledDetails?.reason == .shutdown })
-        #expect(rig.tracer.outcomes.count == 3)
+        #expect(tracer.outcomes.count == 3)
+        await store.finish()
     }
 
     @Test("posters waiting for room are refused as soon as the shutdown begins")

@@ -2,8 +2,9 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-/// The timeouts and grace periods here run on a manual clock: they pass when the test advances
-/// it, once the post is parked in its handler, never in real time.
+/// The timeouts and grace periods here run on a manual clock (a test store's, for the awaited
+/// sends): they pass when the test advances it, once the post is parked in its handler, never in
+/// real time.
 @Suite("Dead letters of posts", .timeLimit(.minutes(1)))
 struct PostDeadLetterTests {
     /// Each way a post can end.
@@ -118,25 +119,27 @@ struct PostDeadLetterTests {
         "an awaited send that fails, times out or ends in a cycle is not dead-lettered: its sender holds the outcome"
     )
     func awaitedSendsKeepTheirRule() async throws {
-        let recorder = DeadLetterRecorder()
-        let clock = ManualClock()
-        let system = EventSystem(deadLetters: recorder.sink, clock: clock)
-        let failing = makeChain([.fail], system: system)
+        let store = TestStore()
+        // Watched by the store: a dead letter of any of these sends would be an element left
+        // unread in it, which `finish()` names.
+        let deadLetters = store.observeDeadLetters()
+        let failing = makeChain([.fail], system: store.system)
         let gate = Gate()
         defer { gate.open() }
-        let parking = makeChain([.park(gate, then: .handled)], system: system)
-        let ring = makeChain([.pass, .pass], topIsRoot: false, system: system)
+        let parking = makeChain([.park(gate, then: .handled)], system: store.system)
+        let ring = makeChain([.pass, .pass], topIsRoot: false, system: store.system)
         await ring[1].link(to: ring[0])
 
-        #expect(await failing[0].send(Ping()).kind == .failed)
-        async let timingOut = parking[0].send(Ping(), options: SendOptions(timeout: .seconds(1)))
+        #expect(await store.send(Ping(), from: failing[0]).kind == .failed)
+        async let timingOut = store.send(Ping(), from: parking[0], options: SendOptions(timeout: .seconds(1)))
         try await gate.waitForArrivals(1)
-        await clock.advance(by: .seconds(1))
+        await store.advance(by: .seconds(1))
         #expect(await timingOut.kind == .timedOut)
-        #expect(await ring[0].send(Ping()).kind == .cycleDetected)
+        #expect(await store.send(Ping(), from: ring[0]).kind == .cycleDetected)
         await ring[1].link(to: nil)
 
-        #expect(recorder.count == 0)
+        #expect(deadLetters._unreadCount == 0)
+        await store.finish()
     }
 
     @Test(
