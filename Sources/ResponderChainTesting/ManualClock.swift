@@ -59,6 +59,12 @@ public final class ManualClock: Clock, Sendable {
         state.withLock { $0.heap.pending }.map { ($0.deadline, $0.purpose.description) }
     }
 
+    /// The timers still to fire, in firing order, with what each is for as a value: what the
+    /// test store waits on after a deadline fires.
+    package var pendingTimerPurposes: [(deadline: Instant, purpose: TimerPurpose)] {
+        state.withLock { $0.heap.pending }
+    }
+
     /// The deadline of the next timer to fire, if any.
     public var nextDeadline: Instant? { state.withLock { $0.heap.earliest() } }
 

@@ -12,11 +12,23 @@ extension TestStore {
     /// Moves the store's clock to `instant` (never backwards), firing the timers due by then.
     public nonisolated(nonsending) func advance(to instant: EventSystem.Instant) async {
         while let next = clock.nextDeadline, next <= instant {
-            let due = clock.pendingTimers.filter { $0.deadline == next }.map(\.purpose)
-            await recorder.note("at \(next): \(due.joined(separator: ", "))")
+            let due = clock.pendingTimerPurposes.filter { $0.deadline == next }.map(\.purpose)
+            await recorder.note("at \(next): \(due.map(\.description).joined(separator: ", "))")
             await clock.advance(to: next)
+            for case .deadline(let id, _) in due { await waitForEnding(of: id) }
         }
         await clock.advance(to: instant)
+    }
+
+    /// Returns once the send or post `id` has ended: a deadline's timer returns once the route
+    /// it cancelled has ended, and the send publishes its outcome just after. Bounded by
+    /// ``waitLimit``; returns at once when the system has shut down (nothing is recorded then).
+    private nonisolated(nonsending) func waitForEnding(of id: EventID) async {
+        let recorder = recorder
+        try? await waitUntil(
+            "the send \(id) has ended after its deadline", within: waitLimit,
+            on: system.observeOutcomes(buffering: .keepingNewest(1))
+        ) { await recorder.hasEnded(id) }
     }
 
     /// Advances the store's clock to each next timer until none is scheduled (timers scheduled by

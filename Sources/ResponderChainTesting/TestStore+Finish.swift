@@ -45,6 +45,7 @@ extension TestStore {
             return
         }
         if runningClock { await run() }
+        await settleEndings()
         let problems = await leftovers()
         await recorder.note(
             "finished: \(problems.isEmpty ? "nothing left" : problems.joined(separator: " | "))")
@@ -84,6 +85,12 @@ extension TestStore {
         if dropped > 0 {
             problems.append(
                 "\(TestStoreNaming.count(dropped, "ending")) not recorded: the store's streams were full")
+        }
+        if let begun = state.withLock({ $0.shutdown }), !begun.isAsserted, begun.report == nil,
+            system.outstandingPosts == 0
+        {
+            // No post is left to wait for: the drain is ending on its own, at once.
+            try? await begun.returned.pass(within: waitLimit)
         }
         if let shutdown = state.withLock({ $0.shutdown }), !shutdown.isAsserted {
             if let report = shutdown.report {

@@ -76,6 +76,18 @@ actor TestStoreRecorder {
         if let position = positions[id] { endings[position].sentThroughStore = true }
     }
 
+    /// The events whose endings are recorded, in order.
+    func endedIDs() async -> [EventID] {
+        await sync()
+        return endings.map(\.eventID)
+    }
+
+    /// Whether the outcome of `id` has been recorded.
+    func hasEnded(_ id: EventID) async -> Bool {
+        await sync()
+        return positions[id].map { endings[$0].finished != nil } ?? false
+    }
+
     /// The outcomes not taken by a receive yet, with their places, in order.
     func unreceivedOutcomes() async -> [(position: Int, finished: EventSystem.FinishedSend)] {
         await sync()
@@ -89,11 +101,16 @@ actor TestStoreRecorder {
     }
 
     /// The dead letters not taken by a receive yet, with their places, in order.
-    func unreceivedDeadLetters() async -> [(position: Int, letter: DeadLetter)] {
+    ///
+    /// A letter comes before its ending's outcome; with `complete`, only the letters whose
+    /// outcomes have come too, so that a receive returns once the ending is whole (and the trace
+    /// has both, in the same order on every run).
+    func unreceivedDeadLetters(complete: Bool) async -> [(position: Int, letter: DeadLetter)] {
         await sync()
         return endings.indices.compactMap { position in
             let ending = endings[position]
             guard !ending.deadLetterReceived, let letter = ending.deadLetter else { return nil }
+            guard !complete || ending.finished != nil else { return nil }
             return (position, letter)
         }
     }
@@ -113,15 +130,15 @@ actor TestStoreRecorder {
     }
 
     /// Takes the outcome of `id` (a ticket's), if it has been recorded and not taken.
-    func takeOutcome(of id: EventID) async -> Bool {
+    func takeOutcome(of id: EventID) async -> Outcome? {
         await sync()
         guard
             let position = endings.indices.first(where: {
-                endings[$0].eventID == id && !endings[$0].outcomeReceived
+                endings[$0].eventID == id && endings[$0].finished != nil && !endings[$0].outcomeReceived
             })
-        else { return false }
+        else { return nil }
         endings[position].outcomeReceived = true
-        return true
+        return endings[position].outcome
     }
 
     /// The endings nothing asserted, in order.

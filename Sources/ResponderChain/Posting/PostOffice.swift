@@ -49,6 +49,11 @@ final class PostOffice: Sendable {
         state.withLock { $0.statistics }
     }
 
+    /// Whether the post `id` is being delivered (see ``PostOfficeState/isDelivering(_:)``).
+    func isDelivering(_ id: EventID) -> Bool {
+        state.withLock { $0.isDelivering(id) }
+    }
+
     /// Whether the office is shutting down or has shut down.
     var isShuttingDown: Bool { state.withLock { $0.isShuttingDown } }
 

@@ -285,6 +285,20 @@ struct PostOfficeState {
     }
 
     var outstanding: Int { statistics.outstanding }
+
+    /// Whether the post `id` is being delivered: in flight on its lane, or detached from it, its
+    /// ticket not yet holding its outcome (which its streams may have already).
+    func isDelivering(_ id: EventID) -> Bool {
+        let mail: Mail
+        switch state {
+        case .open(let open): mail = open.mail
+        case .shuttingDown(let shuttingDown): mail = shuttingDown.mail
+        case .closed: return false
+        case .modifying: preconditionFailure("read during a transition")
+        }
+        return mail.lanes.values.contains { $0.inFlight?.eventID == id }
+            || mail.detached.values.contains { $0.ticket.eventID == id }
+    }
     var peak: Int { statistics.peak }
 
     /// Whether everything the drain waits for has ended: the office is shutting down and the only
