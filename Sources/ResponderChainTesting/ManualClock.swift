@@ -1,6 +1,6 @@
 public import ResponderChain
 
-/// A clock that moves only when a test moves it: give it to an ``EventSystem`` and every
+/// A clock that moves only when a test moves it: give it to an `EventSystem` and every
 /// deadline, timeout, grace period and gesture timer of that system waits for
 /// ``advance(by:)``.
 ///
@@ -16,7 +16,7 @@ public import ResponderChain
 /// order they were scheduled), each at its own instant (``now`` reads it while it runs), and
 /// waits until the work each one started has settled before it fires the next: a timed-out
 /// send has ended, with its outcome published, before `advance` returns. Timers scheduled by
-/// that work fire in the same call when they fall due by its end. ``run()`` advances until no
+/// that work fire in the same call when they fall due by its end. ``run(limit:)`` advances until no
 /// timer is left.
 ///
 /// A task that sleeps on the clock (`try await clock.sleep(for: .seconds(5))`) is a timer too:
@@ -59,12 +59,6 @@ public final class ManualClock: Clock, Sendable {
         state.withLock { $0.heap.pending }.map { ($0.deadline, $0.purpose.description) }
     }
 
-    /// The timers still to fire, in firing order, with what each is for as a value: what the
-    /// test store waits on after a deadline fires.
-    package var pendingTimerPurposes: [(deadline: Instant, purpose: TimerPurpose)] {
-        state.withLock { $0.heap.pending }
-    }
-
     /// The deadline of the next timer to fire, if any.
     public var nextDeadline: Instant? { state.withLock { $0.heap.earliest() } }
 
@@ -84,14 +78,24 @@ public final class ManualClock: Clock, Sendable {
 
     /// Moves the clock to `instant` (never backwards), firing the timers due by then.
     public func advance(to instant: Instant) async {
-        while let timer = state.withLock({ state -> TimerHeapEntry? in
-            guard let due = state.heap.popDue(by: instant) else { return nil }
-            state.now = max(state.now, due.deadline)
-            return TimerHeapEntry(work: due.work)
-        }) {
-            await timer.work()
-        }
+        while await fireNext(by: instant) != nil {}
         state.withLock { $0.now = max($0.now, instant) }
+    }
+
+    /// Fires the first timer due by `instant`, if any: moves the clock to its deadline, runs its
+    /// work, and returns once the work has settled, with the timer's deadline and purpose. The
+    /// one step of ``advance(to:)``; the test store takes it itself, to see each timer fire.
+    package func fireNext(by instant: Instant) async -> (deadline: Instant, purpose: TimerPurpose)? {
+        guard
+            let (timer, deadline, purpose) = state.withLock({
+                state -> (TimerHeapEntry, Instant, TimerPurpose)? in
+                guard let due = state.heap.popDue(by: instant) else { return nil }
+                state.now = max(state.now, due.deadline)
+                return (TimerHeapEntry(work: due.work), due.deadline, due.purpose)
+            })
+        else { return nil }
+        await timer.work()
+        return (deadline, purpose)
     }
 
     /// Advances to each next timer until none is scheduled, timers scheduled by the ones that

@@ -11,11 +11,9 @@ extension TestStore {
 
     /// Moves the store's clock to `instant` (never backwards), firing the timers due by then.
     public nonisolated(nonsending) func advance(to instant: EventSystem.Instant) async {
-        while let next = clock.nextDeadline, next <= instant {
-            let due = clock.pendingTimerPurposes.filter { $0.deadline == next }.map(\.purpose)
-            await recorder.note("at \(next): \(due.map(\.description).joined(separator: ", "))")
-            await clock.advance(to: next)
-            for case .deadline(let id, _) in due { await waitForEnding(of: id) }
+        while let (deadline, purpose) = await clock.fireNext(by: instant) {
+            await recorder.note("at \(deadline): \(purpose)")
+            if case .deadline(let id, _) = purpose { await waitForEnding(of: id) }
         }
         await clock.advance(to: instant)
     }
@@ -25,6 +23,12 @@ extension TestStore {
     /// ``waitLimit``; returns at once when the system has shut down (nothing is recorded then).
     private nonisolated(nonsending) func waitForEnding(of id: EventID) async {
         let recorder = recorder
+        // Mostly ended already, or a few steps of its task away: look a few times first (see
+        // `quickLooks`), then wait for a signal.
+        for _ in 0..<Self.quickLooks {
+            if await recorder.hasEnded(id) { return }
+            await Task.yield()
+        }
         try? await waitUntil(
             "the send \(id) has ended after its deadline", within: waitLimit,
             on: system.observeOutcomes(buffering: .keepingNewest(1))

@@ -15,7 +15,7 @@ extension TestStore {
     /// - the dead letters no receive or store send asserted;
     /// - the other outcomes none asserted (an ending that went to dead letters is named once, as
     ///   a dead letter);
-    /// - the report of a shutdown ``shutDown(gracePeriod:)`` began, not asserted, or not come;
+    /// - the report of a shutdown ``shutDown(gracePeriod:sourceLocation:)`` began, not asserted, or not come;
     /// - the timers still scheduled on ``clock``, with their deadlines and purposes;
     /// - the posts still outstanding (queued or being delivered), and the posters waiting for
     ///   room;

@@ -1,7 +1,7 @@
 public import ResponderChain
 
 extension TestStore {
-    /// A stream of the store's system's outcomes (``EventSystem/observeOutcomes(buffering:)``)
+    /// A stream of the store's system's outcomes (`EventSystem.observeOutcomes(buffering:)`)
     /// that the store watches: ``finish(runningClock:sourceLocation:)`` names each element the
     /// test left unread in it.
     public func observeOutcomes(
@@ -12,7 +12,7 @@ extension TestStore {
         return stream
     }
 
-    /// A stream of the store's system's dead letters (``EventSystem/observeDeadLetters(buffering:)``)
+    /// A stream of the store's system's dead letters (`EventSystem.observeDeadLetters(buffering:)`)
     /// that the store watches: ``finish(runningClock:sourceLocation:)`` names each element the
     /// test left unread in it.
     public func observeDeadLetters(

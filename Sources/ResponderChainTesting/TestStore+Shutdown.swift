@@ -2,7 +2,7 @@ public import ResponderChain
 public import Testing
 
 extension TestStore {
-    /// Begins shutting the store's system down (``EventSystem/shutDown(gracePeriod:)``) in a task
+    /// Begins shutting the store's system down (`EventSystem.shutDown(gracePeriod:)`) in a task
     /// of the store's, and returns once the shutdown has begun and waits for its grace period
     /// (posts are outstanding), or has returned (none was): move the clock past the grace
     /// period, then assert the report with ``receiveShutdownReport(_:within:sourceLocation:)``.
@@ -54,7 +54,7 @@ extension TestStore {
         }
     }
 
-    /// Asserts the report of the shutdown ``shutDown(gracePeriod:)`` began, waiting for the
+    /// Asserts the report of the shutdown ``shutDown(gracePeriod:sourceLocation:)`` began, waiting for the
     /// shutdown to return if it has not (bounded in real time), and returns it.
     ///
     /// Records an issue when no shutdown was begun, or when it does not return within `limit`
@@ -91,7 +91,7 @@ extension TestStore {
         return report
     }
 
-    /// Asserts that the report of the shutdown ``shutDown(gracePeriod:)`` began is `expected`,
+    /// Asserts that the report of the shutdown ``shutDown(gracePeriod:sourceLocation:)`` began is `expected`,
     /// waiting for the shutdown to return if it has not (bounded in real time).
     ///
     /// ```swift

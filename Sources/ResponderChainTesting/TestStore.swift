@@ -21,7 +21,7 @@ public import Testing
 /// ```
 ///
 /// **What it records.** Every ending of a send or post through its system (its outcome, and its
-/// dead letter when it goes there), every shutdown it began (``shutDown(gracePeriod:)``) and its
+/// dead letter when it goes there), every shutdown it began (``shutDown(gracePeriod:sourceLocation:)``) and its
 /// report, and the observation streams a test opened through it (``observeOutcomes(buffering:)``).
 /// At ``finish(runningClock:sourceLocation:)`` it checks what is still under way: timers still
 /// scheduled on its clock, posts still outstanding, posters waiting for room.

@@ -33,15 +33,22 @@ actor TestStoreRecorder {
 
     /// Reads every element the streams hold now into ``endings``.
     func sync() async {
+        await syncDeadLetters()
+        while outcomes._unreadCount > 0 {
+            var iterator = outcomes.makeAsyncIterator()
+            guard let finished = await iterator.next(isolation: self) else { break }
+            // Its dead letter, if it has one, was published before it: read it first, so that
+            // the letter is recorded (and traced) before the outcome however the reads fall.
+            await syncDeadLetters()
+            record(finished)
+        }
+    }
+
+    private func syncDeadLetters() async {
         while deadLetters._unreadCount > 0 {
             var iterator = deadLetters.makeAsyncIterator()
             guard let letter = await iterator.next(isolation: self) else { break }
             record(letter)
-        }
-        while outcomes._unreadCount > 0 {
-            var iterator = outcomes.makeAsyncIterator()
-            guard let finished = await iterator.next(isolation: self) else { break }
-            record(finished)
         }
     }
 

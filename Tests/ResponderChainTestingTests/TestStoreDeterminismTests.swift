@@ -1,4 +1,4 @@
-@testable import ResponderChain
+import ResponderChain
 import ResponderChainTesting
 import Testing
 
@@ -34,7 +34,9 @@ struct TestStoreDeterminismTests {
         #expect(await Self.scenario(seed: 7) != first)
     }
 
-    @Test("a 24-hour schedule of deadlines, retries and a shutdown's grace period runs in milliseconds")
+    @Test(
+        "a 24-hour schedule of deadlines, retries and a shutdown's grace period runs in virtual time, in milliseconds"
+    )
     func dayOfTimers() async throws {
         let store = TestStore()
         let posts = 100
@@ -70,18 +72,15 @@ struct TestStoreDeterminismTests {
             EventSystem.ShutdownReport(finished: posts, endedEarly: 0, refused: 0))
         for _ in 0..<posts { await store.receiveDeadLetter(.timedOut) }
         await store.finish()
-        print("a 24-hour schedule of \(fired) timers ran in \(elapsed)")
-        #expect(elapsed < Self.dayBudget, "the day took \(elapsed)")
-    }
-
-    /// What the day of timers may take in wall time: 50 ms optimized; a debug build, whose
-    /// every generic call is unspecialized, is given 10 times more.
-    static var dayBudget: Duration {
+        // 50 ms is the bound of an optimized build. A debug build (unspecialized generics, and
+        // the rest of the test run on the same two cores) takes about 30 ms alone; its bound is
+        // ten times that, to catch a cost that grows with the schedule, not a busy machine.
         #if DEBUG
-            .milliseconds(500)
+            let bound = Duration.milliseconds(500)
         #else
-            .milliseconds(50)
+            let bound = Duration.milliseconds(50)
         #endif
+        #expect(elapsed < bound, "a 24-hour schedule of \(fired) timers took \(elapsed)")
     }
 
     /// A seeded run of sends and posts on one lane: handled, failing and slow orders (the slow
