@@ -1,9 +1,9 @@
 import Testing
 
 /// The documents whose Swift blocks this target compiles, relative to the repository.
-private let documents = ["README.md", "Docs/Guide.md"]
+private let documents = ["README.md", "Docs/Guide.md", "Docs/Testing.md"]
 
-/// Every ```swift block of README.md and Docs/Guide.md is compiled in this target, verbatim: the
+/// Every ```swift block of README.md, Docs/Guide.md and Docs/Testing.md is compiled in this target, verbatim: the
 /// other files hold each one as a region between a `snippet: <document> <n>` marker line and an
 /// `end snippet` line (see `SnippetRegion`). This suite reads the documents and the regions at
 /// test time and fails when a block and its region differ, when a block has no region, or when a

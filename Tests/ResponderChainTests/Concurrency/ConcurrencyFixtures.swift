@@ -29,15 +29,15 @@ enum ConcurrencyFixtures {
     /// `leaf` (passes) → `parked` (parks on `gate`, a new closed one) → `top` (a root that
     /// handles): the chain in which a stop finds a handler parked at hop 2. The park is woken by a
     /// cancellation unless `ignoringCancellation`, in which case the handler handles and lets the
-    /// event continue once the gate opens.
-    static func parkedChain(ignoringCancellation: Bool = false) -> (
+    /// event continue once the gate opens. The three use `system`.
+    static func parkedChain(ignoringCancellation: Bool = false, in system: EventSystem = .default) -> (
         gate: Gate, top: Node, parked: Node, leaf: Node
     ) {
         let gate = Gate()
-        let top = Node("top", .handle, root: true)
+        let top = Node("top", .handle, root: true, system: system)
         let script: Script = ignoringCancellation ? .parkIgnoringCancellation(gate) : .park(gate)
-        let parked = Node("parked", script, parent: top)
-        return (gate, top, parked, Node("leaf", .pass, parent: parked))
+        let parked = Node("parked", script, parent: top, system: system)
+        return (gate, top, parked, Node("leaf", .pass, parent: parked, system: system))
     }
 
     /// A root called `name` in `system` whose handler parks every event on `gate`, a new closed
@@ -62,14 +62,14 @@ enum ConcurrencyFixtures {
         return nodes
     }
 
-    /// A system of its own with a recording tracer and a dead-letter recorder.
+    /// A system of its own with a recording tracer and a dead-letter recorder, on `clock`.
     struct Rig {
         let tracer = RecordingTracer()
         let letters = DeadLetterRecorder()
         let system: EventSystem
 
-        init(limit: EventSystem.PostingLimit = .default) {
-            system = EventSystem(tracer: tracer, deadLetters: letters.sink, postingLimit: limit)
+        init(limit: EventSystem.PostingLimit = .default, clock: any Clock<Duration> = ContinuousClock()) {
+            system = EventSystem(tracer: tracer, deadLetters: letters.sink, postingLimit: limit, clock: clock)
         }
     }
 

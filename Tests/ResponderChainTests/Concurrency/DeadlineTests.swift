@@ -5,17 +5,26 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
+/// The deadlines run in virtual time, on a test store: a test moves the clock past a deadline
+/// only once the send is where the test wants it (a handler parked, a post queued), `advance`
+/// returns once the send it stopped has ended, and `finish()` fails a test that leaves an
+/// outcome, a dead letter or a timer behind. The stop regressions run on a manual clock; only the
+/// race at the end runs on the real clock, on purpose.
 @Suite("Deadlines", .timeLimit(.minutes(5)))
 struct DeadlineTests {
     @Test("a deadline that passes while a handler is parked ends the send timed out there")
     func deadlineWhileParked() async throws {
         // The gate is never opened: only the deadline can end the wait.
-        let (_, top, parked, leaf) = F.parkedChain()
-        // Long enough for the first two hops to begin even on a loaded machine; the test then
-        // waits for the deadline itself, which is the behaviour under test.
+        let store = TestStore()
+        let (gate, top, parked, leaf) = F.parkedChain(in: store.system)
 
-        let outcome = await leaf.send(
-            F.Numbered(sender: 0, number: 0), options: SendOptions(timeout: .seconds(1)))
+        async let sent = store.send(
+            F.Numbered(sender: 0, number: 0), from: leaf, options: SendOptions(timeout: .seconds(1)))
+        try await gate.waitForArrivals(1)  // parked at hop 2
+        await store.advance(by: .seconds(1) - .nanoseconds(1))
+        #expect(store.clock.pendingTimerCount == 1)  // not yet: the deadline is still ahead
+        await store.advance(by: .nanoseconds(1))  // returns once the send has ended
+        let outcome = await sent
 
         let stop = try #require(outcome.timedOutDetails)
         #expect(stop.responder == ResponderID(parked))
@@ -24,86 +33,114 @@ struct DeadlineTests {
         #expect(await parked.sawTaskCancelled)
         #expect(await parked.sawContextCancelled)
         #expect(await top.seen.isEmpty)
+        await store.finish()  // and no timer is left
     }
 
     @Test(
         "a stored timeout starts with each send: a send made after an earlier one timed out gets its own time"
     )
     func storedTimeoutStartsPerSend() async throws {
-        // The gate is never opened: the first send can only end by timing out. A system of its
-        // own: a post through the process-wide one could wait for room behind the floods of
-        // suites running beside this one, and time out there.
-        let (_, system, parked) = F.parkedRoot("parked")
-        let quick = F.Node("quick", .handle, root: true, system: system)
+        // The gate is never opened: the first send can only end by timing out.
+        let store = TestStore()
+        let (gate, _, parked) = F.parkedRoot("parked", in: store.system)
+        let quick = F.Node("quick", .handle, root: true, system: store.system)
         let options = SendOptions(timeout: .seconds(1))
 
-        let first = await parked.send(F.Numbered(sender: 0, number: 0), options: options)
-        // The first send ended by its timeout, so the moment the options were made is now more
-        // than a timeout ago: a deadline fixed then would stop this send before its first hop.
-        let second = await quick.send(F.Numbered(sender: 0, number: 1), options: options)
+        async let sent = store.send(F.Numbered(sender: 0, number: 0), from: parked, options: options)
+        try await gate.waitForArrivals(1)
+        await store.advance(by: .seconds(1))
+        let first = await sent
+        // The first send ended by its timeout, so the moment the options were made is now a
+        // timeout ago: a deadline fixed then would stop this send before its first hop.
+        let second = await store.send(F.Numbered(sender: 0, number: 1), from: quick, options: options)
         let posted = await quick.post(F.Numbered(sender: 0, number: 2), options: options)
 
         #expect(first.kind == .timedOut)
         #expect(second.kind == .handled)
-        #expect(await posted.outcome.kind == .handled)
+        #expect(await store.receiveOutcome(of: posted)?.kind == .handled)
         #expect(options.deadline == nil && options.timeout == .seconds(1))
+        await store.finish()
     }
 
-    @Test("with both a deadline and a timeout, the earlier one stops the send")
-    func earlierOfDeadlineAndTimeout() async throws {
-        let leaf = F.Node("leaf", .handle, root: true)
-        let passed = SendOptions(deadline: EventSystem.default.now - .seconds(1), timeout: .seconds(60))
+    @Test(
+        "with both a deadline and a timeout, the earlier one stops the send",
+        arguments: [(deadline: 5, timeout: 10), (deadline: 10, timeout: 5)])
+    func earlierOfDeadlineAndTimeout(seconds: (deadline: Int, timeout: Int)) async throws {
+        let store = TestStore()
+        let (gate, _, parked) = F.parkedRoot("parked", in: store.system)
+        let options = SendOptions(
+            deadline: store.system.now + .seconds(seconds.deadline), timeout: .seconds(seconds.timeout))
 
-        let outcome = await leaf.send(F.Numbered(sender: 0, number: 0), options: passed)
+        async let sent = store.send(F.Numbered(sender: 0, number: 0), from: parked, options: options)
+        try await gate.waitForArrivals(1)
+        #expect(store.clock.nextDeadline == EventSystem.Instant(offset: .seconds(5)))
+        await store.advance(by: .seconds(5))
 
-        #expect(try #require(outcome.timedOutDetails).hop == 1)
-        #expect(await leaf.seen.isEmpty)
+        let stop = try #require(await sent.timedOutDetails)
+        #expect(stop.hop == 1)
+        #expect(stop.whileHandling)
+        await store.finish()
     }
 
     @Test("a deadline that has already passed stops the send before its first hop")
     func deadlinePassedBeforeFirstHop() async throws {
-        let leaf = F.Node("leaf", .handle, root: true)
-        let outcome = await leaf.send(
-            F.Numbered(sender: 0, number: 0), options: SendOptions(deadline: EventSystem.default.now - .seconds(1)))
+        let store = TestStore()
+        let leaf = F.Node("leaf", .handle, root: true, system: store.system)
+        await store.advance(by: .seconds(10))
+        let outcome = await store.send(
+            F.Numbered(sender: 0, number: 0), from: leaf,
+            options: SendOptions(deadline: store.system.now - .seconds(1)))
         let stop = try #require(outcome.timedOutDetails)
         #expect(stop.hop == 1)
         #expect(!stop.whileHandling)
         #expect(await leaf.seen.isEmpty)
+        await store.finish()  // no timer for a deadline already passed
     }
 
     @Test("a posted event whose deadline passed while it was queued ends timed out before hop 1")
     func postedDeadlineCountsQueueTime() async throws {
-        let (gate, _, parked) = F.parkedRoot("parked")
+        let store = TestStore()
+        let (gate, _, parked) = F.parkedRoot("parked", in: store.system)
         let first = await parked.post(F.Numbered(sender: 0, number: 0))
         let late = await parked.post(
-            F.Numbered(sender: 0, number: 1), options: SendOptions(deadline: EventSystem.default.now - .milliseconds(1)))
+            F.Numbered(sender: 0, number: 1), options: SendOptions(timeout: .seconds(1)))
         try await gate.waitForArrivals(1)
+        await store.advance(by: .seconds(1))  // while the post waits behind the first
         gate.open()
 
-        #expect(await first.outcome.kind == .handled)
-        let stop = try #require((await late.outcome).timedOutDetails)
+        #expect(await store.receiveOutcome(of: first)?.kind == .handled)
+        // A post that ends other than handled is dead-lettered: that asserts its ending.
+        let letter = try #require(await store.receiveDeadLetter(.timedOut))
+        #expect(letter.outcome.eventID == late.eventID)
+        let stop = try #require(letter.outcome.timedOutDetails)
         #expect(stop.hop == 1)
+        #expect(!stop.whileHandling)
         #expect(await parked.seen.map(\.number) == [0])
+        await store.finish()
     }
 
     @Test("a deadline that is met changes nothing")
     func deadlineMet() async {
-        let leaf = F.Node("leaf", .handle)
-        let outcome = await leaf.send(
-            F.Numbered(sender: 0, number: 0), options: SendOptions(timeout: .seconds(60)))
+        let store = TestStore()
+        let leaf = F.Node("leaf", .handle, system: store.system)
+        let outcome = await store.send(
+            F.Numbered(sender: 0, number: 0), from: leaf, options: SendOptions(timeout: .seconds(60)))
         #expect(outcome.kind == .handled)
+        await store.finish()  // its timer went with it
     }
 
     // MARK: Regressions: a stop during a hop wins over what the hop then does
 
     /// What each of these regressions starts from: a gate that is never opened, so that only the
-    /// stop wakes what waits at it, and a system of its own whose dead letters are recorded.
+    /// stop wakes what waits at it, and a system of its own, on a manual clock (a deadline passes
+    /// once the hop under test has begun), whose dead letters are recorded.
     private struct StopRig {
         let gate = Gate()
         let letters = DeadLetterRecorder()
+        let clock = ManualClock()
         let system: EventSystem
 
-        init() { system = EventSystem(deadLetters: letters.sink) }
+        init() { system = EventSystem(deadLetters: letters.sink, clock: clock) }
     }
 
     @Test(
@@ -117,7 +154,7 @@ struct DeadlineTests {
         )
         let leaf = F.Scripted("leaf", .pass, parent: parked, system: rig.system)
 
-        let stop = try await stopAtHop2(of: parked, by: cause, sentFrom: leaf, once: rig.gate)
+        let stop = try await stopAtHop2(of: parked, by: cause, sentFrom: leaf, in: rig)
         #expect(stop.whileHandling)
         #expect(await top.log.isEmpty)
     }
@@ -131,7 +168,7 @@ struct DeadlineTests {
             "root", F.Script([.parkIgnoringStop(rig.gate)], then: .pass), root: true, system: rig.system)
         let leaf = F.Scripted("leaf", .pass, parent: root, system: rig.system)
 
-        let stop = try await stopAtHop2(of: root, by: cause, sentFrom: leaf, once: rig.gate)
+        let stop = try await stopAtHop2(of: root, by: cause, sentFrom: leaf, in: rig)
         #expect(stop.whileHandling)
         #expect(rig.letters.outcomes.map(\.kind) == [])
     }
@@ -145,17 +182,18 @@ struct DeadlineTests {
         let broken = F.Scripted("broken", .pass, system: rig.system, nextGate: rig.gate)
         let leaf = F.Scripted("leaf", .pass, parent: broken, system: rig.system)
 
-        _ = try await stopAtHop2(of: broken, by: cause, sentFrom: leaf, once: rig.gate)
+        _ = try await stopAtHop2(of: broken, by: cause, sentFrom: leaf, in: rig)
         #expect(rig.letters.outcomes.map(\.kind) == [])
     }
 
-    /// Sends event 0 from `leaf`, stops it by `cause` once `gate` has had one arrival, and
-    /// returns the stop, having checked that the send ended as `cause` says, stopped at
-    /// `responder`'s hop, the second.
+    /// Sends event 0 from `leaf`, stops it by `cause` once the rig's gate has had one arrival
+    /// (a deadline: by advancing the rig's clock past it then), and returns the stop, having
+    /// checked that the send ended as `cause` says, stopped at `responder`'s hop, the second.
     private func stopAtHop2(
-        of responder: F.Node, by cause: F.StopCause, sentFrom leaf: F.Node, once gate: Gate
+        of responder: F.Node, by cause: F.StopCause, sentFrom leaf: F.Node, in rig: StopRig
     ) async throws -> Outcome.Stop {
-        let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf) {
+        let gate = rig.gate
+        let outcome = try await cause.run(F.Numbered(sender: 0, number: 0), from: leaf, clock: rig.clock) {
             try await gate.waitForArrivals(1)
         }
 
@@ -189,7 +227,8 @@ struct DeadlineTests {
                     var counts: [Outcome.Kind: Int] = [:]
                     for index in stride(from: worker, to: total, by: workers) {
                         let event = F.Numbered(sender: worker, number: index)
-                        let options = SendOptions(deadline: EventSystem.default.now + Self.raceDeadline(&random))
+                        let options = SendOptions(
+                            deadline: EventSystem.default.now + Self.raceDeadline(&random))
                         let outcome =
                             index % 4 == 3
                             ? await leaf.post(event, options: options).outcome

@@ -118,16 +118,26 @@ extension ConcurrencyFixtures {
         }
 
         /// Sends (or, for a ticket, posts) `event` from `sender`, stops it once `ready` returns,
-        /// and returns its outcome. The deadline does not wait for `ready`: it passes 3 s after the
-        /// send starts, long enough for the hops before the one under test to run even on a loaded
-        /// machine under the thread sanitizer (300 ms was not: with every TSan suite running
-        /// beside it, hop 2 had not started when it passed).
+        /// and returns its outcome. The deadline passes 3 s after the send starts: given `clock`
+        /// (the ``ManualClock`` of the sender's system), the clock is moved those 3 s once `ready`
+        /// returns; on a real clock it does not wait for `ready`, and 3 s is long enough for the
+        /// hops before the one under test to run even on a loaded machine under the thread
+        /// sanitizer (300 ms was not: with every TSan suite running beside it, hop 2 had not
+        /// started when it passed).
         func run(
             _ event: Numbered, from sender: some Responder, options: SendOptions = .default,
-            stopWhen ready: () async throws -> Void
+            clock: ManualClock? = nil, stopWhen ready: () async throws -> Void
         ) async throws -> Outcome {
             switch self {
             case .deadline:
+                if let clock {
+                    var options = options
+                    options.deadline = clock.now + .seconds(3)
+                    let sending = Task { [options] in await sender.send(event, options: options) }
+                    try await ready()
+                    await clock.advance(by: .seconds(3))  // returns once the send has ended
+                    return await sending.value
+                }
                 var options = options
                 options.deadline = EventSystem.default.now + .seconds(3)
                 return await sender.send(event, options: options)

@@ -4,31 +4,35 @@ import Testing
 
 private typealias F = ConcurrencyFixtures
 
+/// The grace periods run on a manual clock (a test store's, where the test asserts every ending):
+/// the shutdown's grace timer being scheduled is the signal that it has begun, and a grace period
+/// ends when the test advances the clock past it, never in real time.
 @Suite("Shutdown", .timeLimit(.minutes(1)))
 struct ShutdownTests {
-    /// A node that parks on a gate, and three posts to it: the first parked in its handler, the
-    /// other two queued.
-    private static func threePostsOneParked() async throws -> (F.Rig, Gate, F.Node, [Ticket]) {
-        let rig = F.Rig()
-        let (gate, _, node) = F.parkedRoot(in: rig.system)
+    /// A node of `store`'s system that parks on a gate, and three posts to it: the first parked
+    /// in its handler, the other two queued.
+    private static func threePostsOneParked(in store: TestStore) async throws -> (Gate, F.Node, [Ticket]) {
+        let (gate, _, node) = F.parkedRoot(in: store.system)
         var tickets: [Ticket] = []
         for number in 0..<3 {
             tickets.append(await node.post(F.Numbered(sender: 0, number: number)))
         }
         try await gate.waitForArrivals(1)
-        return (rig, gate, node, tickets)
+        return (gate, node, tickets)
     }
 
     @Test(
         "a system with nothing outstanding shuts down at once; later posts are refused, traced and dead-lettered"
     )
     func nothingOutstanding() async throws {
-        let rig = F.Rig()
+        let clock = ManualClock()
+        let rig = F.Rig(clock: clock)
         let node = F.Node("node", .handle, root: true, system: rig.system)
 
-        let report = await rig.system.shutDown(gracePeriod: .seconds(60))
+        let report = await rig.system.shutDown(gracePeriod: .seconds(60))  // the clock never moves
         #expect(report == EventSystem.ShutdownReport(finished: 0, endedEarly: 0, refused: 0))
         #expect(rig.system.isShuttingDown)
+        #expect(clock.pendingTimerCount == 0)
 
         let late = await node.post(F.Numbered(sender: 0, number: 0))
         let rejection = try #require(late.finishedOutcome?.rejectedDetails)
@@ -43,31 +47,38 @@ struct ShutdownTests {
         "posts accepted before the shutdown are delivered in order during the grace period and counted as finished"
     )
     func acceptedPostsFinish() async throws {
-        let (rig, gate, node, tickets) = try await Self.threePostsOneParked()
+        let store = TestStore()
+        let (gate, node, tickets) = try await Self.threePostsOneParked(in: store)
 
-        let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
-        try await waitUntil("the shutdown has begun") { rig.system.isShuttingDown }
+        await store.shutDown(gracePeriod: .seconds(60))  // returns once it waits for the grace period
         let refused = await node.post(F.Numbered(sender: 0, number: 3))
         #expect(refused.finishedOutcome?.rejectedDetails?.reason == .shuttingDown)
+        #expect(await store.receiveDeadLetter(.rejected)?.outcome.eventID == refused.eventID)
 
         gate.open()
-        let report = await shutdown.value
-        #expect(report == EventSystem.ShutdownReport(finished: 3, endedEarly: 0, refused: 1))
+        await store.receiveShutdownReport(EventSystem.ShutdownReport(finished: 3, endedEarly: 0, refused: 1))
         for ticket in tickets {
-            #expect(ticket.finishedOutcome?.kind == .handled)
+            #expect(await store.receiveOutcome(of: ticket)?.kind == .handled)
         }
         #expect(await node.seen.map(\.number) == [0, 1, 2])
-        #expect(rig.system.outstandingPosts == 0)
+        #expect(store.clock.now == EventSystem.Instant(offset: .zero))  // no time passed
+        await store.finish()  // nothing outstanding; the drain came first, its grace timer is gone
     }
 
     @Test(
         "when the grace period ends, queued posts end cancelled before hop 1 and the post in flight during its hop, all dead-lettered with reason shutdown"
     )
     func gracePeriodEnds() async throws {
-        let (rig, _, node, tickets) = try await Self.threePostsOneParked()  // the gate never opens
+        let tracer = RecordingTracer()
+        let store = TestStore(tracer: tracer)
+        let (_, node, tickets) = try await Self.threePostsOneParked(in: store)  // the gate never opens
 
-        let report = await rig.system.shutDown(gracePeriod: .zero)
-        #expect(report == EventSystem.ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
+        await store.shutDown(gracePeriod: .seconds(5))
+        await store.advance(by: .seconds(5) - .nanoseconds(1))
+        #expect(tickets.allSatisfy { $0.finishedOutcome == nil })  // still in its grace period
+        await store.advance(by: .nanoseconds(1))  // returns once the drain has ended the rest
+        #expect(tickets.allSatisfy { $0.finishedOutcome != nil })
+        await store.receiveShutdownReport(EventSystem.ShutdownReport(finished: 0, endedEarly: 3, refused: 0))
 
         let inFlight = try #require(tickets[0].finishedOutcome?.cancelledDetails)
         #expect(inFlight.reason == .shutdown)
@@ -82,15 +93,21 @@ struct ShutdownTests {
             #expect(!ticket.isCancelled)
         }
         #expect(await node.seen.map(\.number) == [0])
-        let lettered = Set(rig.letters.outcomes.map(\.eventID))
+        var lettered: Set<EventID> = []
+        for _ in tickets {
+            let letter = try #require(await store.receiveDeadLetter(.cancelled))
+            #expect(letter.outcome.cancelledDetails?.reason == .shutdown)
+            lettered.insert(letter.outcome.eventID)
+        }
         #expect(lettered == Set(tickets.map(\.eventID)))
-        #expect(rig.letters.outcomes.allSatisfy { $0.cancelledDetails?.reason == .shutdown })
-        #expect(rig.tracer.outcomes.count == 3)
+        #expect(tracer.outcomes.count == 3)
+        await store.finish()
     }
 
     @Test("posters waiting for room are refused as soon as the shutdown begins")
     func waitingPostersRefused() async throws {
-        let rig = F.Rig(limit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .suspend))
+        let rig = F.Rig(
+            limit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .suspend), clock: ManualClock())
         let (gate, _, node) = F.parkedRoot(in: rig.system)
         let first = await node.post(F.Numbered(sender: 0, number: 0))
         let waiting = Task { await node.post(F.Numbered(sender: 1, number: 1)) }
@@ -137,15 +154,20 @@ struct ShutdownTests {
         "a handler that ignores cancellation delays the shutdown until it returns; its event still ends cancelled by the shutdown"
     )
     func handlerIgnoringCancellation() async throws {
-        let rig = F.Rig()
+        let clock = ManualClock()
+        let rig = F.Rig(clock: clock)
         let stubborn = Stubborn(system: rig.system)
         let ticket = await stubborn.post(F.Numbered(sender: 0, number: 0))
 
-        let shutdown = Task { await rig.system.shutDown(gracePeriod: .zero) }
+        let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(5)) }
+        try await clock.waitForTimers(1)
+        // The advance ends the grace period, then waits for the drain: for the handler.
+        let advancing = Task { await clock.advance(by: .seconds(5)) }
         try await stubborn.cancelled.waitForArrivals(1)  // the shutdown has cancelled the delivery
         #expect(rig.system.outstandingPosts == 1)
         #expect(ticket.finishedOutcome == nil)
         stubborn.finish.open()
+        await advancing.value
 
         #expect(await shutdown.value == EventSystem.ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
         let stop = try #require(ticket.finishedOutcome?.cancelledDetails)
@@ -157,14 +179,15 @@ struct ShutdownTests {
 
     @Test("shutting down twice, or at once from two tasks, waits for the same drain and returns its counts")
     func repeatedShutdown() async throws {
-        let rig = F.Rig()
+        let clock = ManualClock()
+        let rig = F.Rig(clock: clock)
         let (gate, _, node) = F.parkedRoot(in: rig.system)
         _ = await node.post(F.Numbered(sender: 0, number: 0))
         try await gate.waitForArrivals(1)
 
         let first = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
         let second = Task { await rig.system.shutDown(gracePeriod: .seconds(60)) }
-        try await waitUntil("the shutdown has begun") { rig.system.isShuttingDown }
+        try await clock.waitForTimers(1)  // a grace period has begun: the shutdown has
         gate.open()
         let expected = EventSystem.ShutdownReport(finished: 1, endedEarly: 0, refused: 0)
         #expect(await first.value == expected)
@@ -174,23 +197,26 @@ struct ShutdownTests {
 
     @Test("cancelling the task that shuts down ends the grace period at once")
     func cancellingTheShutdown() async throws {
-        let rig = F.Rig()
+        let clock = ManualClock()
+        let rig = F.Rig(clock: clock)
         let (gate, _, node) = F.parkedRoot(in: rig.system)  // the gate is never opened
         let ticket = await node.post(F.Numbered(sender: 0, number: 0))
         try await gate.waitForArrivals(1)
 
         let shutdown = Task { await rig.system.shutDown(gracePeriod: .seconds(3_600)) }
-        try await waitUntil("the shutdown has begun") { rig.system.isShuttingDown }
-        shutdown.cancel()
+        try await clock.waitForTimers(1)  // the grace period has begun
+        shutdown.cancel()  // the clock never moves: the cancellation alone ends it
         #expect(await shutdown.value == EventSystem.ShutdownReport(finished: 0, endedEarly: 1, refused: 0))
         #expect(ticket.finishedOutcome?.cancelledDetails?.reason == .shutdown)
     }
 
     /// Concurrent posters, handlers that suspend at random, a shutdown in the middle with a short
-    /// grace period: every post ends in exactly one outcome, and the report adds up.
+    /// grace period (ended by the manual clock as soon as the shutdown has begun, unless the drain
+    /// came first): every post ends in exactly one outcome, and the report adds up.
     @Test("every post accepted before the shutdown gets exactly one outcome, with posters still posting")
     func everyPostAccountedFor() async throws {
-        let rig = F.Rig(limit: EventSystem.PostingLimit(maxOutstanding: 64))
+        let clock = ManualClock()
+        let rig = F.Rig(limit: EventSystem.PostingLimit(maxOutstanding: 64), clock: clock)
         let top = F.Node("top", .suspendRandomly(seed: 7), root: true, system: rig.system)
         let leaves = (0..<8).map { index in
             F.Node("leaf\(index)", .suspendRandomly(seed: UInt64(index)), parent: top, system: rig.system)
@@ -214,7 +240,10 @@ struct ShutdownTests {
         defer { for poster in posters { poster.cancel() } }
         try await started.waitForArrivals(leaves.count)
         started.open()
-        let report = await rig.system.shutDown(gracePeriod: .milliseconds(2))
+        let shutdown = Task { await rig.system.shutDown(gracePeriod: .milliseconds(2)) }
+        try await rig.system.waitUntilShuttingDown()
+        await clock.advance(by: .milliseconds(2))
+        let report = await shutdown.value
 
         var tickets: [Ticket] = []
         for poster in posters { tickets += await poster.value }

@@ -33,14 +33,17 @@ struct CaptureStopTests {
     @Test("A deadline that passes during capture ends the send timed out in the capture phase")
     func deadlinePassesDuringCapture() async throws {
         let gate = Gate()
-        let (journal, nodes) = journaledNodes([
-            .both(.pass, .handle), .both(.pass, .pass), .both(.park(gate, then: .pass), .pass),
-        ])
+        let clock = ManualClock()
+        let (journal, nodes) = journaledNodes(
+            [.both(.pass, .handle), .both(.pass, .pass), .both(.park(gate, then: .pass), .pass)],
+            system: EventSystem(runsCapturePhase: true, clock: clock))
 
-        // Long enough for the capture pass to reach the parked handler even on a loaded machine
-        // (with 200 ms, a loaded CI run saw the deadline pass before the first hop); the gate is
-        // never opened, so only the deadline ends the wait.
-        let outcome = await nodes[0].send(Ping(), options: SendOptions(timeout: .seconds(1)))
+        // The gate is never opened: only the deadline ends the wait, once the clock passes it
+        // with the capture handler parked.
+        async let sent = nodes[0].send(Ping(), options: SendOptions(timeout: .seconds(1)))
+        try await gate.waitForArrivals(1)
+        await clock.advance(by: .seconds(1))
+        let outcome = await sent
 
         let stop = try #require(outcome.timedOutDetails)
         #expect(stop.phase == .capture)

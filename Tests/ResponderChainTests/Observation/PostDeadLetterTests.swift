@@ -2,6 +2,9 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
+/// The timeouts and grace periods here run on a manual clock (a test store's, for the awaited
+/// sends): they pass when the test advances it, once the post is parked in its handler, never in
+/// real time.
 @Suite("Dead letters of posts", .timeLimit(.minutes(1)))
 struct PostDeadLetterTests {
     /// Each way a post can end.
@@ -30,8 +33,11 @@ struct PostDeadLetterTests {
         var isDeadLettered: Bool { self != .handled && self != .cancelledByTicket }
     }
 
-    /// Posts a `Ping` in `system` so that it ends as `ending` says, and returns its outcome.
-    private func post(endingAs ending: Ending, in system: EventSystem) async throws -> Outcome {
+    /// Posts a `Ping` in `system`, which runs on `clock`, so that it ends as `ending` says, and
+    /// returns its outcome.
+    private func post(endingAs ending: Ending, in system: EventSystem, on clock: ManualClock) async throws
+        -> Outcome
+    {
         let gate = Gate()
         defer { gate.open() }
         switch ending {
@@ -60,13 +66,20 @@ struct PostDeadLetterTests {
             return outcome
         case .timedOut:
             let chain = makeChain([.park(gate, then: .handled)], system: system)
-            return await chain[0].post(Ping(), options: SendOptions(timeout: .milliseconds(20))).outcome
+            let ticket = await chain[0].post(Ping(), options: SendOptions(timeout: .seconds(1)))
+            try await gate.waitForArrivals(1)
+            await clock.advance(by: .seconds(1))
+            return await ticket.outcome
         case .cancelledByShutdown, .cancelledByTicket, .abandoned:
             let chain = makeChain([.park(gate, then: .handled)], system: system)
             let ticket = await chain[0].post(Ping())
             try await gate.waitForArrivals(1)
             switch ending {
-            case .cancelledByShutdown: _ = await system.shutDown(gracePeriod: .zero)
+            case .cancelledByShutdown:
+                let shutdown = Task { await system.shutDown(gracePeriod: .seconds(1)) }
+                try await clock.waitForTimers(1)
+                await clock.advance(by: .seconds(1))  // the grace period ends: the post is cut short
+                _ = await shutdown.value
             case .cancelledByTicket: ticket.cancel()
             default: await ticket.abandon()
             }
@@ -79,13 +92,14 @@ struct PostDeadLetterTests {
         arguments: Ending.allCases)
     func everyUnhandledEnding(_ ending: Ending) async throws {
         let recorder = DeadLetterRecorder()
+        let clock = ManualClock()
         let system = EventSystem(
             deadLetters: recorder.sink,
-            postingLimit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .reject))
+            postingLimit: EventSystem.PostingLimit(maxOutstanding: 1, whenFull: .reject), clock: clock)
         let deadLetters = system.observeDeadLetters()
         let outcomes = system.observeOutcomes()
 
-        let outcome = try await post(endingAs: ending, in: system)
+        let outcome = try await post(endingAs: ending, in: system, on: clock)
 
         #expect(outcome.kind == ending.kind)
         if ending == .cancelledByShutdown {
@@ -105,22 +119,27 @@ struct PostDeadLetterTests {
         "an awaited send that fails, times out or ends in a cycle is not dead-lettered: its sender holds the outcome"
     )
     func awaitedSendsKeepTheirRule() async throws {
-        let recorder = DeadLetterRecorder()
-        let system = EventSystem(deadLetters: recorder.sink)
-        let failing = makeChain([.fail], system: system)
+        let store = TestStore()
+        // Watched by the store: a dead letter of any of these sends would be an element left
+        // unread in it, which `finish()` names.
+        let deadLetters = store.observeDeadLetters()
+        let failing = makeChain([.fail], system: store.system)
         let gate = Gate()
         defer { gate.open() }
-        let parking = makeChain([.park(gate, then: .handled)], system: system)
-        let ring = makeChain([.pass, .pass], topIsRoot: false, system: system)
+        let parking = makeChain([.park(gate, then: .handled)], system: store.system)
+        let ring = makeChain([.pass, .pass], topIsRoot: false, system: store.system)
         await ring[1].link(to: ring[0])
 
-        #expect(await failing[0].send(Ping()).kind == .failed)
-        #expect(
-            await parking[0].send(Ping(), options: SendOptions(timeout: .milliseconds(20))).kind == .timedOut)
-        #expect(await ring[0].send(Ping()).kind == .cycleDetected)
+        #expect(await store.send(Ping(), from: failing[0]).kind == .failed)
+        async let timingOut = store.send(Ping(), from: parking[0], options: SendOptions(timeout: .seconds(1)))
+        try await gate.waitForArrivals(1)
+        await store.advance(by: .seconds(1))
+        #expect(await timingOut.kind == .timedOut)
+        #expect(await store.send(Ping(), from: ring[0]).kind == .cycleDetected)
         await ring[1].link(to: nil)
 
-        #expect(recorder.count == 0)
+        #expect(deadLetters._unreadCount == 0)
+        await store.finish()
     }
 
     @Test(
