@@ -24,9 +24,10 @@ extension TestStore {
         return true
     }
 
-    /// Returns once the send or post `id` has ended: a deadline's timer returns once the route
-    /// it cancelled has ended, and the send publishes its outcome just after. Bounded by
-    /// ``waitLimit``; returns at once when the system has shut down (nothing is recorded then).
+    /// Returns once the store has recorded the ending of the send or post `id`: the clock's
+    /// timer returns once the send has published its outcome, and the store's recorder reads it
+    /// from the system's outcome stream a few steps later. Bounded by ``waitLimit``; returns at
+    /// once when the system has shut down (nothing is recorded then).
     private nonisolated(nonsending) func waitForEnding(of id: EventID) async {
         let recorder = recorder
         // Mostly ended already, or a few steps of its task away: look a few times first (see

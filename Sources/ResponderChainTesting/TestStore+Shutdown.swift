@@ -79,7 +79,7 @@ extension TestStore {
             try await returned.pass(within: limit)
         } catch {
             Issue.record(
-                "expected a shutdown report, but the shutdown did not return within \(limit): \(TestStore.describeTimers(clock.pendingTimers)), \(system.outstandingPosts) posts outstanding",
+                "expected a shutdown report, but the shutdown did not return within \(limit): \(TestStore.describeTimers(clock.pendingTimers)), \(TestStoreNaming.count(system.outstandingPosts, "post")) outstanding",
                 sourceLocation: sourceLocation)
             return nil
         }
