@@ -34,6 +34,19 @@ struct AwaitedSendActors: Scenario {
         return stopwatch.stop(iterations: iterations, checksum: checksum)
     }
 
+    /// `iterations` awaited sends from `bottom` with `options`, timed (the tracing and deadline
+    /// scenarios' loop).
+    @concurrent
+    static func send(_ bottom: some Responder, options: SendOptions, iterations: Int) async -> Timed {
+        let stopwatch = Stopwatch()
+        var checksum: UInt64 = 0
+        for index in 0..<iterations {
+            let outcome = await bottom.send(Probe(a: index, b: 1, c: 2), options: options)
+            checksum &+= UInt64(outcome.hops)
+        }
+        return stopwatch.stop(iterations: iterations, checksum: checksum)
+    }
+
     /// `iterations` hand-forwarded events from `bottom`, timed.
     @concurrent
     static func send(_ bottom: BareActor, iterations: Int) async -> Timed {

@@ -14,8 +14,11 @@ struct DeadlineSends: Scenario {
         for depth in [1, 8] {
             let library = ChainActor.chain(depth: depth)
             let samples = await measurer.measure([
-                { await Self.send(library, options: SendOptions(timeout: .seconds(30)), iterations: $0) },
-                { await Self.send(library, options: .default, iterations: $0) },
+                {
+                    await AwaitedSendActors.send(
+                        library, options: SendOptions(timeout: .seconds(30)), iterations: $0)
+                },
+                { await AwaitedSendActors.send(library, options: .default, iterations: $0) },
             ])
             rows.append(
                 Row(
@@ -24,17 +27,5 @@ struct DeadlineSends: Scenario {
                     note: "1d: the baseline column is the same send without a deadline"))
         }
         return rows
-    }
-
-    /// `iterations` awaited sends from `bottom` with `options`, timed.
-    @concurrent
-    static func send(_ bottom: some Responder, options: SendOptions, iterations: Int) async -> Timed {
-        let stopwatch = Stopwatch()
-        var checksum: UInt64 = 0
-        for index in 0..<iterations {
-            let outcome = await bottom.send(Probe(a: index, b: 1, c: 2), options: options)
-            checksum &+= UInt64(outcome.hops)
-        }
-        return stopwatch.stop(iterations: iterations, checksum: checksum)
     }
 }

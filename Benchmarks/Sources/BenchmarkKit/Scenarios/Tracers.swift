@@ -64,16 +64,8 @@ struct Tracers: Scenario {
     }
 
     /// `iterations` awaited sends from `bottom` with `tracer` installed for the send, timed.
-    @concurrent
     static func send(_ bottom: ChainActor, tracer: any Tracer, iterations: Int) async -> Timed {
-        let options = SendOptions(tracer: tracer)
-        let stopwatch = Stopwatch()
-        var checksum: UInt64 = 0
-        for index in 0..<iterations {
-            let outcome = await bottom.send(Probe(a: index, b: 1, c: 2), options: options)
-            checksum &+= UInt64(outcome.hops)
-        }
-        return stopwatch.stop(iterations: iterations, checksum: checksum)
+        await AwaitedSendActors.send(bottom, options: SendOptions(tracer: tracer), iterations: iterations)
     }
 }
 

@@ -256,12 +256,14 @@ struct GRPCLoopbackTests {
     }
 
     /// Runs `body` with the port of a `GRPCServer` on 127.0.0.1 that serves the entry `"orders"`
-    /// = `entry`, and the task group the server runs in; the server stops when `body` returns.
-    private static func withServer(
+    /// = `entry` (its deadlines on `system`'s clock), and the task group the server runs in; the
+    /// server stops when `body` returns.
+    static func withServer(
         for entry: any Responder,
+        system: EventSystem = .default,
         _ body: (Int, inout ThrowingDiscardingTaskGroup<any Error>) async throws -> Void
     ) async throws {
-        let entries = RemoteEntries(["orders": entry], registry: ordersRegistry())
+        let entries = RemoteEntries(["orders": entry], registry: ordersRegistry(), system: system)
         let server = GRPCServer(
             transport: .http2NIOPosix(
                 address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),

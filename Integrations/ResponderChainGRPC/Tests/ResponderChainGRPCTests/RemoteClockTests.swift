@@ -43,16 +43,7 @@ struct RemoteClockTests {
         let back = EventSystem()
         let entry = Station("b0", .park(gate), root: true, system: back)
         let backOutcomes = back.observeOutcomes()
-        let entries = RemoteEntries(["orders": entry], registry: ordersRegistry(), system: back)
-        let server = GRPCServer(
-            transport: .http2NIOPosix(
-                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),
-            services: [RemoteChainService(entries: entries)])
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await server.serve() }
-            defer { server.beginGracefulShutdown() }
-            let port = try #require(try await server.listeningAddress?.ipv4?.port)
-
+        try await GRPCLoopbackTests.withServer(for: entry, system: back) { port, group in
             let clock = ManualClock()
             let front = EventSystem(clock: clock)
             let transport = try GRPCRemoteTransport(
@@ -92,16 +83,7 @@ struct RemoteClockTests {
     func backoffOnTheSystemsClock() async throws {
         let back = EventSystem()
         let entry = Station("b0", .handle, root: true, system: back)
-        let entries = RemoteEntries(["orders": entry], registry: ordersRegistry(), system: back)
-        let server = GRPCServer(
-            transport: .http2NIOPosix(
-                address: .ipv4(host: "127.0.0.1", port: 0), transportSecurity: .plaintext),
-            services: [RemoteChainService(entries: entries)])
-        try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { try await server.serve() }
-            defer { server.beginGracefulShutdown() }
-            let port = try #require(try await server.listeningAddress?.ipv4?.port)
-
+        try await GRPCLoopbackTests.withServer(for: entry, system: back) { port, group in
             let clock = ManualClock()
             let front = EventSystem(clock: clock)
             var options = GRPCMultiBackendTransport.Options()
