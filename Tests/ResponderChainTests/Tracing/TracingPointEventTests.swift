@@ -31,7 +31,8 @@ struct TracingPointEventTests {
             return await sending.value
         case .timedOut:
             let late = SendOptions(
-                deadline: EventSystem.default.now.advanced(by: .seconds(-1)), tracer: tracer, deadLetters: sink)
+                deadline: EventSystem.default.now.advanced(by: .seconds(-1)), tracer: tracer,
+                deadLetters: sink)
             return await F.Station(tracing: "A", .handle).send(F.Ping(), options: late)
         case .failed:
             return await F.Station(tracing: "A", .fail).send(F.Ping(), options: options)

@@ -71,7 +71,8 @@ private enum StopCase: String, Sendable, CaseIterable, CustomTestStringConvertib
             return await delivering.value
         case .timedOutBeforeTheFirstHop:
             let late = SendOptions(
-                deadline: EventSystem.default.now.advanced(by: .seconds(-1)), tracer: tracer, deadLetters: sink)
+                deadline: EventSystem.default.now.advanced(by: .seconds(-1)), tracer: tracer,
+                deadLetters: sink)
             return await top.send(F.Ping(), options: late)
         case .timedOutDuringAHop:
             let gate = Gate()  // never opened: the deadline wakes the parked handler
