@@ -53,25 +53,32 @@ actor TestStoreRecorder {
     }
 
     private func record(_ letter: DeadLetter) {
-        let id = letter.outcome.eventID
-        note("dead letter \(id) \(letter.event.traceName) from \(letter.source): \(letter.outcome)")
-        if let position = positions[id], endings[position].deadLetter == nil {
-            endings[position].deadLetter = letter
-        } else {
-            positions[id] = endings.count
-            endings.append(RecordedEnding(eventID: id, deadLetter: letter))
+        note(
+            "dead letter \(letter.outcome.eventID) \(letter.event.traceName) from \(letter.source): \(letter.outcome)"
+        )
+        record(letter, at: \.deadLetter, of: letter.outcome.eventID) {
+            RecordedEnding(eventID: $0, deadLetter: letter)
         }
-        if sentThroughStore.contains(id) { endings[positions[id]!].sentThroughStore = true }
     }
 
     private func record(_ finished: EventSystem.FinishedSend) {
-        let id = finished.outcome.eventID
         note("outcome \(finished)")
-        if let position = positions[id], endings[position].finished == nil {
-            endings[position].finished = finished
+        record(finished, at: \.finished, of: finished.outcome.eventID) {
+            RecordedEnding(eventID: $0, finished: finished)
+        }
+    }
+
+    /// Records `part` of the ending of `id`: in the ending already recorded for `id` if that one
+    /// lacks it, else in a new ending (`made`), in recording order.
+    private func record<Part>(
+        _ part: Part, at path: WritableKeyPath<RecordedEnding, Part?>, of id: EventID,
+        made: (EventID) -> RecordedEnding
+    ) {
+        if let position = positions[id], endings[position][keyPath: path] == nil {
+            endings[position][keyPath: path] = part
         } else {
             positions[id] = endings.count
-            endings.append(RecordedEnding(eventID: id, finished: finished))
+            endings.append(made(id))
         }
         if sentThroughStore.contains(id) { endings[positions[id]!].sentThroughStore = true }
     }

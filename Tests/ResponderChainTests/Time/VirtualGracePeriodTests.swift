@@ -7,14 +7,19 @@ import Testing
 struct VirtualGracePeriodTests {
     private struct Job: Event {}
 
+    /// A system on a manual clock, and a root of it whose handler parks at `gate`.
+    private static func parkedRoot() -> (ManualClock, EventSystem, Gate, ScriptedResponder) {
+        let clock = ManualClock()
+        let system = EventSystem(clock: clock)
+        let gate = Gate()
+        return (clock, system, gate, ScriptedResponder("parked", .park(gate), root: true, system: system))
+    }
+
     @Test(
         "posts in flight and queued end cancelled by the shutdown when the clock reaches the grace period, not before"
     )
     func gracePeriodEndsOnTheClock() async throws {
-        let clock = ManualClock()
-        let system = EventSystem(clock: clock)
-        let gate = Gate()
-        let parked = ScriptedResponder("parked", .park(gate), root: true, system: system)
+        let (clock, system, gate, parked) = Self.parkedRoot()
         let inFlight = await parked.post(Job())
         let queued = await parked.post(Job())
         try await gate.waitForArrivals(1)
@@ -44,10 +49,7 @@ struct VirtualGracePeriodTests {
 
     @Test("posts that finish within the grace period finish, and the grace period's timer is removed")
     func drainBeforeTheGracePeriod() async throws {
-        let clock = ManualClock()
-        let system = EventSystem(clock: clock)
-        let gate = Gate()
-        let parked = ScriptedResponder("parked", .park(gate), root: true, system: system)
+        let (clock, system, gate, parked) = Self.parkedRoot()
         let ticket = await parked.post(Job())
         try await gate.waitForArrivals(1)
 
@@ -64,10 +66,7 @@ struct VirtualGracePeriodTests {
 
     @Test("a zero grace period on a manual clock ends the posts in flight at once, without an advance")
     func zeroGracePeriod() async throws {
-        let clock = ManualClock()
-        let system = EventSystem(clock: clock)
-        let gate = Gate()
-        let parked = ScriptedResponder("parked", .park(gate), root: true, system: system)
+        let (clock, system, gate, parked) = Self.parkedRoot()
         let ticket = await parked.post(Job())
         try await gate.waitForArrivals(1)
 

@@ -1,3 +1,4 @@
+import GRPCCore
 import Synchronization
 import Testing
 
@@ -5,6 +6,24 @@ import Testing
 
 @Suite("Calls in flight through one transport are capped, first come first served", .timeLimit(.minutes(1)))
 struct CallLimiterTests {
+    @Test(
+        "a transport configured with fewer than one call in flight is refused, typed, when it is made",
+        arguments: [0, -3])
+    func limitBelowOneIsRefused(_ limit: Int) throws {
+        for make in [
+            { _ = try GRPCRemoteTransport(host: "127.0.0.1", port: 1, maxCallsInFlight: limit) },
+            {
+                var options = GRPCMultiBackendTransport.Options()
+                options.maxCallsInFlight = limit
+                _ = try GRPCMultiBackendTransport(addresses: [("127.0.0.1", 1)], options: options)
+            },
+        ] as [() throws -> Void] {
+            let error = try #require(throws: RPCError.self) { try make() }
+            #expect(error.code == .invalidArgument)
+            #expect(error.message == "maxCallsInFlight must be at least 1, not \(limit)")
+        }
+    }
+
     @Test("past the limit callers wait, and each ended call lets in the one that waited longest")
     func waitersGoInArrivalOrder() async throws {
         let limiter = CallLimiter(limit: 2)

@@ -49,7 +49,8 @@ public struct EventSystemService: Service {
     /// - Parameters:
     ///   - system: The system to drain; the process-wide one (``ResponderChain/EventSystem/default``)
     ///     unless the chain has its own.
-    ///   - gracePeriod: How long accepted posts may still be delivered.
+    ///   - gracePeriod: How long accepted posts may still be delivered; a negative one (a
+    ///     configuration read from outside) is none: the posts still outstanding end at once.
     ///   - logger: Where the drain is logged: when it begins (`info`), and its report (`info`, or
     ///     `warning` when posts were ended early or refused).
     ///   - onShutdown: Called with the report once every post has its outcome, before `run()`
@@ -60,9 +61,8 @@ public struct EventSystemService: Service {
         logger: Logger? = nil,
         onShutdown: (@Sendable (EventSystem.ShutdownReport) async -> Void)? = nil
     ) {
-        precondition(gracePeriod >= .zero, "the grace period cannot be negative (\(gracePeriod))")
         self.system = system
-        self.gracePeriod = gracePeriod
+        self.gracePeriod = max(.zero, gracePeriod)
         self.logger = logger
         self.onShutdown = onShutdown
     }

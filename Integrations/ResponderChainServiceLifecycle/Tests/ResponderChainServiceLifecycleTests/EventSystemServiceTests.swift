@@ -35,9 +35,12 @@ struct EventSystemServiceTests {
             await it.reports.reports == [EventSystem.ShutdownReport(finished: 3, endedEarly: 0, refused: 1)])
     }
 
-    @Test("posts still held when the grace period ends are ended, dead-lettered and reported")
-    func gracePeriodEnds() async throws {
-        let it = GatedService(gracePeriod: .milliseconds(1))
+    @Test(
+        "posts still held when the grace period ends are ended, dead-lettered and reported; a negative grace period is none",
+        arguments: [Duration.milliseconds(1), .seconds(-5)])
+    func gracePeriodEnds(_ gracePeriod: Duration) async throws {
+        let it = GatedService(gracePeriod: gracePeriod)
+        #expect(it.service.gracePeriod == max(.zero, gracePeriod))
 
         try await testGracefulShutdown { trigger in
             var tickets: [Ticket] = []

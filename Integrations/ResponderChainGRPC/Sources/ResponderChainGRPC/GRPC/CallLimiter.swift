@@ -1,3 +1,4 @@
+import GRPCCore
 import Synchronization
 
 /// At most `limit` calls in flight; the others wait their turn, first come first served.
@@ -16,9 +17,19 @@ final class CallLimiter: Sendable {
     let limit: Int
     private let state = Mutex(State())
 
+    /// A limiter of `limit` calls, checked by ``checkLimit(_:)`` where the transport reads it.
     init(limit: Int) {
-        precondition(limit > 0, "a call limit must be at least 1")
+        precondition(limit > 0, "a call limit must be at least 1 (checked by the transports)")
         self.limit = limit
+    }
+
+    /// Throws `RPCError` (`invalidArgument`) for a limit of calls in flight less than 1: the
+    /// transports read it from their configuration and refuse it there, typed.
+    static func checkLimit(_ limit: Int) throws(RPCError) {
+        guard limit > 0 else {
+            throw RPCError(
+                code: .invalidArgument, message: "maxCallsInFlight must be at least 1, not \(limit)")
+        }
     }
 
     /// Returns once the caller may make its call; call ``release()`` when it has ended.

@@ -113,12 +113,13 @@ public final class GRPCMultiBackendTransport: RemoteTransport, Service {
     /// A transport over the backends `target` resolves to, by the first of `resolvers` that
     /// resolves it. `system` is the links' event system, whose clock every wait reads.
     ///
-    /// - Throws: When no resolver of `resolvers` resolves `target`.
+    /// - Throws: `RPCError` (`invalidArgument`) when no resolver of `resolvers` resolves
+    ///   `target`, or when `options.maxCallsInFlight` is less than 1.
     public init(
         target: some ResolvableTarget, resolvers: NameResolverRegistry = .defaults,
         options: Options = Options(), system: EventSystem = .default
     ) throws {
-        precondition(options.maxCallsInFlight > 0, "maxCallsInFlight must be at least 1")
+        try CallLimiter.checkLimit(options.maxCallsInFlight)
         guard let resolver = resolvers.makeResolver(for: target) else {
             throw RPCError(code: .invalidArgument, message: "no name resolver for \(target)")
         }

@@ -91,7 +91,8 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
     /// system's resolver) by grpc-swift, whose connection goes to the first address that answers.
     /// `system` is the links' event system, whose clock times the waits for answers.
     ///
-    /// - Throws: What the gRPC transport throws for an address it cannot use.
+    /// - Throws: What the gRPC transport throws for an address it cannot use; `RPCError`
+    ///   (`invalidArgument`) when `maxCallsInFlight` is less than 1.
     public convenience init(
         host: String, port: Int, deadlineGrace: Duration = .milliseconds(250),
         answerTimeout: Duration = .seconds(30), keepaliveInterval: Duration? = .seconds(10),
@@ -118,7 +119,7 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         keepaliveInterval: Duration?, keepaliveTimeout: Duration = .seconds(5), maxRequestBytes: Int,
         maxCallsInFlight: Int, streamsPosts: Bool, system: EventSystem
     ) throws {
-        precondition(maxCallsInFlight > 0, "maxCallsInFlight must be at least 1")
+        try CallLimiter.checkLimit(maxCallsInFlight)
         let keepaliveTimeout = keepaliveInterval.map { min(keepaliveTimeout, $0 / 2) } ?? keepaliveTimeout
         var config = HTTP2ClientTransport.Posix.Config.defaults
         // Pings also while no call is open: grpc-swift-nio-transport (2.9) stops a connection's
@@ -185,20 +186,9 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
         try await checkSize(of: encoded)
         try await limiter.acquire()
         defer { limiter.release() }
-        do {
-            return try await client.unary(
-                request: ClientRequest(message: encoded), descriptor: RemoteChainMethods.deliver,
-                serializer: EncodedMessageSerializer(),
-                deserializer: ProtobufMessageDeserializer<RemoteReply>(), options: options
-            ) { [peerLimit] response in
-                if case .success(let contents) = response.accepted {
-                    peerLimit.learn(from: contents.metadata)
-                }
-                return try response.message
-            }
-        } catch let error as RPCError {
-            throw Self.linkError(error, callerCancelled: Task.isCancelled)
-        }
+        return try await unary(
+            encoded, RemoteChainMethods.deliver, serializer: EncodedMessageSerializer(),
+            deserializer: ProtobufMessageDeserializer<RemoteReply>(), options: options)
     }
 
     /// Delivers `request`: a post of `sender` (`placed` given) on that sender's stream, behind its
@@ -228,11 +218,25 @@ public final class GRPCRemoteTransport: RemoteTransport, Service {
 
     /// The other process's registered names.
     public func registryNames() async throws -> RemoteRegistryNames {
+        try await unary(
+            EmptyMessage(), RemoteChainMethods.registryNames,
+            serializer: ProtobufMessageSerializer<EmptyMessage>(),
+            deserializer: ProtobufMessageDeserializer<RemoteRegistryNames>(), options: .defaults)
+    }
+
+    /// One unary call of `method` with `message`: the peer's request limit is learnt from its
+    /// answer's metadata, and a gRPC error becomes the link's (``RemoteLinkError``).
+    private func unary<Input: Sendable, Output: Sendable>(
+        _ message: Input,
+        _ method: MethodDescriptor,
+        serializer: some MessageSerializer<Input>,
+        deserializer: some MessageDeserializer<Output>,
+        options: CallOptions
+    ) async throws -> Output {
         do {
             return try await client.unary(
-                request: ClientRequest(message: EmptyMessage()), descriptor: RemoteChainMethods.registryNames,
-                serializer: ProtobufMessageSerializer<EmptyMessage>(),
-                deserializer: ProtobufMessageDeserializer<RemoteRegistryNames>(), options: .defaults
+                request: ClientRequest(message: message), descriptor: method, serializer: serializer,
+                deserializer: deserializer, options: options
             ) { [peerLimit] response in
                 if case .success(let contents) = response.accepted {
                     peerLimit.learn(from: contents.metadata)
