@@ -13,6 +13,11 @@ public struct EventID: Hashable, Sendable, Comparable, CustomStringConvertible {
         self.rawValue = rawValue
     }
 
+    /// A new identifier (for a post a store's outbox writes, say).
+    public init() {
+        self = .next()
+    }
+
     private static let counter = Atomic<UInt64>(0)
 
     /// A new identifier, unique within this process.

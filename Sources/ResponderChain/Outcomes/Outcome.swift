@@ -374,6 +374,10 @@ extension Outcome {
             /// for a pointer event whose sequence was cancelled, so that no responder sees a
             /// phase of a sequence after its `cancelled`.
             case withdrawn
+            /// The system shut down before the post's delivery began, and kept the post in its
+            /// store for the next start (``EventSystem/Storage/store(_:)``): it is not lost, and
+            /// does not go to the dead letters.
+            case keptForNextStart
 
             /// `task cancelled`, `ticket cancelled`, `deadline passed`, `shutdown`, `withdrawn`.
             public var description: String {
@@ -383,6 +387,7 @@ extension Outcome {
                 case .deadlinePassed: return "deadline passed"
                 case .shutdown: return "shutdown"
                 case .withdrawn: return "withdrawn"
+                case .keptForNextStart: return "kept for the next start"
                 }
             }
         }
@@ -437,6 +442,17 @@ extension Outcome {
             /// handler was waiting for it. ``Outcome/Rejection/sender`` names the responder it
             /// would have waited for; the handler that waited gets this outcome and goes on.
             case wouldDeadlock
+            /// The system's store could not store the post (``PostStore/store(_:)`` threw; the
+            /// error's description is given): it was not accepted, and will never be delivered.
+            case notStored(String)
+            /// The system keeps its posts in a store, and the sender has no name to store them
+            /// under: register it (``EventSystem/register(_:as:)``).
+            case unnamedSender
+            /// A post with the same idempotency key was accepted earlier, as `id` (see
+            /// ``Responder/post(_:key:idempotencyKey:options:)``); `outcome` is its stored
+            /// outcome, if it has finished. This post is not a second one: nothing more is
+            /// delivered.
+            case duplicate(of: EventID, outcome: EventSystem.StoredOutcome?)
 
             /// `posting limit of 1024 reached`, `poster cancelled while waiting for room`.
             public var description: String {
@@ -446,6 +462,9 @@ extension Outcome {
                 case .shuttingDown: return "system shutting down"
                 case .forwardingLimitReached(let limit): return "forwarding limit of \(limit) reached"
                 case .wouldDeadlock: return "would wait for itself"
+                case .notStored(let error): return "not stored: \(error)"
+                case .unnamedSender: return "sender has no name to store the post under"
+                case .duplicate(let id, _): return "duplicate of \(id)"
                 }
             }
         }

@@ -31,6 +31,17 @@ public struct ResponderChainError: Error, Sendable, CustomStringConvertible {
         /// A ``ScopingTracer``'s `withHop` called `body` a second time: that call throws this
         /// error at the scope, and the handlers do not run again.
         case tracerRanHandlersAgain
+        /// A stored post could not be read back (its event's type was removed or changed since it
+        /// was stored): ``ResponderChainError/cause`` is the
+        /// ``EventSystem/StoredPost/Undecodable`` with its bytes. It was delivered to no one.
+        case undecodableStoredPost
+        /// A stored post names an entry no responder is registered under in this process
+        /// (``EventSystem/register(_:as:)``). It was delivered to no one.
+        case unknownEntry
+        /// A responder registered for stored posts under one name was registered again under
+        /// another (``EventSystem/register(_:as:)``): a stored post names its entry, so an entry
+        /// keeps its name. ``ResponderChainError/responder`` is that responder.
+        case entryRenamed
     }
 
     /// Which mistake: what code should match on (``message`` is for people).
@@ -90,5 +101,15 @@ extension ResponderChainError {
         Self(
             .tracerRanHandlersAgain, "tracer \(tracer) ran the handlers of \(hop) a second time; refused",
             responder: hop.responder)
+    }
+}
+
+extension ResponderChainError {
+    /// `responder`, registered as `existing`, was registered again as `name`.
+    static func entryRenamed(_ responder: ResponderID, from existing: String, to name: String) -> Self {
+        Self(
+            .entryRenamed,
+            "\(responder) is registered for stored posts as '\(existing)'; it cannot also be '\(name)'",
+            responder: responder)
     }
 }

@@ -30,10 +30,22 @@ extension Responder {
     /// let last = await lineItem.post(Checkout())
     /// print(await last.outcome)
     /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The ordering key (see ``EventSystem/OrderingKey``): posts with the same key are
+    ///     delivered one at a time in post order, posts with different keys concurrently.
+    ///     `nil` (the default) orders the post with the other posts of this sender.
+    ///   - idempotencyKey: Makes a retried post not a second one: while an earlier post with
+    ///     the same idempotency key is held (outstanding, or, with a store, finished within the
+    ///     store's retention), this returns that post's ticket if it is outstanding here, or a
+    ///     ticket ended ``Outcome/rejected(_:)`` with reason
+    ///     ``Outcome/Rejection/Reason/duplicate(of:outcome:)``.
+    ///   - options: The send options (deadline, tracer, dead-letter overrides).
     @discardableResult
-    public nonisolated(nonsending) func post(_ event: some Event, options: SendOptions = .default) async
-        -> Ticket
-    {
+    public nonisolated(nonsending) func post(
+        _ event: some Event, key: EventSystem.OrderingKey? = nil, idempotencyKey: String? = nil,
+        options: SendOptions = .default
+    ) async -> Ticket {
         await PostOffice.post(
             event, entry: self, source: .responder(self), lane: ObjectIdentifier(self), options: options,
             isolation: #isolation)

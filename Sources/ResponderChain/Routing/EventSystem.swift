@@ -75,6 +75,10 @@ public final class EventSystem: Sendable {
 
     /// The per-sender queues of the events posted through this system.
     let postOffice: PostOffice
+    /// Where posted events are kept (see ``Storage``).
+    public let storage: Storage
+    /// The names stored posts give their entry responders (``register(_:as:)``).
+    let entries = Locked(EntryNames())
     /// The outcome and dead-letter streams open on this system.
     let observers: EventObservers
     /// How ``tracer`` binds to a send, decided once; `nil` without a tracer.
@@ -93,6 +97,8 @@ public final class EventSystem: Sendable {
     ///     least 1 (a smaller number stops the program with a message naming it).
     ///   - clock: The clock every timer of the system reads (see ``clock``); `ContinuousClock`
     ///     by default. A test gives its manual clock, and time moves only when the test says.
+    ///   - storage: Where posted events are kept: in memory (the default), or in a
+    ///     ``PostStore`` that makes them outlive the process (see ``Storage``).
     public init(
         tracer: (any Tracer)? = nil,
         deadLetters: DeadLetter.Sink? = nil,
@@ -100,7 +106,8 @@ public final class EventSystem: Sendable {
         runsCapturePhase: Bool = false,
         middleware: [any HopMiddleware] = [],
         forwardingLimit: Int = EventSystem.defaultForwardingLimit,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(),
+        storage: Storage = .memory
     ) {
         precondition(forwardingLimit >= 1, "forwardingLimit must be at least 1, not \(forwardingLimit)")
         self.forwardingLimit = forwardingLimit
@@ -115,6 +122,7 @@ public final class EventSystem: Sendable {
         self.postOffice = PostOffice(limit: postingLimit, observers: observers)
         self.clock = clock
         self.timers = (clock as? any TimerScheduler) ?? ClockTimers(clock)
+        self.storage = storage
     }
 
     /// The current instant of the system's ``clock``: where deadlines count from.

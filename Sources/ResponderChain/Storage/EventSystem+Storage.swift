@@ -1,0 +1,16 @@
+extension EventSystem {
+    /// Where a system keeps the events posted to it (``EventSystem/init(tracer:deadLetters:postingLimit:runsCapturePhase:middleware:forwardingLimit:clock:storage:)``).
+    ///
+    /// ```swift
+    /// let system = EventSystem(storage: .store(try await SQLitePostStore(path: "posts.sqlite", events: events)))
+    /// ```
+    public enum Storage: Sendable {
+        /// In memory, in the post office's own queues (the default): nothing is written, and
+        /// nothing posted survives the process.
+        case memory
+        /// In `store`: a post is accepted once the store holds it, and what was accepted and
+        /// had not finished when the process died is delivered at the next start
+        /// (``EventSystem/recoverStoredPosts()``).
+        case store(any PostStore)
+    }
+}

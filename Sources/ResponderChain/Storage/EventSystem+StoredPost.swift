@@ -1,0 +1,101 @@
+extension EventSystem {
+    /// A posted event as a ``PostStore`` keeps it: everything its delivery needs after a
+    /// restart, named rather than referenced (no responder, task or clock of this process).
+    ///
+    /// The post office hands a store posts whose ``payload`` is ``Payload/event(_:)``; a store
+    /// gives back, from ``PostStore/unfinished()``, what it could read.
+    public struct StoredPost: Sendable {
+        /// What a stored post carries: the event, or, read back, the bytes of one the store could
+        /// not decode.
+        public enum Payload: Sendable {
+            /// The event.
+            case event(any Event)
+            /// A stored event this binary cannot read (its type was removed or changed). It is
+            /// delivered to no one: it ends ``Outcome/failed(_:)`` with a
+            /// ``ResponderChainError`` of code ``ResponderChainError/Code/undecodableStoredPost``,
+            /// goes to the dead letters with its bytes, and its key goes on past it.
+            case undecodable(Undecodable)
+        }
+
+        /// A stored event that could not be read, with everything the store knew of it. It is
+        /// an event itself: the dead letters receive it in the unread event's place.
+        public struct Undecodable: Event, Error, Hashable, CustomStringConvertible {
+            /// The name the event was stored under.
+            public let typeName: String
+            /// The schema version it was stored with.
+            public let schemaVersion: Int
+            /// Its bytes, as stored.
+            public let bytes: [UInt8]
+            /// Why it could not be read.
+            public let reason: String
+
+            /// An unreadable stored event.
+            public init(typeName: String, schemaVersion: Int, bytes: [UInt8], reason: String) {
+                self.typeName = typeName
+                self.schemaVersion = schemaVersion
+                self.bytes = bytes
+                self.reason = reason
+            }
+
+            /// `OrderPlaced v2 (84 bytes): unknown field "sku"`.
+            public var description: String {
+                "\(typeName) v\(schemaVersion) (\(bytes.count) bytes): \(reason)"
+            }
+        }
+
+        /// What ``PostStore/store(_:)`` did with one post.
+        public enum Acceptance: Hashable, Sendable {
+            /// It is stored: it will be delivered, in this process or after a restart.
+            case stored
+            /// An earlier post with the same idempotency key is stored under `id`: this one was
+            /// not written. `outcome` is the earlier one's, if it has finished.
+            case duplicate(of: EventID, outcome: StoredOutcome?)
+        }
+
+        /// A post that ended, as ``PostStore/finish(_:)`` records it.
+        public struct Finish: Hashable, Sendable {
+            /// The post.
+            public let id: EventID
+            /// Its outcome.
+            public let outcome: StoredOutcome
+
+            /// Records that the post `id` ended with `outcome`.
+            public init(id: EventID, outcome: StoredOutcome) {
+                self.id = id
+                self.outcome = outcome
+            }
+        }
+
+        /// The post's identifier, unique across processes and restarts.
+        public let id: EventID
+        /// Its ordering key (its sender's name when the poster named none).
+        public let key: OrderingKey
+        /// The name its delivery starts at (see ``EventSystem/register(_:as:)``).
+        public let entry: String
+        /// The event.
+        public let payload: Payload
+        /// The poster's idempotency key, if it gave one.
+        public let idempotencyKey: String?
+        /// How long the post had until its deadline: when stored, the time left then; read back,
+        /// the time left now, by the store's own measure of the time that passed. `nil` without
+        /// a deadline.
+        public let timeLeft: Duration?
+        /// The trace context the post was made in (a W3C `traceparent`, say); empty when it was
+        /// not traced.
+        public let traceContext: [String: String]
+
+        /// A stored post.
+        public init(
+            id: EventID, key: OrderingKey, entry: String, payload: Payload, idempotencyKey: String? = nil,
+            timeLeft: Duration? = nil, traceContext: [String: String] = [:]
+        ) {
+            self.id = id
+            self.key = key
+            self.entry = entry
+            self.payload = payload
+            self.idempotencyKey = idempotencyKey
+            self.timeLeft = timeLeft
+            self.traceContext = traceContext
+        }
+    }
+}
