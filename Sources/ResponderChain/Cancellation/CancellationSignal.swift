@@ -52,13 +52,16 @@ extension Outcome {
     /// ends other than handled (nobody need be awaiting its ticket), with one exception: a post
     /// that its own ticket's ``Ticket/cancel()`` ended, since its holder asked for that and has
     /// the outcome on the ticket. A post whose ticket was abandoned (``Ticket/abandon()``) has no
-    /// holder left, and goes there.
+    /// holder left, and goes there. A post its system's shutdown kept in the store for the next
+    /// start is not lost, and does not go there.
     func goesToDeadLetters(signal: CancellationSignal?) -> Bool {
         guard let signal else { return goesToDeadLetters }
         switch self {
         case .handled: return false
         case .cancelled(let stop) where stop.reason == .ticketCancelled:
             return signal.reason == .abandoned
+        case .cancelled(let stop) where stop.reason == .keptForNextStart:
+            return false
         case .unhandled, .interrupted, .cycleDetected, .cancelled, .timedOut, .failed, .rejected:
             return true
         }

@@ -113,3 +113,20 @@ extension ResponderChainError {
             responder: responder)
     }
 }
+
+extension ResponderChainError {
+    /// The stored post `id` names the entry `name`, which no responder is registered under.
+    static func unknownEntry(_ name: String, of id: EventID) -> Self {
+        Self(
+            .unknownEntry,
+            "stored post \(id) starts at '\(name)', but no responder is registered under that name "
+                + "(EventSystem.register(_:as:)); it was not delivered")
+    }
+
+    /// The stored post `id` could not be read.
+    static func undecodableStoredPost(_ undecodable: EventSystem.StoredPost.Undecodable, id: EventID) -> Self {
+        Self(
+            .undecodableStoredPost, "stored post \(id) could not be read: \(undecodable); it was not delivered",
+            cause: undecodable)
+    }
+}

@@ -3,7 +3,7 @@ extension EventSystem {
     /// ``EventSystem/shutDown(gracePeriod:)``).
     ///
     /// Every post outstanding when the shutdown began is counted once: `finished + endedEarly +
-    /// inProgress` of them. The report is made once, when the drain completes; every later call to
+    /// inProgress + kept` of them. The report is made once, when the drain completes; every later call to
     /// shut down the system returns it unchanged.
     ///
     /// ```swift
@@ -28,19 +28,29 @@ extension EventSystem {
         /// cannot wait for them, since they wait for it. Each ends when its handler returns, with the
         /// outcome it reaches then. 0 unless the shutdown was called from inside a delivery.
         public internal(set) var inProgress: Int
+        /// Posts still queued when the shutdown began, in a system with a store
+        /// (``EventSystem/Storage/store(_:)``): they were not delivered here, but kept in the
+        /// store for the next start (each ticket ended ``Outcome/cancelled(_:)`` with reason
+        /// ``Outcome/Stop/Reason/keptForNextStart``; none went to the dead letters). 0 in a
+        /// system that keeps its posts in memory.
+        public internal(set) var kept: Int
 
         /// A report with these counts.
-        public init(finished: Int, endedEarly: Int, refused: Int, inProgress: Int = 0) {
+        public init(finished: Int, endedEarly: Int, refused: Int, inProgress: Int = 0, kept: Int = 0) {
             self.finished = finished
             self.endedEarly = endedEarly
             self.refused = refused
             self.inProgress = inProgress
+            self.kept = kept
         }
 
-        /// `3 finished, 1 ended early, 0 refused` (and `, 1 in progress` when there is one).
+        /// `3 finished, 1 ended early, 0 refused` (and `, 1 in progress`, `, 5 kept` when there
+        /// are any).
         public var description: String {
-            let counts = "\(finished) finished, \(endedEarly) ended early, \(refused) refused"
-            return inProgress == 0 ? counts : "\(counts), \(inProgress) in progress"
+            var counts = "\(finished) finished, \(endedEarly) ended early, \(refused) refused"
+            if inProgress != 0 { counts += ", \(inProgress) in progress" }
+            if kept != 0 { counts += ", \(kept) kept" }
+            return counts
         }
     }
 }

@@ -24,6 +24,16 @@ extension PostOffice {
             outcome, of: post.event, source: post.source, capture: post.capture(in: system))
     }
 
+    /// Ends `post`, taken from its queue when its system's shutdown began, as
+    /// ``Outcome/cancelled(_:)`` before hop 1, with reason
+    /// ``Outcome/Stop/Reason/keptForNextStart``: its store keeps it for the next start, so it
+    /// does not go to the dead-letter sink. Returns the outcome; the caller settles the ticket.
+    static func endQueuedKept(_ post: PendingPost, system: EventSystem) -> Outcome {
+        let outcome = Outcome.cancelled(queuedStop(of: post, reason: .keptForNextStart))
+        return Router.endUndelivered(
+            outcome, of: post.event, source: post.source, capture: post.capture(in: system))
+    }
+
     /// Ends `post`, removed from its queue by its abandoned ticket (``Ticket/abandon()``), as
     /// ``Outcome/cancelled(_:)`` before hop 1, with reason
     /// ``Outcome/Stop/Reason/ticketCancelled``; it is dead-lettered. Returns the

@@ -40,9 +40,15 @@ final class PostOffice: Sendable {
         return delivery.ticket
     }
 
-    init(limit: EventSystem.PostingLimit, observers: EventObservers) {
+    /// The posts stored or carrying an idempotency key that the office holds.
+    let ledger = PostLedger()
+    /// The writer to the system's store; `nil` for a system that keeps its posts in memory.
+    let writer: StoreWriter?
+
+    init(limit: EventSystem.PostingLimit, observers: EventObservers, store: (any PostStore)? = nil) {
         self.state = Locked(PostOfficeState(limit: limit))
         self.observers = observers
+        self.writer = store.map(StoreWriter.init)
     }
 
     var statistics: (outstanding: Int, peak: Int, suspended: Int) {
@@ -63,7 +69,7 @@ final class PostOffice: Sendable {
     /// suspends; returns once it is accepted, or once it has ended rejected. `isolation` is the
     /// poster's: the lane's task runs there if this post starts it.
     nonisolated(nonsending) func accept(
-        _ post: PendingPost, lane: ObjectIdentifier, isolation: (any Actor)?, system: EventSystem
+        _ post: PendingPost, lane: LaneKey, isolation: (any Actor)?, system: EventSystem
     ) async {
         let overLimit = Self.delivery?.isRunning(in: self) == true
         let action = state.withLock { state in
@@ -121,7 +127,7 @@ final class PostOffice: Sendable {
     /// The task holds `system` (this office's) while the lane has posts: the posts do not, and
     /// their tickets name it weakly.
     private func startDelivery(
-        of lane: ObjectIdentifier,
+        of lane: LaneKey,
         isolation: (any Actor)?,
         system: EventSystem,
         in state: inout PostOfficeState
@@ -134,8 +140,7 @@ final class PostOffice: Sendable {
     }
 
     /// The delivery loop of one lane, on the isolation of the poster that started it.
-    private func deliver(lane: ObjectIdentifier, system: EventSystem, isolation: isolated (any Actor)?) async
-    {
+    private func deliver(lane: LaneKey, system: EventSystem, isolation: isolated (any Actor)?) async {
         let deliveries = LaneDeliveries(office: self, lane: lane, system: system, isolation: isolation)
         var ended: (ticket: TicketState, outcome: Outcome)?
         while true {
@@ -195,7 +200,7 @@ final class PostOffice: Sendable {
     /// Cancels a ticket's post: removed from its queue if it is still waiting there (its outcome
     /// is then `cancelled` before hop 1), or interrupted if it is being delivered. `system` is
     /// the office's.
-    func cancel(_ ticket: TicketState, lane: ObjectIdentifier, system: EventSystem) {
+    func cancel(_ ticket: TicketState, lane: LaneKey, system: EventSystem) {
         switch state.withLock({ $0.cancel(ticket, lane: lane) }) {
         case .interruptDelivery(let task):
             // Outside the lock: cancellation handlers run synchronously and may post.
@@ -209,7 +214,7 @@ final class PostOffice: Sendable {
 
     /// Abandons a ticket's post: as ``cancel(_:lane:system:)``, but a post removed from its
     /// queue is ended dead-lettered (which may suspend, for the sink).
-    nonisolated(nonsending) func abandon(_ ticket: TicketState, lane: ObjectIdentifier, system: EventSystem)
+    nonisolated(nonsending) func abandon(_ ticket: TicketState, lane: LaneKey, system: EventSystem)
         async
     {
         switch state.withLock({ $0.cancel(ticket, lane: lane) }) {
@@ -266,7 +271,7 @@ final class PostOffice: Sendable {
 
     /// The post in flight on `lane` while `ticket`'s post is queued behind it (see
     /// ``WaitForGraph``).
-    func postAhead(of ticket: TicketState, lane: ObjectIdentifier) -> TicketState? {
+    func postAhead(of ticket: TicketState, lane: LaneKey) -> TicketState? {
         state.withLock { $0.postAhead(of: ticket, lane: lane) }
     }
 
@@ -274,7 +279,7 @@ final class PostOffice: Sendable {
     /// (``Outcome/Rejection/Reason/wouldDeadlock``): it would wait for the post ahead of it,
     /// whose handler waits for it.
     nonisolated(nonsending) func refuseQueued(
-        _ ticket: TicketState, lane: ObjectIdentifier, system: EventSystem
+        _ ticket: TicketState, lane: LaneKey, system: EventSystem
     )
         async
     {
@@ -324,6 +329,12 @@ final class PostOffice: Sendable {
         for poster in start.refused { poster.resume(returning: .shuttingDown) }
         for waiter in start.began { waiter.resume(returning: true) }
         resume(start.released)
+        if writer != nil {
+            // With a store, what has not begun is kept there for the next start.
+            for post in state.withLock({ $0.takeQueued() }) {
+                endedWhileQueued(post.ticket, with: Self.endQueuedKept(post, system: system), system: system)
+            }
+        }
         return await Self.$shuttingDown.withValue(ObjectIdentifier(self)) {
             await drain(until: deadline, system: system)
         }
@@ -359,6 +370,8 @@ final class PostOffice: Sendable {
             endedWhileQueued(
                 post.ticket, with: await Self.endQueuedByShutdown(post, system: system), system: system)
         }
+        // Every end recorded so far is in the store before the report says so.
+        await writer?.flush()
         let (report, closed) = state.withLock { $0.makeReport() }
         if closed { observers.close() }
         return report
@@ -409,7 +422,7 @@ private final class LaneDeliveries: Sendable {
     /// The office, held while a stamp of its deliveries is: a lane's task holds it anyway.
     let office: PostOffice
     /// The lane's key in its office.
-    let lane: ObjectIdentifier
+    let lane: LaneKey
     /// The office's system, and the isolation the lane's task runs on, for the task that takes
     /// the lane over when a post releases it. Weak: a task a handler started may keep a stamp
     /// long after, and the lane's task holds the system while it delivers.
@@ -419,7 +432,7 @@ private final class LaneDeliveries: Sendable {
     private let running = Atomic<UInt64>(0)
     private let count = Atomic<UInt64>(0)
 
-    init(office: PostOffice, lane: ObjectIdentifier, system: EventSystem, isolation: (any Actor)?) {
+    init(office: PostOffice, lane: LaneKey, system: EventSystem, isolation: (any Actor)?) {
         self.office = office
         self.lane = lane
         self.system = system
@@ -427,7 +440,7 @@ private final class LaneDeliveries: Sendable {
     }
 
     /// The lane's key, if it belongs to `office`.
-    func lane(in office: PostOffice) -> ObjectIdentifier? {
+    func lane(in office: PostOffice) -> LaneKey? {
         self.office === office ? lane : nil
     }
 
@@ -461,11 +474,5 @@ private struct DeliveryStamp: Sendable {
     /// Whether this stamp's delivery, in `office`, is still running.
     func isRunning(in office: PostOffice) -> Bool {
         lane.office === office && lane.isRunning(number)
-    }
-}
-
-extension PostOffice {
-    func adopt(_ posts: [EventSystem.StoredPost], system: EventSystem) async {
-        fatalError("in progress")
     }
 }

@@ -52,7 +52,7 @@ struct PostOfficeState {
     /// A poster waiting for room: the post it wants to queue, on its lane, and the poster's
     /// isolation, where the lane's task runs if this post starts it.
     struct WaitingPost: Sendable {
-        let lane: ObjectIdentifier
+        let lane: LaneKey
         let post: PendingPost
         let isolation: (any Actor)?
     }
@@ -73,7 +73,7 @@ struct PostOfficeState {
     /// posts outstanding (queued or in flight, until their tickets hold their outcomes) and the
     /// most there ever were.
     struct Mail {
-        var lanes: [ObjectIdentifier: Lane] = [:]
+        var lanes: [LaneKey: Lane] = [:]
         /// The posts that released their lanes and have not ended yet, by ticket.
         var detached: [ObjectIdentifier: DetachedPost] = [:]
         var outstanding = 0
@@ -114,7 +114,7 @@ struct PostOfficeState {
         /// The lanes whose post in flight called for the shutdown from its own delivery: the
         /// drain does not wait for that post (it waits for the drain), and the posts queued
         /// behind it cannot be delivered before it ends.
-        var callerLanes: Set<ObjectIdentifier> = []
+        var callerLanes: Set<LaneKey> = []
         /// The posts that released their lanes and called for the shutdown from their own
         /// delivery, by ticket: the drain does not wait for them either.
         var detachedCallers: Set<ObjectIdentifier> = []
@@ -199,7 +199,7 @@ struct PostOfficeState {
     /// closed (nothing is outstanding any more: finish the observation streams).
     struct Released {
         var admitted: [CheckedContinuation<Admission, Never>] = []
-        var lanesToStart: [(lane: ObjectIdentifier, isolation: (any Actor)?)] = []
+        var lanesToStart: [(lane: LaneKey, isolation: (any Actor)?)] = []
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
         var closed = false
     }
@@ -330,7 +330,7 @@ struct PostOfficeState {
 
     /// Accepts `post` into `lane` if there is room (or `overLimit`: a post made by a running
     /// delivery's handlers), refuses it while shutting down.
-    mutating func post(_ post: PendingPost, lane: ObjectIdentifier, overLimit: Bool) -> PostAction {
+    mutating func post(_ post: PendingPost, lane: LaneKey, overLimit: Bool) -> PostAction {
         switch state {
         case .open:
             // No `defer` to put the data back: it would copy it rather than move it.
@@ -409,7 +409,7 @@ struct PostOfficeState {
     }
 
     /// Records the task delivering `lane`.
-    mutating func attach(_ task: Task<Void, Never>, to lane: ObjectIdentifier) {
+    mutating func attach(_ task: Task<Void, Never>, to lane: LaneKey) {
         changeMail { $0.lanes[lane]?.delivery = task }
     }
 
@@ -419,7 +419,7 @@ struct PostOfficeState {
     /// ended: `delivered` is its ticket's settlement, so the post stops counting as outstanding
     /// only once its ticket holds its outcome.
     mutating func nextStep(
-        lane key: ObjectIdentifier,
+        lane key: LaneKey,
         after delivered: TicketState.Settlement?
     ) -> (step: DeliveryStep, released: Released) {
         switch state {
@@ -484,7 +484,7 @@ struct PostOfficeState {
 
     // MARK: Cancellation through a ticket
 
-    mutating func cancel(_ ticket: TicketState, lane key: ObjectIdentifier) -> TicketCancellation {
+    mutating func cancel(_ ticket: TicketState, lane key: LaneKey) -> TicketCancellation {
         changeMail { $0.cancel(ticket, lane: key) } ?? .none
     }
 
@@ -496,7 +496,7 @@ struct PostOfficeState {
     /// cancelled post (``Lane/retiring``). The drain, the limit, ticket cancellation and
     /// ``endRemaining()`` still reach it; ``postAhead(of:lane:)`` no longer sees it.
     /// Whether `ticket`'s post is the one `lane` is delivering (so not released).
-    func isInFlight(_ ticket: TicketState, lane key: ObjectIdentifier) -> Bool {
+    func isInFlight(_ ticket: TicketState, lane key: LaneKey) -> Bool {
         switch state {
         case .open(let open): open.mail.lanes[key]?.inFlight === ticket
         case .shuttingDown(let shuttingDown): shuttingDown.mail.lanes[key]?.inFlight === ticket
@@ -505,7 +505,7 @@ struct PostOfficeState {
         }
     }
 
-    mutating func release(_ ticket: TicketState, lane key: ObjectIdentifier) -> LaneRelease {
+    mutating func release(_ ticket: TicketState, lane key: LaneKey) -> LaneRelease {
         switch state {
         case .open:
             var open = takeOpen()
@@ -532,7 +532,7 @@ struct PostOfficeState {
 
     /// The post in flight on `lane` while `ticket`'s post is queued behind it; `nil` if it is not
     /// queued there (in flight, ended, not yet accepted) or nothing is in flight.
-    func postAhead(of ticket: TicketState, lane key: ObjectIdentifier) -> TicketState? {
+    func postAhead(of ticket: TicketState, lane key: LaneKey) -> TicketState? {
         let mail: Mail
         switch state {
         case .open(let open): mail = open.mail
@@ -547,7 +547,7 @@ struct PostOfficeState {
 
     /// Removes `ticket`'s post from `lane`'s queue, if it is queued there: settle its ticket,
     /// then call ``endedWhileQueued(_:)`` (it counts as outstanding until then).
-    mutating func removeQueued(_ ticket: TicketState, lane key: ObjectIdentifier) -> PendingPost? {
+    mutating func removeQueued(_ ticket: TicketState, lane key: LaneKey) -> PendingPost? {
         changeMail { mail in
             guard let index = mail.lanes.index(forKey: key) else { return nil }
             return mail.lanes.values[index].pending.remove(where: { $0.ticket === ticket })
@@ -677,8 +677,7 @@ struct PostOfficeState {
     /// own delivery calls for the shutdown (its handler, its dead-letter sink), which the drain
     /// then does not wait for (until the report is made). `ticket`, when given, is that post's:
     /// a post that released its lane is not the lane's post in flight, but is still not waited for.
-    mutating func shutdown(from caller: ObjectIdentifier? = nil, ticket: TicketState? = nil) -> ShutdownStart
-    {
+    mutating func shutdown(from caller: LaneKey? = nil, ticket: TicketState? = nil) -> ShutdownStart {
         var start = ShutdownStart()
         var shuttingDown: ShuttingDown
         switch state {
@@ -740,6 +739,21 @@ struct PostOfficeState {
     /// Once drained: removes the posts queued behind the callers' own posts, which cannot be
     /// delivered before those end (each still counts as outstanding until
     /// ``endedWhileQueued(_:)``, and ends early).
+    /// Takes every queued post out of its queue (they stay outstanding until each has ended):
+    /// what a system with a store keeps for the next start when its shutdown begins.
+    mutating func takeQueued() -> [PendingPost] {
+        guard case .shuttingDown(var shuttingDown) = state else { return [] }
+        state = .modifying
+        defer { state = .shuttingDown(shuttingDown) }
+        var queued: [PendingPost] = []
+        for index in shuttingDown.mail.lanes.indices {
+            while let post = shuttingDown.mail.lanes.values[index].pending.popFirst() {
+                queued.append(post)
+            }
+        }
+        return queued
+    }
+
     mutating func takeQueuedBehindCallers() -> [PendingPost] {
         guard case .shuttingDown(var shuttingDown) = state else { return [] }
         state = .modifying
@@ -828,7 +842,7 @@ struct PostOfficeState {
 
 extension PostOfficeState.Mail {
     /// Queues `post` on `lane`; returns whether the lane was idle (its delivery must start).
-    mutating func enqueue(_ post: PendingPost, lane key: ObjectIdentifier) -> Bool {
+    mutating func enqueue(_ post: PendingPost, lane key: LaneKey) -> Bool {
         outstanding += 1
         peak = max(peak, outstanding)
         let wasIdle = lanes[key] == nil
@@ -837,7 +851,7 @@ extension PostOfficeState.Mail {
     }
 
     /// What `lane`'s task does next, its post in flight (if any) having ended.
-    mutating func step(lane key: ObjectIdentifier) -> PostOfficeState.DeliveryStep {
+    mutating func step(lane key: LaneKey) -> PostOfficeState.DeliveryStep {
         // The lane is changed in place (through its index), never copied out and back: a copy
         // would share the queue's storage, and popping from it would copy the whole queue.
         guard let index = lanes.index(forKey: key) else { return .finished }
@@ -860,7 +874,7 @@ extension PostOfficeState.Mail {
 
     /// Detaches `ticket`'s post, `lane`'s post in flight, from its lane, and retires the lane's
     /// task at once (see ``step(lane:)``).
-    mutating func release(_ ticket: TicketState, lane key: ObjectIdentifier) -> PostOfficeState.LaneRelease {
+    mutating func release(_ ticket: TicketState, lane key: LaneKey) -> PostOfficeState.LaneRelease {
         guard let index = lanes.index(forKey: key), lanes.values[index].inFlight === ticket else {
             return .refused
         }
@@ -880,7 +894,7 @@ extension PostOfficeState.Mail {
         !detached.isEmpty && detached.removeValue(forKey: ObjectIdentifier(settlement.ticket)) != nil
     }
 
-    mutating func cancel(_ ticket: TicketState, lane key: ObjectIdentifier)
+    mutating func cancel(_ ticket: TicketState, lane key: LaneKey)
         -> PostOfficeState.TicketCancellation
     {
         if !detached.isEmpty, let post = detached[ObjectIdentifier(ticket)] {
@@ -953,7 +967,13 @@ extension PostOfficeState.ShuttingDown {
     mutating func postEnded(_ settlement: TicketState.Settlement) {
         mail.outstanding -= 1
         guard case .draining(var counts) = progress else { return }
-        if settlement.outcome.wasEndedByShutdown { counts.endedEarly += 1 } else { counts.finished += 1 }
+        if settlement.outcome.wasEndedByShutdown {
+            counts.endedEarly += 1
+        } else if settlement.outcome.wasKeptForNextStart {
+            counts.kept += 1
+        } else {
+            counts.finished += 1
+        }
         progress = .draining(counts: counts)
     }
 }
@@ -972,6 +992,12 @@ extension Outcome {
     /// Whether a system's shutdown ended this event.
     var wasEndedByShutdown: Bool {
         if case .cancelled(let stop) = self { return stop.reason == .shutdown }
+        return false
+    }
+
+    /// Whether a system's shutdown kept this event in its store for the next start.
+    var wasKeptForNextStart: Bool {
+        if case .cancelled(let stop) = self { return stop.reason == .keptForNextStart }
         return false
     }
 }

@@ -47,8 +47,8 @@ extension Responder {
         options: SendOptions = .default
     ) async -> Ticket {
         await PostOffice.post(
-            event, entry: self, source: .responder(self), lane: ObjectIdentifier(self), options: options,
-            isolation: #isolation)
+            event, entry: self, source: .responder(self), lane: .sender(ObjectIdentifier(self)), key: key,
+            idempotencyKey: idempotencyKey, options: options, isolation: #isolation)
     }
 
     /// Posts a ``NamedEvent`` called `name` with `payload` up the chain from this responder.
@@ -64,12 +64,15 @@ extension Responder {
 
 extension PostOffice {
     /// Builds the pending post (capturing tracing in the poster's task), queues it on `lane` of
-    /// `entry`'s event system, and returns its ticket.
+    /// `entry`'s event system (or `key`'s lane), and returns its ticket. A post to a system with
+    /// a store, or with an idempotency key, goes through ``post(_:isolation:system:)``.
     static nonisolated(nonsending) func post(
         _ event: any Event,
         entry: any Responder,
         source: EventSource,
-        lane: ObjectIdentifier,
+        lane: LaneKey,
+        key: EventSystem.OrderingKey? = nil,
+        idempotencyKey: String? = nil,
         options: SendOptions,
         isolation: (any Actor)?
     ) async -> Ticket {
@@ -77,6 +80,14 @@ extension PostOffice {
         // A timeout counts from the post: time in the queue included.
         let options = options.started(on: system.timers)
         let capture = TraceCapture.posting(event, from: source, through: system, options: options)
+        guard system.postOffice.writer == nil, idempotencyKey == nil else {
+            let post = KeptPost(
+                event: event, entry: entry, source: source, lane: lane, key: key,
+                idempotencyKey: idempotencyKey,
+                options: options, capture: capture)
+            return await system.postOffice.post(post, isolation: isolation, system: system)
+        }
+        let lane = key.map { LaneKey.key($0.name) } ?? lane
         let ticket = TicketState(eventID: capture.eventID, system: system, lane: lane)
         // Made inside a route, its delivery's route is nested as deep as a send made here.
         let post = PendingPost(

@@ -35,15 +35,18 @@ final class TicketState: Sendable {
     /// (``postAhead()``).
     private weak let system: EventSystem?
     /// The post's lane in its system's office.
-    private let lane: ObjectIdentifier
+    private let lane: LaneKey
     /// Made by the first of ``settle(_:)`` and ``outcome()`` that needs it; `nil` while the post
     /// is queued and nobody waits for it.
     private let record = AtomicLazyReference<Record>()
+    /// For a post its office stores, or one with an idempotency key: what its end must update.
+    private let ledgerEntry: PostLedger.Entry?
 
-    init(eventID: EventID, system: EventSystem, lane: ObjectIdentifier) {
+    init(eventID: EventID, system: EventSystem, lane: LaneKey, ledgerEntry: PostLedger.Entry? = nil) {
         self.eventID = eventID
         self.system = system
         self.lane = lane
+        self.ledgerEntry = ledgerEntry
     }
 
     var finishedOutcome: Outcome? {
@@ -94,16 +97,33 @@ final class TicketState: Sendable {
         let made = Record(outcome)
         let record = self.record.storeIfNil(made)
         guard record === made else { return settle(outcome, in: record) }
+        if let ledgerEntry { ended(with: outcome, entry: ledgerEntry) }
         return Settlement(outcome: outcome, ticket: self, waiters: [])
     }
 
     private func settle(_ outcome: Outcome, in record: Record) -> Settlement {
-        record.state.withLock { state in
+        let (settlement, isFirst) = record.state.withLock { state in
             if let recorded = state.outcome {
-                return Settlement(outcome: recorded, ticket: self, waiters: [])
+                return (Settlement(outcome: recorded, ticket: self, waiters: []), false)
             }
             state.outcome = outcome
-            return Settlement(outcome: outcome, ticket: self, waiters: state.waiters.removeAll())
+            return (Settlement(outcome: outcome, ticket: self, waiters: state.waiters.removeAll()), true)
+        }
+        if isFirst, let ledgerEntry { ended(with: outcome, entry: ledgerEntry) }
+        return settlement
+    }
+
+    /// The post ended with `outcome`: its office's ledger forgets it and, if it is stored, its
+    /// store records the end (unless the shutdown kept it or stopped it). (Takes neither the office's lock
+    /// nor this ticket's: it may run under both.)
+    private func ended(with outcome: Outcome, entry: PostLedger.Entry) {
+        guard let office = system?.postOffice else { return }
+        office.ledger.ended(self, entry: entry)
+        // A post the shutdown kept, or stopped mid-way, stays unfinished in the store: the next
+        // start delivers it (again).
+        if entry.isStored, !outcome.wasKeptForNextStart, !outcome.wasEndedByShutdown {
+            office.writer?.finish(
+                EventSystem.StoredPost.Finish(id: eventID, outcome: EventSystem.StoredOutcome(outcome)))
         }
     }
 

@@ -119,7 +119,11 @@ public final class EventSystem: Sendable {
         self.middleware = middleware
         let observers = EventObservers()
         self.observers = observers
-        self.postOffice = PostOffice(limit: postingLimit, observers: observers)
+        if case .store(let store) = storage {
+            self.postOffice = PostOffice(limit: postingLimit, observers: observers, store: store)
+        } else {
+            self.postOffice = PostOffice(limit: postingLimit, observers: observers)
+        }
         self.clock = clock
         self.timers = (clock as? any TimerScheduler) ?? ClockTimers(clock)
         self.storage = storage

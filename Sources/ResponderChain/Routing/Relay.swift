@@ -59,7 +59,7 @@ public final class Relay: Sendable, CustomStringConvertible {
     public nonisolated(nonsending) func post(_ event: some Event, options: SendOptions = .default) async
         -> Ticket
     {
-        let lane = ObjectIdentifier(self)
+        let lane = LaneKey.sender(ObjectIdentifier(self))
         guard let entry else {
             let outcome = await reportMissingEntry(event, options: options)
             let ticket = TicketState(eventID: outcome.eventID, system: orphanSystem, lane: lane)

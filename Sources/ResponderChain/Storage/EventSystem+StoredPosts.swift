@@ -59,3 +59,8 @@ extension EventSystem {
         return try await store.outcome(of: id)
     }
 }
+
+extension EventSystem {
+    /// How many posts wait for their store's next write to begin (for tests of group commit).
+    package var postsWaitingForTheStore: Int { postOffice.writer?.waiting ?? 0 }
+}

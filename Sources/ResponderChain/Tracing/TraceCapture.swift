@@ -45,9 +45,9 @@ struct TraceCapture: Sendable {
     /// options', or the system's) accepts it and, if so, its context; a new correlation
     /// identifier; and the posting instant (read only when traced).
     static func posting(
-        _ event: any Event, from source: EventSource, through system: EventSystem, options: SendOptions
+        _ event: any Event, from source: EventSource, through system: EventSystem, options: SendOptions,
+        eventID: EventID = .next()
     ) -> TraceCapture {
-        let eventID = EventID.next()
         let trace = bind(event, from: source, system: system, options: options)
         return TraceCapture(
             system: system,

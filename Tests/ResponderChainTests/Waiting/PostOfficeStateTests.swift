@@ -14,7 +14,7 @@ struct PostOfficeStateTests {
 
     let sender = Sender()
     let system = EventSystem()
-    var lane: ObjectIdentifier { ObjectIdentifier(sender) }
+    var lane: LaneKey { .sender(ObjectIdentifier(sender)) }
 
     func post(_ number: Int) -> PendingPost {
         PendingPost(
@@ -274,7 +274,7 @@ struct PostOfficeStateTests {
     )
     func shutdownFromInsideADelivery() {
         var state = PostOfficeState(limit: .default)
-        let other = ObjectIdentifier(Sender())
+        let other = LaneKey.sender(ObjectIdentifier(Sender()))
         let posts = (0..<3).map(post)
         for post in posts { _ = state.post(post, lane: lane, overLimit: false) }
         let elsewhere = post(3)
@@ -351,7 +351,7 @@ struct PostOfficeStateTests {
     )
     func releasedPostsWhileShuttingDown() {
         var state = PostOfficeState(limit: .default)
-        let other = ObjectIdentifier(Sender())
+        let other = LaneKey.sender(ObjectIdentifier(Sender()))
         let posts = postWithTheFirstInFlight(2, in: &state)
         let elsewhere = post(2)
         _ = state.post(elsewhere, lane: other, overLimit: false)

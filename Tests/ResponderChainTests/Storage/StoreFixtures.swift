@@ -1,0 +1,45 @@
+import ResponderChain
+import ResponderChainTesting
+import Synchronization
+
+/// A store that records how its calls were batched, and may hold its writes on a gate, in front
+/// of an in-memory store.
+final class RecordingStore: PostStore {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String { "disk full" }
+    }
+
+    let inner: EventSystem.InMemoryPostStore
+    /// Each write of new posts waits here first, when set.
+    let gate: Gate?
+    /// Whether writes of new posts fail.
+    let failsToStore: Bool
+    private let batches = Mutex<[Int]>([])
+
+    init(_ inner: EventSystem.InMemoryPostStore = .init(), gate: Gate? = nil, failsToStore: Bool = false) {
+        self.inner = inner
+        self.gate = gate
+        self.failsToStore = failsToStore
+    }
+
+    /// The size of each batch of new posts, in order.
+    var storedBatches: [Int] { batches.withLock { $0 } }
+
+    func store(_ posts: [EventSystem.StoredPost]) async throws -> [EventSystem.StoredPost.Acceptance] {
+        batches.withLock { $0.append(posts.count) }
+        if let gate { try await gate.pass() }
+        if failsToStore { throw Failure() }
+        return try await inner.store(posts)
+    }
+
+    func finish(_ posts: [EventSystem.StoredPost.Finish]) async throws { try await inner.finish(posts) }
+    func unfinished() async throws -> [EventSystem.StoredPost] { try await inner.unfinished() }
+    func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome? {
+        try await inner.outcome(of: id)
+    }
+}
+
+/// An order event, stored by the in-memory store as it is.
+struct PlaceOrder: Event, Equatable {
+    let number: Int
+}
