@@ -4,18 +4,23 @@ import Testing
 
 @Suite("Durable posting")
 struct DurablePostingTests {
-    @Test("a post is acknowledged once its store holds it, and its end is recorded there")
+    @Test("a post is acknowledged, and delivered, only once its store holds it; its end is recorded there")
     func acknowledgedAfterTheStoreHoldsIt() async throws {
         let gate = Gate()
+        let handling = Gate()
         let store = RecordingStore(gate: gate)
         let system = EventSystem(storage: .store(store))
-        let desk = ScriptedResponder("desk", .handle, root: true, system: system)
+        let desk = ScriptedResponder("desk", .park(handling), root: true, system: system)
         try system.register(desk, as: "desk")
         let posting = Task { await desk.post(PlaceOrder(number: 1)) }
         try await gate.waitForArrivals(1)
-        #expect(store.inner.count == 0)  // not yet durable: the poster still waits
+        // The write is held: the post is neither accepted (outstanding) nor delivered yet.
+        #expect(system.outstandingPosts == 0)
+        #expect(store.inner.count == 0)
         gate.open()
         let ticket = await posting.value
+        #expect(store.inner.count == 1)
+        handling.open()
         #expect(await ticket.outcome.kind == .handled)
         await system.shutDown(gracePeriod: .seconds(30))
         #expect(try await system.storedOutcome(of: ticket.eventID)?.kind == .handled)
