@@ -124,9 +124,11 @@ extension ResponderChainError {
     }
 
     /// The stored post `id` could not be read.
-    static func undecodableStoredPost(_ undecodable: EventSystem.StoredPost.Undecodable, id: EventID) -> Self {
+    static func undecodableStoredPost(_ undecodable: EventSystem.StoredPost.Undecodable, id: EventID) -> Self
+    {
         Self(
-            .undecodableStoredPost, "stored post \(id) could not be read: \(undecodable); it was not delivered",
+            .undecodableStoredPost,
+            "stored post \(id) could not be read: \(undecodable); it was not delivered",
             cause: undecodable)
     }
 }

@@ -32,6 +32,7 @@ extension Responder {
     /// ```
     ///
     /// - Parameters:
+    ///   - event: The event.
     ///   - key: The ordering key (see ``EventSystem/OrderingKey``): posts with the same key are
     ///     delivered one at a time in post order, posts with different keys concurrently.
     ///     `nil` (the default) orders the post with the other posts of this sender.

@@ -52,7 +52,7 @@ public final class Relay: Sendable, CustomStringConvertible {
     }
 
     /// Posts `event` at the entry responder without waiting, and returns its ticket. The relay is
-    /// one sender: its posts are delivered in post order (see ``Responder/post(_:options:)``).
+    /// one sender: its posts are delivered in post order (see ``Responder/post(_:key:idempotencyKey:options:)``).
     /// Once the entry is gone, the ticket's outcome is ``Outcome/interrupted(_:)``, naming the
     /// relay, exactly as for ``send(_:options:)``.
     @discardableResult
