@@ -47,7 +47,8 @@ extension PostOffice {
                 id: ticket.eventID, key: kept.key ?? EventSystem.OrderingKey(entryName ?? ""),
                 entry: entryName ?? "",
                 payload: .event(kept.event), idempotencyKey: kept.idempotencyKey,
-                timeLeft: kept.options.deadline.map { $0 - system.now })
+                timeLeft: kept.options.deadline.map { $0 - system.now },
+                traceContext: kept.capture.trace?.storedContext ?? [:])
             switch await writer.store(stored) {
             case .stored:
                 ledgerEntry.markStored()
@@ -107,7 +108,8 @@ extension PostOffice {
         var options = SendOptions.default
         options.deadline = stored.timeLeft.map { system.now + $0 }
         let capture = TraceCapture.posting(
-            event, from: source, through: system, options: options, eventID: stored.id)
+            event, from: source, through: system, options: options, eventID: stored.id,
+            stored: stored.traceContext)
         let lane = LaneKey.key(stored.key.name)
         let ledgerEntry = PostLedger.Entry(idempotencyKey: stored.idempotencyKey)
         ledgerEntry.markStored()

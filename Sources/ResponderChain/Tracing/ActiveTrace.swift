@@ -24,6 +24,9 @@ protocol ActiveTrace: Sendable {
 
     /// The tracer's type name, for ``ResponderChainError``.
     var tracerName: String { get }
+
+    /// What a store keeps of the captured context (``ScopingTracer/storedContext(of:)``).
+    var storedContext: [String: String] { get }
 }
 
 /// A plain ``Tracer``: point events only, no scope around the handlers.
@@ -45,6 +48,8 @@ struct UnscopedTrace<Bound: Tracer>: ActiveTrace {
     }
 
     var tracerName: String { _typeName(Bound.self, qualified: false) }
+
+    var storedContext: [String: String] { [:] }
 }
 
 /// A ``ScopingTracer`` and what it captured: each hop runs inside its scope.
@@ -68,6 +73,8 @@ struct BoundTrace<Bound: ScopingTracer>: ActiveTrace {
     }
 
     var tracerName: String { _typeName(Bound.self, qualified: false) }
+
+    var storedContext: [String: String] { context.map(tracer.storedContext(of:)) ?? [:] }
 }
 
 /// A send's own tracer (``SendOptions/tracer``) with its binder, made once when the tracer is set,
@@ -89,14 +96,16 @@ struct TraceBinder: Sendable {
     /// Asks the tracer's gate and, when it accepts, binds it to the send in the current task.
     /// `eventName` is the event's ``Event/traceName``, computed on first need and shared by the
     /// tracers of a multiplexer.
-    private let bindSend: @Sendable (any Event, EventSource, inout String?) -> (any ActiveTrace)?
+    private let bindSend:
+        @Sendable (any Event, EventSource, [String: String]?, inout String?) -> (any ActiveTrace)?
 
     /// The binder of `tracer`.
     init(_ tracer: any Tracer) {
         if let multiplex = tracer as? MultiplexTracer {
             let binders = multiplex.tracers.map(TraceBinder.init)
-            bindSend = { event, source, eventName in
-                MultiplexTracer.bindAccepting(binders, event, from: source, eventName: &eventName)
+            bindSend = { event, source, stored, eventName in
+                MultiplexTracer.bindAccepting(
+                    binders, event, from: source, stored: stored, eventName: &eventName)
             }
         } else if let scoping = tracer as? any ScopingTracer {
             bindSend = scoping.scopedBinder()
@@ -106,14 +115,21 @@ struct TraceBinder: Sendable {
     }
 
     /// The tracer bound to one send of `event` from `source`, or `nil` when it declined.
-    func bind(_ event: any Event, from source: EventSource, eventName: inout String?) -> (any ActiveTrace)? {
-        bindSend(event, source, &eventName)
+    func bind(
+        _ event: any Event, from source: EventSource, stored: [String: String]? = nil,
+        eventName: inout String?
+    ) -> (any ActiveTrace)? {
+        bindSend(event, source, stored, &eventName)
     }
 
-    /// The tracer bound to one send, or `nil` when it declined.
-    func bind(_ event: any Event, from source: EventSource) -> (any ActiveTrace)? {
+    /// The tracer bound to one send, or `nil` when it declined. `stored` is the context a store
+    /// kept with a recovered post (``ActiveTrace/storedContext``), read back instead of capturing
+    /// the current task's; `nil` for every other send.
+    func bind(_ event: any Event, from source: EventSource, stored: [String: String]? = nil) -> (
+        any ActiveTrace
+    )? {
         var eventName: String?
-        return bindSend(event, source, &eventName)
+        return bindSend(event, source, stored, &eventName)
     }
 }
 
@@ -122,28 +138,33 @@ extension Tracer {
     /// with the other tracers of a multiplexer) and binds the send with `bind`, in the sender's
     /// task.
     fileprivate func binder(
-        _ bind: @escaping @Sendable (Self, String) -> any ActiveTrace
-    ) -> @Sendable (any Event, EventSource, inout String?) -> (any ActiveTrace)? {
-        { event, source, eventName in
+        _ bind: @escaping @Sendable (Self, String, [String: String]?) -> any ActiveTrace
+    ) -> @Sendable (any Event, EventSource, [String: String]?, inout String?) -> (any ActiveTrace)? {
+        { event, source, stored, eventName in
             guard self.shouldTrace(event, from: source) else { return nil }
             let name = eventName ?? event.traceName
             eventName = name
-            return bind(self, name)
+            return bind(self, name, stored)
         }
     }
 
     /// Binds a plain tracer: its point events, with nothing around the hops.
-    fileprivate func plainBinder() -> @Sendable (any Event, EventSource, inout String?) -> (any ActiveTrace)?
+    fileprivate func plainBinder()
+        -> @Sendable (any Event, EventSource, [String: String]?, inout String?) -> (any ActiveTrace)?
     {
-        binder { UnscopedTrace(tracer: $0, eventName: $1) }
+        binder { tracer, name, _ in UnscopedTrace(tracer: tracer, eventName: name) }
     }
 }
 
 extension ScopingTracer {
-    /// Binds a scoping tracer: its context captured in the sender's task, its scope around each
-    /// hop.
-    fileprivate func scopedBinder() -> @Sendable (any Event, EventSource, inout String?) -> (any ActiveTrace)?
+    /// Binds a scoping tracer: its context captured in the sender's task (or, for a recovered
+    /// post, read back from what its store kept), its scope around each hop.
+    fileprivate func scopedBinder()
+        -> @Sendable (any Event, EventSource, [String: String]?, inout String?) -> (any ActiveTrace)?
     {
-        binder { BoundTrace(tracer: $0, context: $0.captureContext(), eventName: $1) }
+        binder { tracer, name, stored in
+            let context = stored.map { tracer.context(restoredFrom: $0) } ?? tracer.captureContext()
+            return BoundTrace(tracer: tracer, context: context, eventName: name)
+        }
     }
 }

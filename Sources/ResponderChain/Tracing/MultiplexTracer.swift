@@ -60,11 +60,12 @@ public struct MultiplexTracer: Tracer {
     /// ``ScopingTracer`` captures its context right after its gate. `nil` when none accepts; the
     /// accepting tracer alone when only one does.
     static func bindAccepting(
-        _ binders: [TraceBinder], _ event: any Event, from source: EventSource, eventName: inout String?
+        _ binders: [TraceBinder], _ event: any Event, from source: EventSource, stored: [String: String]?,
+        eventName: inout String?
     ) -> (any ActiveTrace)? {
         var accepted: [any ActiveTrace] = []
         for binder in binders {
-            if let trace = binder.bind(event, from: source, eventName: &eventName) {
+            if let trace = binder.bind(event, from: source, stored: stored, eventName: &eventName) {
                 accepted.append(trace)
             }
         }
@@ -88,6 +89,11 @@ struct MultiplexedTrace: ActiveTrace {
     }
 
     var hasScope: Bool { !scopes.isEmpty }
+
+    /// What each tracer keeps, together (each tracer names its own keys).
+    var storedContext: [String: String] {
+        traces.reduce(into: [:]) { stored, trace in stored.merge(trace.storedContext) { first, _ in first } }
+    }
 
     func record(_ event: TraceEvent) {
         for trace in traces {

@@ -53,6 +53,25 @@ public protocol ScopingTracer: Tracer {
     /// ```
     func captureContext() -> Context?
 
+    /// The context as text a store can keep with a posted event (a W3C `traceparent`, say), so
+    /// that the event's delivery after a restart runs in the same trace
+    /// (``context(restoredFrom:)`` reads it back). Keys are the tracer's own: name them so that
+    /// they do not clash with another tracer's in a ``MultiplexTracer``. The default keeps
+    /// nothing.
+    ///
+    /// ```swift
+    /// func storedContext(of requestID: String) -> [String: String] { ["request-id": requestID] }
+    /// ```
+    func storedContext(of context: Context) -> [String: String]
+
+    /// The context that text written by ``storedContext(of:)`` names, for the delivery of a
+    /// stored post after a restart; `nil` (the default) when it names none.
+    ///
+    /// ```swift
+    /// func context(restoredFrom stored: [String: String]) -> String? { stored["request-id"] }
+    /// ```
+    func context(restoredFrom stored: [String: String]) -> Context?
+
     /// Wraps one hop: the responder's handlers run inside `body`, on the responder's isolation.
     ///
     /// Open a span or bind task-locals here; ``Hop/Scope/context`` holds what
@@ -87,6 +106,12 @@ public protocol ScopingTracer: Tracer {
 }
 
 extension ScopingTracer {
+    /// Keeps nothing: a stored post's delivery after a restart has no context.
+    public func storedContext(of context: Context) -> [String: String] { [:] }
+
+    /// Reads nothing back.
+    public func context(restoredFrom stored: [String: String]) -> Context? { nil }
+
     /// Builds the hop's scope and runs ``withHop(_:_:)``.
     @inlinable
     public nonisolated(nonsending) func _withHop(

@@ -46,9 +46,9 @@ struct TraceCapture: Sendable {
     /// identifier; and the posting instant (read only when traced).
     static func posting(
         _ event: any Event, from source: EventSource, through system: EventSystem, options: SendOptions,
-        eventID: EventID = .next()
+        eventID: EventID = .next(), stored: [String: String]? = nil
     ) -> TraceCapture {
-        let trace = bind(event, from: source, system: system, options: options)
+        let trace = bind(event, from: source, system: system, options: options, stored: stored)
         return TraceCapture(
             system: system,
             eventID: eventID,
@@ -59,10 +59,13 @@ struct TraceCapture: Sendable {
 
     /// The tracer the send uses (the options', else the system's), bound to it if it accepts.
     private static func bind(
-        _ event: any Event, from source: EventSource, system: EventSystem, options: SendOptions
+        _ event: any Event, from source: EventSource, system: EventSystem, options: SendOptions,
+        stored: [String: String]? = nil
     ) -> (any ActiveTrace)? {
-        if let binding = options.tracerBinding { return binding.binder.bind(event, from: source) }
-        return system.traceBinder?.bind(event, from: source)
+        if let binding = options.tracerBinding {
+            return binding.binder.bind(event, from: source, stored: stored)
+        }
+        return system.traceBinder?.bind(event, from: source, stored: stored)
     }
 
     /// How long a posted event waited between its capture and now; `nil` for an awaited send.

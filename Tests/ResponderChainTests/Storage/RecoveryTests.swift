@@ -153,4 +153,53 @@ struct RecoveryTests {
         let deadline = try #require(await desk.notes.first as? EventSystem.Instant)
         #expect(deadline == system.now + .seconds(3))
     }
+
+    @Test("a stored post keeps its trace context: its delivery after a restart runs in the sender's trace")
+    func traceContextSurvivesTheRestart() async throws {
+        let store = EventSystem.InMemoryPostStore()
+        let gate = Gate()
+        let tracer = RequestTracer()
+        let first = EventSystem(tracer: tracer, storage: .store(store))
+        let desk = ScriptedResponder("desk", .park(gate), root: true, system: first)
+        try first.register(desk, as: "desk")
+        _ = await desk.post(PlaceOrder(number: 0))  // holds the lane
+        try await gate.waitForArrivals(1)
+        await RequestTracer.$requestID.withValue("req-42") {
+            _ = await desk.post(PlaceOrder(number: 1))
+        }
+        let shuttingDown = Task { await first.shutDown(gracePeriod: .seconds(30)) }
+        try await waitUntil("the shutdown began") { first.isShuttingDown }
+        gate.open()
+        #expect(await shuttingDown.value.kept == 1)
+
+        let second = EventSystem(tracer: tracer, storage: .store(store))
+        let newDesk = ScriptedResponder(
+            "desk", ScriptedResponder.Script([.note { _, _ in RequestTracer.requestID ?? "none" }]),
+            root: true,
+            system: second)
+        try second.register(newDesk, as: "desk")
+        try await second.recoverStoredPosts()
+        try await waitUntil("the kept post is handled", observing: second) { await newDesk.seen.count == 1 }
+        #expect(await newDesk.notes.first as? String == "req-42")
+    }
+}
+
+/// A tracer whose scope binds the request identifier the sender's task had.
+private struct RequestTracer: ScopingTracer {
+    @TaskLocal static var requestID: String?
+
+    func captureContext() -> String? { Self.requestID }
+
+    func storedContext(of requestID: String) -> [String: String] { ["request-id": requestID] }
+
+    func context(restoredFrom stored: [String: String]) -> String? { stored["request-id"] }
+
+    nonisolated(nonsending) func withHop(
+        _ scope: Hop.Scope<String>,
+        _ body: nonisolated(nonsending) () async throws -> Disposition
+    ) async throws -> Disposition {
+        try await Self.$requestID.withValue(scope.context) { try await body() }
+    }
+
+    func record(_ event: TraceEvent) {}
 }

@@ -68,6 +68,26 @@ public struct SpanTracer: ResponderChain.ScopingTracer {
         Captured(serviceContext: ServiceContext.current, tracer: currentTracer)
     }
 
+    /// The sender's trace context as the tracer's instrument writes it (for a W3C propagator,
+    /// `traceparent` and `tracestate`): what a store keeps with a posted event, so that its
+    /// delivery after a restart is still a child of the sender's span. Empty without a context.
+    public func storedContext(of captured: Captured) -> [String: String] {
+        guard let context = captured.serviceContext else { return [:] }
+        var carrier: [String: String] = [:]
+        captured.tracer.inject(context, into: &carrier, using: StoredContextInjector())
+        return carrier
+    }
+
+    /// The trace context a store kept (``storedContext(of:)``), read back by this tracer's
+    /// instrument for the delivery of a recovered post; `nil` when nothing was kept.
+    public func context(restoredFrom stored: [String: String]) -> Captured? {
+        guard !stored.isEmpty else { return nil }
+        let tracer = currentTracer
+        var context = ServiceContext.topLevel
+        tracer.extract(stored, into: &context, using: StoredContextExtractor())
+        return Captured(serviceContext: context, tracer: tracer)
+    }
+
     /// Runs the hop's handlers inside a span named `<event> at <responder>`.
     public nonisolated(nonsending) func withHop(
         _ scope: Hop.Scope<Captured>,
@@ -121,5 +141,19 @@ private func isSameValue<Value>(_ first: Value?, _ second: Value) -> Bool {
     guard let first else { return false }
     return withUnsafeBytes(of: first) { first in
         withUnsafeBytes(of: second) { second in first.elementsEqual(second) }
+    }
+}
+
+/// Writes a trace context into the dictionary a store keeps.
+private struct StoredContextInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout [String: String]) {
+        carrier[key] = value
+    }
+}
+
+/// Reads a trace context from the dictionary a store kept.
+private struct StoredContextExtractor: Extractor {
+    func extract(key: String, from carrier: [String: String]) -> String? {
+        carrier[key]
     }
 }

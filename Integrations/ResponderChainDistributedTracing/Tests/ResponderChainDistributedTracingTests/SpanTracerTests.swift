@@ -74,6 +74,37 @@ struct SpanTracerTests {
         #expect(await seen(by: top) == [Seen(spanID: hops[1].spanID, traceID: requestSpan.traceID)])
     }
 
+    @Test("a stored post recovered after a restart runs its hops as children of the sender's span")
+    func storedPostKeepsItsTrace() async throws {
+        let backend = InMemoryTracer()
+        let tracer = SpanTracer(tracer: backend)
+        let store = EventSystem.InMemoryPostStore()
+        let gate = Gate()
+        let first = EventSystem(tracer: tracer, storage: .store(store))
+        let busy = ScriptedResponder("desk", .park(gate), root: true, system: first)
+        try first.register(busy, as: "desk")
+        _ = await busy.post(Probe())  // holds the lane: the next post stays queued
+        try await gate.waitForArrivals(1)
+        let requestSpan = await backend.withSpan("request") { span in
+            _ = await busy.post(Probe())
+            return span.spanContext
+        }
+        let shuttingDown = Task { await first.shutDown(gracePeriod: .seconds(30)) }
+        try await waitUntil("the shutdown began") { first.isShuttingDown }
+        gate.open()
+        #expect(await shuttingDown.value.kept == 1)
+
+        let second = EventSystem(tracer: tracer, storage: .store(store))
+        let desk = ScriptedResponder("desk", .handle, root: true, system: second)
+        try second.register(desk, as: "desk")
+        try await second.recoverStoredPosts()
+        try await waitUntil("the kept post is handled", observing: second) { await desk.seen.count == 1 }
+        let recovered = try #require(
+            backend.finishedSpans.last { $0.operationName == "Probe at desk" })
+        #expect(recovered.traceID == requestSpan.traceID)
+        #expect(recovered.parentSpanID == requestSpan.spanID)
+    }
+
     @Test("a handler's error is recorded on its hop's span")
     func errorOnSpan() async throws {
         let backend = InMemoryTracer()
