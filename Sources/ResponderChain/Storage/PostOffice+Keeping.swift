@@ -20,65 +20,60 @@ extension PostOffice {
     nonisolated(nonsending) func post(_ kept: KeptPost, isolation: (any Actor)?, system: EventSystem) async
         -> Ticket
     {
-        var entryName: String?
-        if writer != nil {
-            entryName = system.entries.withLock { $0.name(of: kept.entry) }
-        }
-        let lane: LaneKey =
-            if let key = kept.key { .key(key.name) } else if let entryName { .key(entryName) } else {
-                kept.lane
-            }
+        let entryName = writer == nil ? nil : system.entries.withLock { $0.name(of: kept.entry) }
+        // With a store, a post without a key is ordered by its sender's name, which a restart keeps.
+        let lane = kept.key.map { LaneKey.key($0.name) } ?? entryName.map { LaneKey.key($0) } ?? kept.lane
         let ledgerEntry = PostLedger.Entry(idempotencyKey: kept.idempotencyKey)
         let ticket = TicketState(
             eventID: kept.capture.eventID, system: system, lane: lane, ledgerEntry: ledgerEntry)
         let post = PendingPost(
             event: kept.event, entry: kept.entry, source: kept.source, options: kept.options,
-            capture: kept.capture,
-            ticket: ticket, depth: Lineage.depthOfNewRoute)
+            capture: kept.capture, ticket: ticket, depth: Lineage.depthOfNewRoute)
         if let key = kept.idempotencyKey, let earlier = ledger.claim(key, for: ticket) {
             return Ticket(state: earlier)
         }
-        if let writer {
-            if let refusal = Self.refusal(of: kept, entryName: entryName) {
-                await Self.reject(post, reason: refusal, system: system)
-                return Ticket(state: ticket)
-            }
-            let stored = EventSystem.StoredPost(
-                id: ticket.eventID, key: kept.key ?? EventSystem.OrderingKey(entryName ?? ""),
-                entry: entryName ?? "",
-                payload: .event(kept.event), idempotencyKey: kept.idempotencyKey,
-                timeLeft: kept.options.deadline.map { $0 - system.now },
-                traceContext: kept.capture.trace?.storedContext ?? [:])
-            switch await writer.store(stored) {
-            case .stored:
-                ledgerEntry.markStored()
-                _ = ledger.hold(ticket.eventID)
-            case .duplicate(let id, let outcome):
-                await Self.reject(post, reason: .duplicate(of: id, outcome: outcome), system: system)
-                return Ticket(state: ticket)
-            case .failed(let error):
-                await Self.reject(post, reason: .notStored(error), system: system)
-                return Ticket(state: ticket)
-            }
+        if let writer,
+            let refusal = await store(
+                kept, as: ledgerEntry, entryName: entryName, writer: writer, system: system)
+        {
+            await Self.reject(post, reason: refusal, system: system)
+        } else {
+            await accept(post, lane: lane, isolation: isolation, system: system)
         }
-        await accept(post, lane: lane, isolation: isolation, system: system)
         return Ticket(state: ticket)
     }
 
-    /// Why `kept` cannot be stored, if it cannot: its sender has no name, or its options hold
-    /// what a store cannot keep.
-    private static func refusal(of kept: KeptPost, entryName: String?) -> Outcome.Rejection.Reason? {
-        guard entryName != nil else { return .unnamedSender }
+    /// Stores `kept` through `writer` and returns `nil` once it is stored, or why it was not:
+    /// its sender has no name, its options hold what a store cannot keep, it is a duplicate, or
+    /// the store failed.
+    private nonisolated(nonsending) func store(
+        _ kept: KeptPost, as ledgerEntry: PostLedger.Entry, entryName: String?, writer: StoreWriter,
+        system: EventSystem
+    ) async -> Outcome.Rejection.Reason? {
+        guard let entryName else { return .unnamedSender }
         if kept.options.start != .atSender {
             return .notStored(
                 "a stored post starts at its sender; its options asked for \(kept.options.start)")
         }
         if !kept.options.info.isEmpty {
-            return .notStored(
-                "a stored post carries no information (\(kept.options.info.keyNames.joined(separator: ", ")))"
-            )
+            let keys = kept.options.info.keyNames.joined(separator: ", ")
+            return .notStored("a stored post carries no event information; its options held \(keys)")
         }
-        return nil
+        let stored = EventSystem.StoredPost(
+            id: kept.capture.eventID, key: kept.key ?? EventSystem.OrderingKey(entryName), entry: entryName,
+            payload: .event(kept.event), idempotencyKey: kept.idempotencyKey,
+            timeLeft: kept.options.deadline.map { $0 - system.now },
+            traceContext: kept.capture.trace?.storedContext ?? [:])
+        switch await writer.store(stored) {
+        case .stored:
+            ledgerEntry.markStored()
+            _ = ledger.hold(stored.id)
+            return nil
+        case .duplicate(let id, let outcome):
+            return .duplicate(of: id, outcome: outcome)
+        case .failed(let error):
+            return .notStored(error)
+        }
     }
 
     /// Queues posts already in the system's store (``EventSystem/deliverStored(_:)``), in order,
