@@ -25,6 +25,15 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Rows per second through the store against GRDB alone (Docs/Durability.md).
+        .executableTarget(
+            name: "sqlite-store-measure",
+            dependencies: [
+                "ResponderChainSQLite",
+                .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(
             name: "ResponderChainSQLiteTests",
             dependencies: [

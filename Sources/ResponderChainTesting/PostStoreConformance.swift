@@ -99,6 +99,7 @@ public enum PostStoreConformance {
             _ = try await subject.store.store(posts)
             try await subject.store.finish([.init(id: posts[1].id, outcome: handled)])
             try await subject.store.finish([.init(id: posts[1].id, outcome: failed)])
+            try await subject.store.finish([.init(id: EventID(), outcome: handled)])  // unknown: no effect
             #expect(try await subject.store.unfinished().map(\.id) == [posts[0].id, posts[2].id])
             #expect(try await subject.store.outcome(of: posts[1].id) == handled)
         },

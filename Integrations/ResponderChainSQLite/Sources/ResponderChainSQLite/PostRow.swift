@@ -16,16 +16,19 @@ struct PostRow: Sendable {
     let deadlineNanoseconds: Int64?
     let traceContext: [String: String]
 
-    /// The row for `post`, whose deadline falls `post.timeLeft` after `now`.
+    /// The row for `post`, whose deadline falls `post.timeLeft` after `now`, its event encoded
+    /// by `encoder`.
     ///
     /// - Throws: ``SQLitePostStoreError`` if the event is not registered or does not encode.
-    init(_ post: EventSystem.StoredPost, events: StoredEvents, now: Int64) throws(SQLitePostStoreError) {
+    init(
+        _ post: EventSystem.StoredPost, events: StoredEvents, encoder: JSONEncoder, now: Int64
+    ) throws(SQLitePostStoreError) {
         let typeName: String
         let schemaVersion: Int
         let payload: Data
         switch post.payload {
         case .event(let event):
-            (typeName, schemaVersion, payload) = try events.encode(event)
+            (typeName, schemaVersion, payload) = try events.encode(event, with: encoder)
         case .undecodable(let undecodable):
             // Written back as it was read: a later binary may read it.
             (typeName, schemaVersion, payload) = (
@@ -73,33 +76,35 @@ struct PostRow: Sendable {
 
     /// Writes the row, or finds the retained post holding its idempotency key.
     func insert(in db: Database, now: Int64) throws -> EventSystem.StoredPost.Acceptance {
-        if let idempotencyKey,
-            let earlier = try Row.fetchOne(
-                db,
-                sql:
-                    "SELECT sequence, id, outcome_kind, outcome_description FROM responder_post WHERE idempotency_key = ?",
-                arguments: [idempotencyKey])
-        {
-            let sequence: Int64 = try earlier.decode(forColumn: "sequence")
-            guard let id = EventID(columnBytes: try earlier.decode(forColumn: "id")) else {
-                throw SQLitePostStoreError.malformedRow(
-                    sequence: sequence, reason: "its identifier is not an event identifier")
-            }
-            return .duplicate(of: id, outcome: try Self.outcome(earlier, sequence: sequence))
-        }
         let trace =
             traceContext.isEmpty
             ? nil : String(decoding: try JSONEncoder().encode(traceContext), as: UTF8.self)
+        // One statement in the common case: the insert itself tells a held idempotency key.
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO responder_post (id, ordering_key, entry, type_name, schema_version, payload, idempotency_key,
                     deadline_ns, trace_context, stored_at_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (idempotency_key) DO NOTHING
                 """)
         try statement.execute(arguments: [
             id.columnBytes, key, entry, typeName, schemaVersion, payload, idempotencyKey, deadlineNanoseconds,
             trace, now,
         ])
-        return .stored
+        guard db.changesCount == 0, let idempotencyKey else { return .stored }
+        let earlier = try db.cachedStatement(
+            sql:
+                "SELECT sequence, id, outcome_kind, outcome_description FROM responder_post WHERE idempotency_key = ?"
+        )
+        guard let row = try Row.fetchOne(earlier, arguments: [idempotencyKey]) else {
+            throw SQLitePostStoreError.malformedRow(
+                sequence: 0, reason: "idempotency key \(idempotencyKey) conflicts with no row")
+        }
+        let sequence: Int64 = try row.decode(forColumn: "sequence")
+        guard let earlierID = EventID(columnBytes: try row.decode(forColumn: "id")) else {
+            throw SQLitePostStoreError.malformedRow(
+                sequence: sequence, reason: "its identifier is not an event identifier")
+        }
+        return .duplicate(of: earlierID, outcome: try Self.outcome(row, sequence: sequence))
     }
 
     /// The outcome in a row's `outcome_kind` and `outcome_description`, if it has one.

@@ -12,6 +12,7 @@ extension SQLitePostStore {
         private let db: Database
         private let events: StoredEvents
         private let now: Int64
+        private let encoder = JSONEncoder()
         /// The posts written, in order.
         private(set) var posts: [EventSystem.StoredPost] = []
 
@@ -37,7 +38,7 @@ extension SQLitePostStore {
             let post = EventSystem.StoredPost(
                 id: EventID(), key: key, entry: entry, payload: .event(event), idempotencyKey: idempotencyKey,
                 timeLeft: timeLeft, traceContext: traceContext)
-            switch try PostRow(post, events: events, now: now).insert(in: db, now: now) {
+            switch try PostRow(post, events: events, encoder: encoder, now: now).insert(in: db, now: now) {
             case .stored:
                 posts.append(post)
                 return post.id

@@ -103,7 +103,8 @@ public final class SQLitePostStore: PostStore {
         let now = wallClock.nanoseconds
         var rows: [PostRow] = []
         rows.reserveCapacity(posts.count)
-        for post in posts { rows.append(try PostRow(post, events: events, now: now)) }
+        let encoder = JSONEncoder()
+        for post in posts { rows.append(try PostRow(post, events: events, encoder: encoder, now: now)) }
         let written = rows
         return try await transaction { db in
             try written.map { try $0.insert(in: db, now: now) }

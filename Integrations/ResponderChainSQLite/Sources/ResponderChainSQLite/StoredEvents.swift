@@ -23,7 +23,7 @@ public struct StoredEvents: Sendable {
         let typeName: String
         let version: Int
         /// Encodes an event of this kind's type; `nil` for an event of another type.
-        let encode: @Sendable (any Event) throws -> Data?
+        let encode: @Sendable (any Event, JSONEncoder) throws -> Data?
         let decode: @Sendable (Data) throws -> any Event
     }
 
@@ -50,9 +50,9 @@ public struct StoredEvents: Sendable {
         names[ObjectIdentifier(type)] = name
         kinds[name] = Kind(
             typeName: typeName, version: version,
-            encode: { event in
+            encode: { event, encoder in
                 guard let event = event as? E else { return nil }
-                return try JSONEncoder().encode(event)
+                return try encoder.encode(event)
             },
             decode: { bytes in try JSONDecoder().decode(E.self, from: bytes) })
     }
@@ -62,15 +62,16 @@ public struct StoredEvents: Sendable {
         names[ObjectIdentifier(type)]
     }
 
-    /// The name, version and bytes `event` is stored as.
-    func encode(_ event: any Event) throws(SQLitePostStoreError) -> (name: String, version: Int, bytes: Data)
-    {
+    /// The name, version and bytes `event` is stored as, encoded by `encoder`.
+    func encode(
+        _ event: any Event, with encoder: JSONEncoder
+    ) throws(SQLitePostStoreError) -> (name: String, version: Int, bytes: Data) {
         let type = Swift.type(of: event)
         guard let name = names[ObjectIdentifier(type)], let kind = kinds[name] else {
             throw .unregisteredEvent(typeName: String(reflecting: type))
         }
         do {
-            guard let bytes = try kind.encode(event) else {
+            guard let bytes = try kind.encode(event, encoder) else {
                 throw SQLitePostStoreError.unregisteredEvent(typeName: String(reflecting: type))
             }
             return (name, kind.version, bytes)
