@@ -1,7 +1,7 @@
 public import ResponderChain
 public import Testing
 
-/// The checks every ``PostStore`` must pass, one test case each: a store package runs them
+/// The checks every `PostStore` must pass, one test case each: a store package runs them
 /// against its own store with a parameterized test.
 ///
 /// ```swift
