@@ -2,7 +2,7 @@ extension EventSystem {
     /// Where a system keeps the events posted to it (``EventSystem/init(tracer:deadLetters:postingLimit:runsCapturePhase:middleware:forwardingLimit:clock:storage:)``).
     ///
     /// ```swift
-    /// let system = EventSystem(storage: .store(try await SQLitePostStore(path: "posts.sqlite", events: events)))
+    /// let system = EventSystem(storage: .store(try SQLitePostStore(path: "posts.sqlite", events: events)))
     /// ```
     public enum Storage: Sendable {
         /// In memory, in the post office's own queues (the default): nothing is written, and

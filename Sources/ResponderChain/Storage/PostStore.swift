@@ -19,9 +19,9 @@
 /// back as ``EventSystem/StoredPost/Payload/undecodable(_:)``, never as a crash or a silent skip.
 ///
 /// ```swift
-/// let store = try await SQLitePostStore(path: "orders.sqlite", events: registry)
+/// let store = try SQLitePostStore(path: "orders.sqlite", events: events)   // ResponderChainSQLite
 /// let system = EventSystem(storage: .store(store))
-/// await system.name(ordersDesk, as: "orders")
+/// try system.register(ordersDesk, as: "orders")
 /// try await system.recoverStoredPosts()      // what the last run left unfinished
 /// ```
 ///
