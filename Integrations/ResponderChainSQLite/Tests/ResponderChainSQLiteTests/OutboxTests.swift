@@ -1,6 +1,7 @@
 import GRDB
 import ResponderChain
 import ResponderChainSQLite
+import ResponderChainTesting
 import Testing
 
 @Suite("The outbox posts only what a committed transaction wrote")
@@ -34,6 +35,26 @@ struct OutboxTests {
         #expect(unfinished.map(\.order) == ["o-1", "o-2"])
         #expect(unfinished.map(\.key) == ["order-o-1", "order-o-2"])
         #expect(try await Self.reservations(store) == 1)
+    }
+
+    @Test(
+        "Once the transaction commits, its posts are delivered by the system, under their stored identifiers, and finished"
+    )
+    func committedPostsAreDelivered() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await Self.makeStore(directory)
+        let system = EventSystem(storage: .store(store))
+        let desk = ScriptedResponder("orders", .handle, root: true, system: system)
+        try system.register(desk, as: "orders")
+        let id = try await store.write(delivering: system) { db, outbox in
+            try db.execute(sql: "INSERT INTO reservation VALUES ('o-1')")
+            return try outbox.post(OrderPlaced(order: "o-1"), to: "orders", key: "order-o-1")
+        }
+        try await waitUntil("the outbox's post is handled", observing: system) { await desk.seen.count == 1 }
+        #expect(await desk.seen.map(\.eventID) == [id])
+        await system.shutDown(gracePeriod: .seconds(30))
+        #expect(try await store.outcome(of: id)?.kind == .handled)
+        #expect(try await store.unfinished().isEmpty)
     }
 
     @Test("A transaction that throws keeps neither its rows nor its posts")
