@@ -113,6 +113,9 @@ struct LoggingTracerTests {
 
         #expect(outcome.kind == .unhandled)
         #expect(handler.entries.map(\.level) == [.warning, .notice])
-        #expect(handler.entries.allSatisfy { $0.metadata["event.id"] == .string(outcome.eventID.debugDescription) })
+        #expect(
+            handler.entries.allSatisfy {
+                $0.metadata["event.id"] == .string(outcome.eventID.debugDescription)
+            })
     }
 }
