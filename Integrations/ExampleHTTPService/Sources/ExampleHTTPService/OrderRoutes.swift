@@ -54,7 +54,9 @@ public struct RequestInfoMiddleware: RouterMiddleware {
 public struct OrderReply: ResponseCodable, Equatable {
     /// The placed order's number (201 answers).
     public var order: Int?
-    /// The event's identifier (answers of routes that send or post into the chain).
+    /// The event's identifier, in full (`5f1c09d2e4b7a836#42`, unique across processes and
+    /// restarts; `EventID(debugDescription:)` reads it), in answers of routes that send or post
+    /// into the chain.
     public var eventID: String?
     /// What went wrong, in the words of ``OutcomeResponse/error`` (error answers).
     public var error: String?
@@ -108,7 +110,8 @@ public struct OrderRoutes: Sendable {
             if let outcome = ticket.finishedOutcome, outcome.kind == .rejected {
                 return answer(outcome, created: nil)
             }
-            return EditedResponse(status: .accepted, response: OrderReply(eventID: "\(ticket.eventID)"))
+            return EditedResponse(
+                status: .accepted, response: OrderReply(eventID: ticket.eventID.debugDescription))
         }
         orders.post("direct") { request, context in
             let order = try await Self.order(from: request, context: context)
@@ -137,7 +140,8 @@ public struct OrderRoutes: Sendable {
         if let seconds = mapped.retryAfter { headers[.retryAfter] = "\(seconds)" }
         return EditedResponse(
             status: mapped.status, headers: headers,
-            response: OrderReply(order: number, eventID: "\(outcome.eventID)", error: mapped.error))
+            response: OrderReply(
+                order: number, eventID: outcome.eventID.debugDescription, error: mapped.error))
     }
 
     /// The order in the request's body, from an authenticated user.

@@ -108,7 +108,10 @@ public struct OrderService: Sendable {
             deadLetters: DeadLetter.Sink { letter in
                 logger.warning(
                     "dead letter",
-                    metadata: ["event_id": "\(letter.outcome.eventID)", "outcome": "\(letter.outcome)"])
+                    metadata: [
+                        "event_id": "\(letter.outcome.eventID.debugDescription)",
+                        "outcome": "\(letter.outcome)",
+                    ])
                 onDeadLetter(letter)
             },
             postingLimit: EventSystem.PostingLimit(

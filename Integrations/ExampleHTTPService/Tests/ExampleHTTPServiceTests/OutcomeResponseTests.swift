@@ -10,7 +10,7 @@ import Testing
     final class Witness: Sendable {}
 
     static let responder = ResponderID(objectID: ObjectIdentifier(Witness.self), label: "OrderBook")
-    static let path = Outcome.Path(eventID: EventID(rawValue: 7), hops: 1, handlers: [])
+    static let path = Outcome.Path(eventID: EventID(epoch: 0, sequence: 7), hops: 1, handlers: [])
 
     static func stop(_ reason: Outcome.Stop.Reason) -> Outcome.Stop {
         Outcome.Stop(path: path, responder: responder, hop: 1, whileHandling: true, reason: reason)

@@ -20,7 +20,7 @@ struct WireOutcomeTests {
         )
     }
 
-    private let path = Outcome.Path(eventID: EventID(rawValue: 7), hops: 2, handlers: [])
+    private let path = Outcome.Path(eventID: EventID(epoch: 0, sequence: 7), hops: 2, handlers: [])
 
     @Test(
         "every reason a rejection can have crosses by its stable name",
