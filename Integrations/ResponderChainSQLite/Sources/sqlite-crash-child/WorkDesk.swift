@@ -10,11 +10,13 @@ actor WorkDesk: Responder {
 
     let store: SQLitePostStore
     let trigger: CrashTrigger
+    let seed: UInt64
 
-    init(system: EventSystem, store: SQLitePostStore, trigger: CrashTrigger) {
+    init(system: EventSystem, store: SQLitePostStore, trigger: CrashTrigger, seed: UInt64) {
         self.eventSystem = system
         self.store = store
         self.trigger = trigger
+        self.seed = seed
     }
 
     static let strategies = Strategies<WorkDesk> {
@@ -43,6 +45,9 @@ actor WorkDesk: Responder {
 
     private func apply(_ work: Work, id: EventID) async throws {
         trigger.passHandler(of: id)
+        // Handlers take a varying, seeded while (yields, no clock): with the keys' order broken,
+        // a later post of a key would overtake an earlier one.
+        for _ in 0..<(seed &+ UInt64(work.seq) &* 0x9E37_79B9) % 256 { await Task.yield() }
         let ran = try await store.inbox.handleOnce(id) { db in
             try db.execute(
                 sql: "INSERT INTO effect (seq, key, event_id) VALUES (?, ?, ?)",

@@ -29,7 +29,7 @@ do {
 
     let trigger = CrashTrigger(point: arguments.point, occurrence: arguments.occurrence)
     let system = EventSystem(storage: .store(CrashingStore(wrapping: sqlite, trigger: trigger)))
-    let desk = WorkDesk(system: system, store: sqlite, trigger: trigger)
+    let desk = WorkDesk(system: system, store: sqlite, trigger: trigger, seed: arguments.seed)
     try system.register(desk, as: "work")
     writeLine("recovered \(try await system.recoverStoredPosts())", to: 1)
 

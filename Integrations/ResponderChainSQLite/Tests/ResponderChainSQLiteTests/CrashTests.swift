@@ -116,7 +116,9 @@ struct CrashTests {
         // Per-key order: each key's effects were applied in increasing seq (its post order).
         for (key, applied) in Dictionary(grouping: effects, by: \.key) {
             let seqs = applied.sorted { $0.applied < $1.applied }.map(\.seq)
-            #expect(seqs == seqs.sorted(), "\(key) applied out of order: \(seqs)")
+            let overtaken = zip(seqs, seqs.dropFirst()).first { $0 > $1 }
+            #expect(
+                overtaken == nil, "\(key): seq \(overtaken?.1 ?? 0) applied after seq \(overtaken?.0 ?? 0)")
         }
         // The clean run finished everything.
         #expect(posts.filter { !$0.finished }.isEmpty)
