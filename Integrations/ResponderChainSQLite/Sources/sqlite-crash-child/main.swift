@@ -5,8 +5,10 @@
 //
 // Standard output: `recovered <count>` once recovery began delivering what the file held
 // unfinished; `accepted <seq> <event id>`, one line per post as soon as `post` returned it
-// accepted; `skipped <seq>` for a delivery the inbox found done already. Standard error: `reached <point>` just before the kill. Exit status: 0 after a clean
-// run, 3 if the crash point was never reached, 64 for a bad command line, 1 for any other error.
+// accepted; `skipped <seq>` for a delivery the inbox found done already. Standard error:
+// `reached <point>` just before the kill. Exit status: 0 after a clean run, 3 if the crash point
+// was never reached, 4 if a clean run shut down with work left, 64 for a bad command line, 1 for
+// any other error.
 import Foundation
 import GRDB
 import ResponderChain
@@ -64,6 +66,10 @@ do {
             "run \(arguments.run): \(arguments.point!.rawValue) not reached after \(trigger.passes) occurrences (\(report))",
             to: 2)
         exit(3)
+    }
+    guard report.kept == 0, report.endedEarly == 0 else {
+        writeLine("run \(arguments.run): shut down with work left (\(report))", to: 2)
+        exit(4)
     }
     exit(0)
 } catch {

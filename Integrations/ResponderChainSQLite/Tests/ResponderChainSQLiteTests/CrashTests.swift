@@ -37,7 +37,7 @@ struct CrashTests {
     }
 
     @Test(
-        "Fifty SIGKILLs at five crash points, then a clean run: every accepted post's effect happens once, in key order, and only accepted posts have effects"
+        "Fifty SIGKILLs at five crash points, then a clean run: every accepted post's effect happens once, in key order, and every effect is a stored post's"
     )
     func fiftyKills() async throws {
         let started = ContinuousClock.now
