@@ -24,7 +24,7 @@ struct CrashChild {
         var accepted: [Int: String] {
             var accepted: [Int: String] = [:]
             for line in standardOutput.split(separator: "\n") {
-                let words = line.split(separator: " ")
+                let words = line.split(separator: " ", maxSplits: 2)  // an identifier may hold spaces
                 if words.count == 3, words[0] == "accepted", let seq = Int(words[1]) {
                     accepted[seq] = String(words[2])
                 }
