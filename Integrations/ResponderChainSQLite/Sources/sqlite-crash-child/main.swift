@@ -27,7 +27,6 @@ do {
     try events.register(Work.self, as: "work")
     let sqlite = try SQLitePostStore(path: arguments.path, events: events, durability: .processCrash)
     try await sqlite.write { db, _ in try db.execute(sql: WorkDesk.schema) }
-    try await skipStoredIdentifiers(in: sqlite)
 
     let trigger = CrashTrigger(point: arguments.point, occurrence: arguments.occurrence)
     let system = EventSystem(storage: .store(CrashingStore(wrapping: sqlite, trigger: trigger)))
