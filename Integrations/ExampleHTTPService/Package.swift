@@ -17,6 +17,7 @@ let package = Package(
         .package(name: "ResponderChainMetrics", path: "../ResponderChainMetrics"),
         .package(name: "ResponderChainDistributedTracing", path: "../ResponderChainDistributedTracing"),
         .package(name: "ResponderChainServiceLifecycle", path: "../ResponderChainServiceLifecycle"),
+        .package(name: "ResponderChainSQLite", path: "../ResponderChainSQLite"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -35,6 +36,7 @@ let package = Package(
                 .product(
                     name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
                 .product(name: "ResponderChainServiceLifecycle", package: "ResponderChainServiceLifecycle"),
+                .product(name: "ResponderChainSQLite", package: "ResponderChainSQLite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -59,7 +61,10 @@ let package = Package(
             name: "ExampleHTTPServiceTests",
             dependencies: [
                 "ExampleHTTPService",
+                // Built for the crash test, which runs it as a child process and kills it.
+                "example-http-service",
                 .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainSQLite", package: "ResponderChainSQLite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
