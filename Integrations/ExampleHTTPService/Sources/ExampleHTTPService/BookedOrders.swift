@@ -31,7 +31,8 @@ public struct BookedOrders: Sendable {
                 sql: "CREATE TABLE IF NOT EXISTS stock (sku TEXT PRIMARY KEY, available INTEGER NOT NULL)")
             for (sku, available) in stock {
                 try db.execute(
-                    sql: "INSERT OR IGNORE INTO stock (sku, available) VALUES (?, ?)", arguments: [sku, available])
+                    sql: "INSERT OR IGNORE INTO stock (sku, available) VALUES (?, ?)",
+                    arguments: [sku, available])
             }
         }
     }
@@ -43,15 +44,17 @@ public struct BookedOrders: Sendable {
         -> Int?
     {
         let write: @Sendable (Database) throws -> Void = { db in
-            guard let available = try Int.fetchOne(
-                db, sql: "SELECT available FROM stock WHERE sku = ?", arguments: [order.sku])
+            guard
+                let available = try Int.fetchOne(
+                    db, sql: "SELECT available FROM stock WHERE sku = ?", arguments: [order.sku])
             else { throw NotSold() }
             guard order.quantity <= available else { throw OutOfStock(sku: order.sku) }
             try db.execute(
                 sql: "UPDATE stock SET available = ? WHERE sku = ?",
                 arguments: [available - order.quantity, order.sku])
             try db.execute(
-                sql: "INSERT INTO booked_order (event_id, sku, quantity, user, request_id) VALUES (?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT INTO booked_order (event_id, sku, quantity, user, request_id) VALUES (?, ?, ?, ?, ?)",
                 arguments: [eventID.map { "\($0)" }, order.sku, order.quantity, user, requestID])
         }
         do {
@@ -76,7 +79,9 @@ public struct BookedOrders: Sendable {
     public func all() async throws -> [PlacedOrder] {
         try await store.read { db in
             try Row.fetchAll(
-                db, sql: "SELECT number, event_id, sku, quantity, user, request_id FROM booked_order ORDER BY number"
+                db,
+                sql:
+                    "SELECT number, event_id, sku, quantity, user, request_id FROM booked_order ORDER BY number"
             ).map { row in
                 PlacedOrder(
                     number: row["number"], sku: row["sku"], quantity: row["quantity"], user: row["user"],

@@ -121,7 +121,8 @@ public struct OrderService: Sendable {
         var storage = EventSystem.Storage.memory
         var booked: BookedOrders?
         if case .sqlite(let path, let durability) = configuration.storage {
-            let store = try SQLitePostStore(path: path, events: OrderBook.storedEvents, durability: durability)
+            let store = try SQLitePostStore(
+                path: path, events: OrderBook.storedEvents, durability: durability)
             booked = try await BookedOrders(store: store, stock: configuration.stock)
             storage = .store(store)
         }
@@ -141,7 +142,8 @@ public struct OrderService: Sendable {
             try system.register(book, as: OrderBook.entryName)
             recoveredPosts = try await system.recoverStoredPosts()
             if recoveredPosts > 0 {
-                logger.info("delivering the posts of an earlier run", metadata: ["posts": "\(recoveredPosts)"])
+                logger.info(
+                    "delivering the posts of an earlier run", metadata: ["posts": "\(recoveredPosts)"])
             }
         } else {
             recoveredPosts = 0

@@ -59,7 +59,9 @@ public struct PlacedOrder: Hashable, Sendable {
     public let eventID: String?
 
     /// A placed order.
-    public init(number: Int, sku: String, quantity: Int, user: String?, requestID: String?, eventID: String? = nil) {
+    public init(
+        number: Int, sku: String, quantity: Int, user: String?, requestID: String?, eventID: String? = nil
+    ) {
         self.number = number
         self.sku = sku
         self.quantity = quantity

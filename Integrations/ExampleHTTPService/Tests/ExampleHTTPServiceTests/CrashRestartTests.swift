@@ -26,7 +26,9 @@ extension OrderServiceTests {
             let result: RequestResult
         }
 
-        @Test("Every order answered 202 before the kill is booked exactly once after the restart, and nothing never posted is")
+        @Test(
+            "Every order answered 202 before the kill is booked exactly once after the restart, and nothing never posted is"
+        )
         func everyAcceptedOrderIsBookedOnceAfterASIGKILL() async throws {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("orders-crash-\(UUID().uuidString)")
@@ -48,7 +50,9 @@ extension OrderServiceTests {
                         let requestID = "order-\(index)"
                         let result = await RawHTTPClient.request(
                             port: first.port, path: "/orders/async",
-                            headers: [("X-User", Self.users[index % Self.users.count]), ("X-Request-ID", requestID)],
+                            headers: [
+                                ("X-User", Self.users[index % Self.users.count]), ("X-Request-ID", requestID),
+                            ],
                             body: #"{"sku":"A-1","quantity":1}"#)
                         return Answer(requestID: requestID, result: result)
                     }
@@ -69,7 +73,8 @@ extension OrderServiceTests {
                 guard let response = answer.result.response else { continue }
                 #expect(response.status == 202, "\(answer.requestID): \(response.status) \(response.body)")
                 let reply = try JSONDecoder().decode(OrderReply.self, from: Data(response.body.utf8))
-                accepted[answer.requestID] = try #require(reply.eventID)
+                let eventID = try #require(reply.eventID)
+                accepted[answer.requestID] = eventID
             }
             #expect(accepted.count >= Self.killAfter)
             #expect(accepted.count < Self.orders, "the kill came after the burst: \(accepted.count) answered")
@@ -95,12 +100,15 @@ extension OrderServiceTests {
                 #expect(fired.contains(requestID), "booked \(requestID), never posted")
                 #expect(count == 1, "\(requestID) booked \(count) times")
             }
-            for (eventID, count) in bookingsByEvent { #expect(count == 1, "event \(eventID) booked \(count) times") }
+            for (eventID, count) in bookingsByEvent {
+                #expect(count == 1, "event \(eventID) booked \(count) times")
+            }
             #expect(booked.outstanding == 0)
             let lostInFlight = booked.orders.count - accepted.count
             print(
                 "crash test: \(Self.orders) orders, \(accepted.count) answered 202 before the SIGKILL, "
-                    + "\(booked.orders.count) booked after the restart (\(lostInFlight) posted without an answer)")
+                    + "\(booked.orders.count) booked after the restart (\(lostInFlight) posted without an answer)"
+            )
 
             second.send(SIGTERM)
             #expect(await second.exited() == ServiceProcess.Exit(bySignal: false, status: 0), "\(second.log)")
@@ -123,7 +131,9 @@ extension OrderServiceTests {
                 last = booked
                 try await Task.sleep(for: .milliseconds(20))
             }
-            Issue.record("not settled in 60 s: \(last.map { "\($0.orders.count) booked, \($0.outstanding) outstanding" } ?? "")")
+            Issue.record(
+                "not settled in 60 s: \(last.map { "\($0.orders.count) booked, \($0.outstanding) outstanding" } ?? "")"
+            )
             return try #require(last)
         }
     }

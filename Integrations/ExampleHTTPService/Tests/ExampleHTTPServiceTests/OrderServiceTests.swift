@@ -23,7 +23,8 @@ import Tracing
             #expect(
                 placed
                     == PlacedOrder(
-                        number: 1, sku: "A-1", quantity: 2, user: "alice", requestID: "r-1", eventID: reply.eventID))
+                        number: 1, sku: "A-1", quantity: 2, user: "alice", requestID: "r-1",
+                        eventID: reply.eventID))
 
             let spans = tracing.finishedSpans
             let request = try #require(spans.first { $0.operationName == "/orders" })

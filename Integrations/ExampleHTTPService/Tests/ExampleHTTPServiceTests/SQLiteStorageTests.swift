@@ -13,15 +13,19 @@ extension OrderServiceTests {
     struct SQLiteStorageTests {
         /// A fresh directory for one test's file, removed with it.
         final class Directory: Sendable {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("orders-\(UUID().uuidString)")
-            init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "orders-\(UUID().uuidString)")
+            init() throws {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            }
             deinit { try? FileManager.default.removeItem(at: url) }
             var file: String { url.appendingPathComponent("orders.sqlite").path }
         }
 
         static func booked(_ running: RunningService) async throws -> BookedReply {
             let response = try #require(
-                await RawHTTPClient.request(port: running.port, method: "GET", path: "/orders/booked").response)
+                await RawHTTPClient.request(port: running.port, method: "GET", path: "/orders/booked")
+                    .response)
             return try JSONDecoder().decode(BookedReply.self, from: Data(response.body.utf8))
         }
 
@@ -32,7 +36,8 @@ extension OrderServiceTests {
         @Test("A retry with the same Idempotency-Key answers 202 with the first post and books nothing more")
         func aRetryIsNotASecondOrder() async throws {
             let directory = try Directory()
-            try await RunningService.with(configure: { $0.storage = .sqlite(path: directory.file) }) { running in
+            try await RunningService.with(configure: { $0.storage = .sqlite(path: directory.file) }) {
+                running in
                 let first = try #require(
                     await running.order("/orders/async", requestID: "r-1", idempotencyKey: "k-1").response)
                 #expect(first.status == 202)
@@ -60,7 +65,8 @@ extension OrderServiceTests {
             try await RunningService.with(configure: configure) { running in
                 #expect(await running.order(sku: "C-3", quantity: 4).response?.status == 201)
                 #expect(await running.order("/orders/async", sku: "C-3", quantity: 5).response?.status == 202)
-                #expect(await running.order("/orders/direct", sku: "C-3", quantity: 1).response?.status == 201)
+                #expect(
+                    await running.order("/orders/direct", sku: "C-3", quantity: 1).response?.status == 201)
                 #expect(await running.order("/orders/direct", sku: "Z-9").response?.status == 422)
                 await running.service.group.triggerGracefulShutdown()
                 let report = try #require(await running.shutdownReport())
@@ -78,7 +84,9 @@ extension OrderServiceTests {
             }
         }
 
-        @Test("A post left in the file by a run that ended is delivered before the next run serves, and booked once")
+        @Test(
+            "A post left in the file by a run that ended is delivered before the next run serves, and booked once"
+        )
         func recoveryBeforeServing() async throws {
             let directory = try Directory()
             // What a killed run leaves: a post stored and not finished; and one handled, not yet marked finished.
@@ -86,19 +94,23 @@ extension OrderServiceTests {
             let booked = try await BookedOrders(store: store, stock: ["A-1": 100])
             let left = try await store.write { _, outbox in
                 try outbox.post(
-                    PostedOrder(sku: "A-1", quantity: 1, user: "ann", requestID: "left"), to: OrderBook.entryName,
+                    PostedOrder(sku: "A-1", quantity: 1, user: "ann", requestID: "left"),
+                    to: OrderBook.entryName,
                     key: "user-ann")
             }
             let handled = try await store.write { _, outbox in
                 try outbox.post(
-                    PostedOrder(sku: "A-1", quantity: 2, user: "bob", requestID: "handled"), to: OrderBook.entryName,
+                    PostedOrder(sku: "A-1", quantity: 2, user: "bob", requestID: "handled"),
+                    to: OrderBook.entryName,
                     key: "user-bob")
             }
             #expect(
                 try await booked.book(
-                    PlaceOrder(sku: "A-1", quantity: 2), user: "bob", requestID: "handled", eventID: handled) != nil)
+                    PlaceOrder(sku: "A-1", quantity: 2), user: "bob", requestID: "handled", eventID: handled)
+                    != nil)
 
-            try await RunningService.with(configure: { $0.storage = .sqlite(path: directory.file) }) { running in
+            try await RunningService.with(configure: { $0.storage = .sqlite(path: directory.file) }) {
+                running in
                 #expect(running.service.recoveredPosts == 2)
                 let settled = try await CrashRestartTests.bookedOnceSettled(
                     port: running.port, including: ["\(left)", "\(handled)"])
@@ -115,7 +127,10 @@ extension OrderServiceTests {
                 (["ORDERS_STORAGE": "memory"], .memory),
                 (["ORDERS_STORAGE": "sqlite"], .sqlite(path: "orders.sqlite")),
                 (
-                    ["ORDERS_STORAGE": "sqlite", "ORDERS_SQLITE_PATH": "/tmp/o.db", "ORDERS_SQLITE_DURABILITY": "power-loss"],
+                    [
+                        "ORDERS_STORAGE": "sqlite", "ORDERS_SQLITE_PATH": "/tmp/o.db",
+                        "ORDERS_SQLITE_DURABILITY": "power-loss",
+                    ],
                     .sqlite(path: "/tmp/o.db", durability: .powerLoss)
                 ),
             ] as [([String: String], OrderStorage)])
@@ -129,7 +144,9 @@ extension OrderServiceTests {
                 try OrderStorage(environment: ["ORDERS_STORAGE": "postgres"])
             }
             #expect(throws: OrderStorageError.unknownValue("fast", of: "ORDERS_SQLITE_DURABILITY")) {
-                try OrderStorage(environment: ["ORDERS_STORAGE": "sqlite", "ORDERS_SQLITE_DURABILITY": "fast"])
+                try OrderStorage(environment: [
+                    "ORDERS_STORAGE": "sqlite", "ORDERS_SQLITE_DURABILITY": "fast",
+                ])
             }
         }
     }

@@ -102,7 +102,9 @@ final class ServiceProcess: Sendable {
         let (exit, exitContinuation) = AsyncStream.makeStream(of: Exit.self)
         process.terminationHandler = { process in
             exitContinuation.yield(
-                Exit(bySignal: process.terminationReason == .uncaughtSignal, status: process.terminationStatus))
+                Exit(
+                    bySignal: process.terminationReason == .uncaughtSignal, status: process.terminationStatus)
+            )
             exitContinuation.finish()
             linesContinuation.finish()
         }
