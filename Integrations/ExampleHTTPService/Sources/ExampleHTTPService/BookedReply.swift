@@ -6,10 +6,14 @@ public struct BookedReply: ResponseCodable, Equatable {
     public var orders: [PlacedOrder]
     /// How many posted orders the chain holds, not yet ended.
     public var outstanding: Int
+    /// How many posts of an earlier run this process found in its store at start and delivers
+    /// again (0 in memory).
+    public var recovered: Int
 
     /// A body.
-    public init(orders: [PlacedOrder], outstanding: Int) {
+    public init(orders: [PlacedOrder], outstanding: Int, recovered: Int = 0) {
         self.orders = orders
         self.outstanding = outstanding
+        self.recovered = recovered
     }
 }

@@ -83,7 +83,7 @@ public struct OrderReply: ResponseCodable, Equatable {
 /// - `POST /orders/direct` places the order without the chain, with the same answers, to measure
 ///   what the chain costs.
 /// - `GET /orders/booked` lists the orders the book placed and how many posts the chain still
-///   holds (`{"orders": [...], "outstanding": 0}`).
+///   holds (`{"orders": [...], "outstanding": 0, "recovered": 0}`).
 ///
 /// Each `POST` takes a JSON body `{"sku": "A-1", "quantity": 1}` and needs an `X-User` header
 /// (401 without one).
@@ -94,12 +94,15 @@ public struct OrderRoutes: Sendable {
     public let sendTimeout: Duration?
     /// Seconds for `Retry-After` on a 503.
     public let retryAfter: Int
+    /// How many posts of an earlier run the service delivers again (`GET /orders/booked` says it).
+    public let recoveredPosts: Int
 
     /// Routes into `book`'s chain.
-    public init(book: OrderBook, sendTimeout: Duration?, retryAfter: Int) {
+    public init(book: OrderBook, sendTimeout: Duration?, retryAfter: Int, recoveredPosts: Int = 0) {
         self.book = book
         self.sendTimeout = sendTimeout
         self.retryAfter = retryAfter
+        self.recoveredPosts = recoveredPosts
     }
 
     /// Adds the routes to `router`.
@@ -131,7 +134,8 @@ public struct OrderRoutes: Sendable {
         }
         orders.get("booked") { _, _ in
             BookedReply(
-                orders: try await book.placedOrdersByNumber(), outstanding: book.eventSystem.outstandingPosts)
+                orders: try await book.placedOrdersByNumber(), outstanding: book.eventSystem.outstandingPosts,
+                recovered: recoveredPosts)
         }
         orders.post("direct") { request, context in
             let order = try await Self.order(from: request, context: context)

@@ -152,8 +152,11 @@ public struct OrderService: Sendable {
         let router = Router(context: OrderRequestContext.self)
         router.add(middleware: TracingMiddleware())
         router.add(middleware: RequestInfoMiddleware())
-        OrderRoutes(book: book, sendTimeout: configuration.sendTimeout, retryAfter: configuration.retryAfter)
-            .add(to: router)
+        OrderRoutes(
+            book: book, sendTimeout: configuration.sendTimeout, retryAfter: configuration.retryAfter,
+            recoveredPosts: recoveredPosts
+        )
+        .add(to: router)
         let orderServer = Application(
             router: router,
             configuration: ApplicationConfiguration(

@@ -107,8 +107,8 @@ extension OrderServiceTests {
             let lostInFlight = booked.orders.count - accepted.count
             print(
                 "crash test: \(Self.orders) orders, \(accepted.count) answered 202 before the SIGKILL, "
-                    + "\(booked.orders.count) booked after the restart (\(lostInFlight) posted without an answer)"
-            )
+                    + "\(booked.orders.count) booked after the restart (\(lostInFlight) posted without an answer), "
+                    + "\(booked.recovered) delivered again by the restart")
 
             second.send(SIGTERM)
             #expect(await second.exited() == ServiceProcess.Exit(bySignal: false, status: 0), "\(second.log)")
