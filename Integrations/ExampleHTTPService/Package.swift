@@ -1,8 +1,9 @@
 // swift-tools-version: 6.2
 // An HTTP service on ResponderChain, to copy: Hummingbird 2 routes that post or send events into a
 // chain, request data as event information, the request's span as the parent of the chain's spans,
-// outcomes mapped to HTTP statuses, Prometheus metrics on /metrics, and a ServiceGroup that shuts
-// down without losing a request. Test it with
+// outcomes mapped to HTTP statuses, Prometheus metrics on /metrics, a ServiceGroup that shuts
+// down without losing a request, and posted orders in memory or in an SQLite file that survives
+// a SIGKILL (ORDERS_STORAGE=sqlite). Test it with
 //   swift test --package-path Integrations/ExampleHTTPService
 import PackageDescription
 
