@@ -120,6 +120,24 @@ extension OrderServiceTests {
             }
         }
 
+        @Test("In memory too, a posted order carries its user and request to the book, in the event")
+        func aPostedOrderCarriesItsRequestInMemory() async throws {
+            try await RunningService.with { running in
+                let answer = try #require(
+                    await running.order("/orders/async", quantity: 3, user: "dee", requestID: "r-9").response)
+                #expect(answer.status == 202)
+                let booked = try await CrashRestartTests.bookedOnceSettled(
+                    port: running.port, including: [try Self.eventID(answer)])
+                #expect(booked.recovered == 0)
+                #expect(
+                    booked.orders == [
+                        PlacedOrder(
+                            number: 1, sku: "A-1", quantity: 3, user: "dee", requestID: "r-9",
+                            eventID: try Self.eventID(answer))
+                    ])
+            }
+        }
+
         @Test(
             "The storage is read from the environment, and a value it does not know is a typed error",
             arguments: [
