@@ -1,4 +1,5 @@
 import ExampleHTTPService
+import Foundation
 import InMemoryTracing
 import ResponderChain
 import ServiceLifecycle
@@ -17,9 +18,13 @@ import Tracing
             #expect(answer.status == 201)
             #expect(answer.headers["x-request-id"] == "r-1")
             #expect(answer.body.contains(#""order":1"#))
+            let reply = try JSONDecoder().decode(OrderReply.self, from: Data(answer.body.utf8))
             let placed = try #require(await running.service.book.order(1))
             #expect(
-                placed == PlacedOrder(number: 1, sku: "A-1", quantity: 2, user: "alice", requestID: "r-1"))
+                placed
+                    == PlacedOrder(
+                        number: 1, sku: "A-1", quantity: 2, user: "alice", requestID: "r-1",
+                        eventID: reply.eventID))
 
             let spans = tracing.finishedSpans
             let request = try #require(spans.first { $0.operationName == "/orders" })
