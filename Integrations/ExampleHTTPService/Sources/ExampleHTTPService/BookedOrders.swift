@@ -55,7 +55,7 @@ public struct BookedOrders: Sendable {
             try db.execute(
                 sql:
                     "INSERT INTO booked_order (event_id, sku, quantity, user, request_id) VALUES (?, ?, ?, ?, ?)",
-                arguments: [eventID.map { "\($0)" }, order.sku, order.quantity, user, requestID])
+                arguments: [eventID.map(\.debugDescription), order.sku, order.quantity, user, requestID])
         }
         do {
             guard let eventID else {
@@ -68,7 +68,7 @@ public struct BookedOrders: Sendable {
             return try await store.read { db in
                 try Int.fetchOne(
                     db, sql: "SELECT number FROM booked_order WHERE event_id = ? ORDER BY number LIMIT 1",
-                    arguments: ["\(eventID)"])
+                    arguments: [eventID.debugDescription])
             }
         } catch is NotSold {
             return nil

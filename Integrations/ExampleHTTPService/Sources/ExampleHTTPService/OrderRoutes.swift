@@ -128,7 +128,8 @@ public struct OrderRoutes: Sendable {
             if let outcome = ticket.finishedOutcome, case .rejected(let rejection) = outcome {
                 // A retry of an accepted post: the first one's identifier, nothing posted again.
                 if case .duplicate(let first, _) = rejection.reason {
-                    return EditedResponse(status: .accepted, response: OrderReply(eventID: "\(first)"))
+                    return EditedResponse(
+                        status: .accepted, response: OrderReply(eventID: first.debugDescription))
                 }
                 return answer(outcome, created: nil)
             }

@@ -159,7 +159,7 @@ public actor OrderBook: Responder {
         lastNumber += 1
         placedOrders[lastNumber] = PlacedOrder(
             number: lastNumber, sku: order.sku, quantity: order.quantity, user: user, requestID: requestID,
-            eventID: eventID.map { "\($0)" })
+            eventID: eventID.map(\.debugDescription))
         return lastNumber
     }
 

@@ -113,7 +113,7 @@ extension OrderServiceTests {
                 running in
                 #expect(running.service.recoveredPosts == 2)
                 let settled = try await CrashRestartTests.bookedOnceSettled(
-                    port: running.port, including: ["\(left)", "\(handled)"])
+                    port: running.port, including: [left.debugDescription, handled.debugDescription])
                 #expect(settled.orders.map(\.requestID) == ["handled", "left"])
                 #expect(try await running.service.book.booked?.available("A-1") == 97)
 
