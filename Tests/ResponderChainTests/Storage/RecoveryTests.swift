@@ -24,6 +24,19 @@ struct RecoveryTests {
         return (system, desk)
     }
 
+    /// An in-memory store on `clock` holding one post for "desk" with `timeLeft`.
+    private static func storeHoldingOnePost(timeLeft: Duration, clock: ManualClock) async throws
+        -> EventSystem.InMemoryPostStore
+    {
+        let store = EventSystem.InMemoryPostStore(clock: clock)
+        _ = try await store.store([
+            EventSystem.StoredPost(
+                id: EventID(), key: "desk", entry: "desk", payload: .event(PlaceOrder(number: 1)),
+                timeLeft: timeLeft)
+        ])
+        return store
+    }
+
     @Test(
         "a graceful shutdown keeps the queued posts in the store, counts them, and the next start delivers them in key order"
     )
@@ -121,12 +134,7 @@ struct RecoveryTests {
     @Test("a post whose deadline passed while the process was down ends timed out, before any hop")
     func deadlinesSurviveTheRestart() async throws {
         let clock = ManualClock()
-        let store = EventSystem.InMemoryPostStore(clock: clock)
-        _ = try await store.store([
-            EventSystem.StoredPost(
-                id: EventID(), key: "desk", entry: "desk", payload: .event(PlaceOrder(number: 1)),
-                timeLeft: .seconds(5))
-        ])
+        let store = try await Self.storeHoldingOnePost(timeLeft: .seconds(5), clock: clock)
         await clock.advance(by: .seconds(6))
         let letters = DeadLetterRecorder()
         let (system, desk) = try Self.deskSystem(on: store, clock: clock, deadLetters: letters)
@@ -139,12 +147,7 @@ struct RecoveryTests {
     @Test("a stored post keeps its time left: a redelivery never runs past the sender's deadline")
     func timeLeftIsKept() async throws {
         let clock = ManualClock()
-        let store = EventSystem.InMemoryPostStore(clock: clock)
-        _ = try await store.store([
-            EventSystem.StoredPost(
-                id: EventID(), key: "desk", entry: "desk", payload: .event(PlaceOrder(number: 1)),
-                timeLeft: .seconds(5))
-        ])
+        let store = try await Self.storeHoldingOnePost(timeLeft: .seconds(5), clock: clock)
         await clock.advance(by: .seconds(2))
         let (system, desk) = try Self.deskSystem(
             on: store, clock: clock, ScriptedResponder.Script([.note { _, context in context.deadline }]))

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ResponderChainTesting
 import Testing
 
 /// The crash suite: the system runs in a child process (`sqlite-crash-child`) that is killed
