@@ -98,7 +98,7 @@ struct PostOfficeState {
     var phase: Phase { shutdownState.phase }
 
     /// Whether the office is shutting down or has shut down.
-    var isShuttingDown: Bool { phase != .open }
+    var isShuttingDown: Bool { !shutdownState.isRunning }
 
     /// The posts queued or in flight, the most there ever were, and the posters waiting for room.
     var statistics: (outstanding: Int, peak: Int, suspended: Int) {
@@ -181,16 +181,20 @@ struct PostOfficeState {
         after delivered: TicketState.Settlement?
     ) -> (step: DeliveryStep, released: Released) {
         // Nothing is outstanding once closed: the lane, if its task finds it, is empty.
-        if case .closed = phase { return (.finished, Released()) }
+        if shutdownState.isClosed { return (.finished, Released()) }
         var released = Released()
-        guard let delivered else { return (lanes.nextDeliveryStep(lane: key), released) }
-        // A post that released its lane ends without touching it, and its task delivers
-        // nothing more.
-        let wasDetached = lanes.deliveryEnded(delivered, lane: key) == .endedDetached
-        // Its room is freed (admitted posters queued) before the lane's next step is taken, so
-        // that a post admitted onto this lane is delivered by this task.
-        postEnded(delivered, delivery: (key, wasDetached), into: &released)
-        let step = wasDetached ? DeliveryStep.retire(successor: false) : lanes.nextDeliveryStep(lane: key)
+        let step: DeliveryStep
+        if let delivered {
+            // A post that released its lane ends without touching it, and its task delivers
+            // nothing more.
+            let wasDetached = lanes.deliveryEnded(delivered, lane: key) == .endedDetached
+            // Its room is freed (admitted posters queued) before the lane's next step is taken,
+            // so that a post admitted onto this lane is delivered by this task.
+            postEnded(delivered, delivery: (key, wasDetached), into: &released)
+            step = wasDetached ? .retire(successor: false) : lanes.nextDeliveryStep(lane: key)
+        } else {
+            step = lanes.nextDeliveryStep(lane: key)
+        }
         settle(into: &released)
         return (step, released)
     }
@@ -199,7 +203,7 @@ struct PostOfficeState {
     /// ``takeQueuedBehindCallers()`` or by ``removeQueued(_:lane:)``) has been settled: it stops
     /// counting as outstanding.
     mutating func endedWhileQueued(_ settlement: TicketState.Settlement) -> Released {
-        precondition(phase != .closed, "a post ended after the office closed")
+        precondition(!shutdownState.isClosed, "a post ended after the office closed")
         var released = Released()
         postEnded(settlement, delivery: nil, into: &released)
         settle(into: &released)
@@ -287,7 +291,7 @@ struct PostOfficeState {
     /// a post that released its lane is not the lane's post in flight, but is still not waited for.
     mutating func shutdown(from caller: LaneKey? = nil, ticket: TicketState? = nil) -> ShutdownStart {
         var start = ShutdownStart()
-        if case .closed = phase { return start }
+        if shutdownState.isClosed { return start }
         start.refused = admission.shutDown()
         if case .began(let waiters) = shutdownState.shutDown(
             refused: start.refused.count, caller: caller.flatMap { callerOf(lane: $0, ticket: ticket) })
@@ -302,7 +306,7 @@ struct PostOfficeState {
     /// ``endedWhileQueued(_:)``) and names the posts in flight, whose deliveries must be
     /// stopped; not the callers' own posts, which wait for the shutdown.
     mutating func endRemaining() -> Remaining {
-        guard case .shuttingDown = shutdownPhase else { return Remaining() }
+        guard isShuttingDownNow else { return Remaining() }
         return lanes.endRemaining(
             sparingLanes: shutdownState.callerLanes, sparingDetached: shutdownState.detachedCallers)
     }
@@ -310,7 +314,7 @@ struct PostOfficeState {
     /// Takes every queued post out of its queue (they stay outstanding until each has ended):
     /// what a system with a store keeps for the next start when its shutdown begins.
     mutating func takeQueued() -> [PendingPost] {
-        guard case .shuttingDown = shutdownPhase else { return [] }
+        guard isShuttingDownNow else { return [] }
         return lanes.takeQueued()
     }
 
@@ -318,7 +322,7 @@ struct PostOfficeState {
     /// delivered before those end (each still counts as outstanding until
     /// ``endedWhileQueued(_:)``, and ends early).
     mutating func takeQueuedBehindCallers() -> [PendingPost] {
-        guard case .shuttingDown = shutdownPhase else { return [] }
+        guard isShuttingDownNow else { return [] }
         return lanes.takeQueued(on: shutdownState.callerLanes)
     }
 
@@ -337,21 +341,13 @@ struct PostOfficeState {
     // MARK: Helpers
 
     /// Whether the shutdown has begun and the office has not closed.
-    private var shutdownPhase: ShutdownPhase {
-        switch phase {
-        case .open: .open
-        case .draining, .reported: .shuttingDown
-        case .closed: .closed
-        }
-    }
-
-    private enum ShutdownPhase { case open, shuttingDown, closed }
+    private var isShuttingDownNow: Bool { !shutdownState.isRunning && !shutdownState.isClosed }
 
     /// What the drain waits for, counted now.
     private var drainCount: ShutdownStateMachine.Outstanding {
         ShutdownStateMachine.Outstanding(
             total: admission.outstanding,
-            onCallerLanes: phase == .open ? 0 : lanes.postCount(on: shutdownState.callerLanes))
+            onCallerLanes: shutdownState.isRunning ? 0 : lanes.postCount(on: shutdownState.callerLanes))
     }
 
     /// Which caller the shutdown notes for `lane` and `ticket` (see ``shutdown(from:ticket:)``):
@@ -379,13 +375,13 @@ struct PostOfficeState {
                 released.admitted.append(waiter.continuation)
             }
         }
-        if phase != .open { shutdownState.postEnded(settlement, delivery: delivery) }
+        if !shutdownState.isRunning { shutdownState.postEnded(settlement, delivery: delivery) }
     }
 
     /// While shutting down, after a change: the drain's waiters once drained, and the office
     /// closes once its report is made and nothing is outstanding (the lanes are dropped).
     private mutating func settle(into released: inout Released) {
-        guard phase != .open else { return }
+        guard !shutdownState.isRunning else { return }
         let action = shutdownState.settle(drainCount)
         released.drainWaiters = action.drainWaiters
         if action.closed {

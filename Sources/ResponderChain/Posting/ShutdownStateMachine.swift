@@ -131,6 +131,19 @@ struct ShutdownStateMachine {
         }
     }
 
+    /// Whether the shutdown has not begun. (A check of the case alone, which copies nothing:
+    /// the office asks at every post's end.)
+    var isRunning: Bool {
+        if case .running = state { return true }
+        return false
+    }
+
+    /// Whether the office has closed.
+    var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
     /// The lanes whose post in flight called for the shutdown (empty unless shutting down).
     var callerLanes: Set<LaneKey> {
         guard case .shuttingDown(let shuttingDown) = state else { return [] }
