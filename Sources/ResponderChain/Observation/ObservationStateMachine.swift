@@ -46,7 +46,7 @@ package struct ObservationStateMachine<Element: Sendable, Consumer> {
 
     /// Consumers suspended in `next()`, resumed with an element, or `nil` at the end. Only
     /// ``suspendConsumer(_:continuation:)`` adds to it; it is empty unless nothing is unread.
-    package var consumers = Consumers()
+    package private(set) var consumers = Consumers()
     /// The size of the buffer, and what a full one drops.
     package let buffering: ObservationStream<Element>.Buffering
     /// The number of elements dropped because the buffer was full. Never goes down.
@@ -179,3 +179,5 @@ package struct ObservationStateMachine<Element: Sendable, Consumer> {
         }
     }
 }
+
+extension ObservationStateMachine.SuspendConsumerAction: Equatable where Element: Equatable {}
