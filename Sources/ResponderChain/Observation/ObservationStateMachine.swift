@@ -1,11 +1,11 @@
 /// The buffer of one observation stream and the consumers waiting on it, as a pure state machine.
 ///
 /// Each transition returns what its caller must resume once outside the lock; nothing here
-/// suspends or resumes a task. ``ObserverRegistry`` holds one machine per stream under its lock
-/// and suspends consumers into ``consumers`` through ``Locked/wait(in:as:unless:cancelled:)``,
-/// with ``read()`` as the test that lets a consumer through at once. `Consumer` is whatever the
-/// registry resumes (a `CheckedContinuation` there; any value in tests, since the machine only
-/// stores and returns it).
+/// suspends or resumes a task. ``ObserverRegistry`` holds one machine per stream under its lock: a
+/// consumer asks ``next()``, and if it must wait, hands its continuation to
+/// ``suspendConsumer(_:continuation:)`` (or takes it back through ``cancelConsumer(_:)``).
+/// `Consumer` is whatever the registry resumes (a `CheckedContinuation` there; any value in tests,
+/// since the machine only stores and returns it).
 ///
 /// ```
 ///            receive: a consumer waits? ──yes──▶ hand it the element (the caller resumes it)
@@ -45,8 +45,8 @@ package struct ObservationStateMachine<Element: Sendable, Consumer> {
     }
 
     /// Consumers suspended in `next()`, resumed with an element, or `nil` at the end. Only
-    /// ``Locked/wait(in:as:unless:cancelled:)`` adds to it; it is empty unless nothing is unread.
-    package var consumers = Consumers()
+    /// ``suspendConsumer(_:continuation:)`` adds to it; it is empty unless nothing is unread.
+    package private(set) var consumers = Consumers()
     /// The size of the buffer, and what a full one drops.
     package let buffering: ObservationStream<Element>.Buffering
     /// The number of elements dropped because the buffer was full. Never goes down.
@@ -116,6 +116,55 @@ package struct ObservationStateMachine<Element: Sendable, Consumer> {
         }
     }
 
+    /// What ``next()`` decided.
+    package enum NextAction {
+        /// Return this at once: the oldest unread element, or `nil` (the stream has finished and
+        /// nothing is left).
+        case element(Element?)
+        /// Nothing is unread: suspend with this identity (``suspendConsumer(_:continuation:)``).
+        case mustWait(WaiterID)
+    }
+
+    /// What ``suspendConsumer(_:continuation:)`` did.
+    package enum SuspendConsumerAction {
+        /// The consumer waits in ``consumers``.
+        case suspended
+        /// Resume the consumer at once with this: an element that arrived meanwhile, or `nil`
+        /// (the stream finished with nothing left, or the consumer was cancelled).
+        case resume(Element?)
+    }
+
+    /// A consumer asks for the next element: at once if one is unread (or the stream has
+    /// finished), otherwise the identity to wait under.
+    package mutating func next() -> NextAction {
+        if let element = read() { return .element(element) }
+        return .mustWait(consumers.makeID())
+    }
+
+    /// Suspends the consumer `id` (made by ``next()``) with `continuation`, unless it was
+    /// cancelled meanwhile, or an element (or the end) came.
+    package mutating func suspendConsumer(_ id: WaiterID, continuation: Consumer) -> SuspendConsumerAction {
+        if consumers.isCancelledBeforeSuspending(id) {
+            consumers.withdraw(id)
+            return .resume(nil)
+        }
+        if let element = read() {
+            consumers.withdraw(id)
+            return .resume(element)
+        }
+        switch consumers.suspend(id, element: (), continuation: continuation) {
+        case .suspended: return .suspended
+        case .cancelledBeforeSuspending: return .resume(nil)
+        }
+    }
+
+    /// Cancels the consumer `id`: the continuation to resume with `nil`, if it was suspended;
+    /// otherwise it is remembered as cancelled for when it arrives.
+    package mutating func cancelConsumer(_ id: WaiterID) -> Consumer? {
+        if case .resume(let waiter) = consumers.cancel(id) { return waiter.continuation }
+        return nil
+    }
+
     /// Ends the stream: every waiting consumer is handed back, to resume with `nil`; the unread
     /// elements stay readable; later elements are ignored.
     package mutating func finish() -> FinishAction {
@@ -130,3 +179,5 @@ package struct ObservationStateMachine<Element: Sendable, Consumer> {
         }
     }
 }
+
+extension ObservationStateMachine.SuspendConsumerAction: Equatable where Element: Equatable {}

@@ -2,8 +2,8 @@ import Synchronization
 
 /// The observation streams of one kind (outcomes, or dead letters) on one event system: one
 /// ``ObservationStateMachine`` per stream, all under one lock, the one place elements are handed
-/// to them, and where their consumers wait (through ``Locked/wait(in:as:unless:cancelled:)``,
-/// like every waiter in the package).
+/// to them, and where their consumers wait (the machine keeps their continuations, and the
+/// registry resumes what it hands back outside the lock, like every waiter in the package).
 ///
 /// Publishing hands an element to every open stream under the lock, so that every stream
 /// receives the elements in one and the same order, whatever threads the sends finish on. It
@@ -90,13 +90,27 @@ final class ObserverRegistry<Element: Sendable>: Sendable {
     /// The stream must still be in the registry (``remove(_:)`` runs only once nothing holds the
     /// stream, so no consumer of it can be waiting here): the waiting line is reached through it.
     nonisolated(nonsending) func next(from stream: StreamID) async -> Element? {
-        await state.wait(
-            in: \State.streams[stream]!.consumers, as: (),
-            unless: { state -> Element?? in
-                // A stream no longer here has ended: it has nothing more to read.
-                guard state.streams[stream] != nil else { return .some(nil) }
-                return state.streams[stream]!.read()
-            }, cancelled: .some(nil))
+        let action = state.withLock { state -> Machine.NextAction in
+            // A stream no longer here has ended: it has nothing more to read.
+            guard state.streams[stream] != nil else { return .element(nil) }
+            return state.streams[stream]!.next()
+        }
+        let id: WaiterID
+        switch action {
+        case .element(let element): return element
+        case .mustWait(let waiter): id = waiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: Consumer) in
+                let action = state.withLock { state -> Machine.SuspendConsumerAction in
+                    guard state.streams[stream] != nil else { return .resume(nil) }
+                    return state.streams[stream]!.suspendConsumer(id, continuation: continuation)
+                }
+                if case .resume(let element) = action { continuation.resume(returning: element) }
+            }
+        } onCancel: {
+            state.withLock { $0.streams[stream]?.cancelConsumer(id) }?.resume(returning: nil)
+        }
     }
 
     /// Finishes `stream`: it receives nothing more, and its consumers end once they have read

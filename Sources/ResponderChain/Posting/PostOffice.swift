@@ -14,8 +14,8 @@ import Synchronization
 /// values (tracing is captured per post, at post time), so nothing a poster's task carries, such
 /// as a one-at-a-time responder's hold, leaks into the delivery of later, unrelated posts.
 ///
-/// The rules live in ``PostOfficeState``; this class holds it in a `Locked` and carries out the
-/// actions its transitions return: it starts the delivery tasks, hands the machine the
+/// The rules live in ``PostOfficeState`` (admission, lanes and shutdown, each its own machine);
+/// this class holds it in a `Locked` and carries out the actions its transitions return: it starts the delivery tasks, hands the machine the
 /// continuations of the tasks that must wait and resumes the ones it gives back, outside the
 /// lock, and ends the posts the machine takes out of their queues (see PostOffice+Undelivered).
 final class PostOffice: Sendable {

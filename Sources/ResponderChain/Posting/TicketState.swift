@@ -15,15 +15,10 @@ import Synchronization
 final class TicketState: Sendable {
     /// The outcome, once there is one, and the tasks waiting for it.
     private final class Record: Sendable {
-        struct State {
-            var outcome: Outcome?
-            var waiters = WaitingLine<Void, CheckedContinuation<Outcome, Never>>()
-        }
-
-        let state: Locked<State>
+        let state: Locked<TicketOutcomeStateMachine>
 
         init(_ outcome: Outcome?) {
-            state = Locked(State(outcome: outcome))
+            state = Locked(TicketOutcomeStateMachine(outcome: outcome))
         }
     }
 
@@ -75,7 +70,7 @@ final class TicketState: Sendable {
         /// The ticket: held until its post stops counting as outstanding, so that its identity
         /// is never another ticket's meanwhile.
         let ticket: TicketState
-        fileprivate let waiters: [WaitingLine<Void, CheckedContinuation<Outcome, Never>>.Waiter]
+        fileprivate let waiters: [TicketOutcomeStateMachine.Waiters.Waiter]
 
         /// Wakes the tasks waiting for the outcome. Call it outside any lock.
         func resume() {
@@ -103,11 +98,12 @@ final class TicketState: Sendable {
 
     private func settle(_ outcome: Outcome, in record: Record) -> Settlement {
         let (settlement, isFirst) = record.state.withLock { state in
-            if let recorded = state.outcome {
-                return (Settlement(outcome: recorded, ticket: self, waiters: []), false)
+            switch state.settle(outcome) {
+            case .alreadySettled(let recorded):
+                (Settlement(outcome: recorded, ticket: self, waiters: []), false)
+            case .settled(let waiters):
+                (Settlement(outcome: outcome, ticket: self, waiters: waiters), true)
             }
-            state.outcome = outcome
-            return (Settlement(outcome: outcome, ticket: self, waiters: state.waiters.removeAll()), true)
         }
         if isFirst, let ledgerEntry { ended(with: outcome, entry: ledgerEntry) }
         return settlement
@@ -151,8 +147,20 @@ final class TicketState: Sendable {
 
     private nonisolated(nonsending) func waitForOutcome() async -> Outcome {
         let record = record.load() ?? self.record.storeIfNil(Record(nil))
-        return await record.state.wait(
-            in: \Record.State.waiters, as: (), unless: { $0.outcome }, cancelled: nil)
+        let id: WaiterID
+        switch record.state.withLock({ $0.waitForOutcome() }) {
+        case .outcome(let outcome): return outcome
+        case .mustWait(let waiter): id = waiter
+        }
+        // No cancellation handler: the wait ignores cancellation. The machine keeps the
+        // continuation until ``settle(_:)`` hands it back, to resume outside the lock.
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+            if case .resume(let outcome) = record.state.withLock({
+                $0.suspendWaiter(id, continuation: continuation)
+            }) {
+                continuation.resume(returning: outcome)
+            }
+        }
     }
 
     /// The post in flight on this post's lane, while this one is queued behind it.

@@ -69,24 +69,11 @@ public final class HandlingLock: Sendable {
         case wouldDeadlock
     }
 
-    typealias Line = WaitingLine<Participant, CheckedContinuation<Admission, Never>>
-
-    struct State {
-        /// The participants inside the lock; empty when the lock is free.
-        var inside: Set<ObjectIdentifier> = []
-        /// Events waiting for the lock, each as the participant it will be, in arrival order.
-        var line = Line()
-        /// The participants between the moment they found the lock held and the end of their
-        /// wait (in ``line`` or about to enter it): the ones ``refuse(_:)`` may still refuse.
-        var waiting: Set<ObjectIdentifier> = []
-        /// Participants refused before they entered ``line``: they leave instead of suspending.
-        var refused: Set<ObjectIdentifier> = []
-    }
-
     /// The participants of the hops the current task is running (innermost last), of any locks.
     @TaskLocal private static var participations: [Participant] = []
 
-    private let state = Locked(State())
+    /// Who is inside and who waits: a pure machine, whose transitions say what to resume.
+    private let state = Locked(HandlingLockStateMachine())
 
     /// Runs `body` holding this lock, or as a participant of the acquisition the current task is
     /// inside; waits (FIFO) while another event holds it. `graph` is the ``WaitForGraph`` of the
@@ -115,11 +102,7 @@ public final class HandlingLock: Sendable {
 
     /// Adds `participant` to the acquisition `through` is inside, if it still is.
     private func join(_ participant: Participant, through inside: Participant) -> Bool {
-        state.withLock { state in
-            guard state.inside.contains(ObjectIdentifier(inside)) else { return false }
-            state.inside.insert(ObjectIdentifier(participant))
-            return true
-        }
+        state.withLock { $0.join(participant, through: inside) }
     }
 
     /// Takes the lock for `participant`, waiting in line while it is held.
@@ -132,16 +115,7 @@ public final class HandlingLock: Sendable {
     private nonisolated(nonsending) func acquire(
         _ participant: Participant, graph: nonisolated(nonsending) () async -> WaitForGraph
     ) async -> Admission {
-        let id = ObjectIdentifier(participant)
-        let took = state.withLock { state -> Bool in
-            guard state.inside.isEmpty else {
-                state.waiting.insert(id)
-                return false
-            }
-            state.inside = [id]
-            return true
-        }
-        if took { return .acquired }
+        guard case .mustWait = state.withLock({ $0.acquire(participant) }) else { return .acquired }
 
         let sources = WaitForGraph.Sources.current()
         let graph = sources.isEmpty ? nil : await graph()
@@ -151,48 +125,49 @@ public final class HandlingLock: Sendable {
             case .wait(let registered):
                 registration = registered
             case .wouldDeadlock:
-                state.withLock { _ = $0.waiting.remove(id) }
+                state.withLock { $0.endWait(participant) }
                 return .wouldDeadlock
             }
         }
-        let admission = await state.wait(
-            in: \State.line, as: participant,
-            unless: { state in
-                if state.refused.remove(id) != nil { return .wouldDeadlock }
-                guard state.inside.isEmpty else { return nil }
-                state.inside = [id]
-                return .acquired
-            },
-            cancelled: .cancelled)
-        state.withLock { state in
-            state.waiting.remove(id)
-            state.refused.remove(id)
+        let admission: Admission
+        switch state.withLock({ $0.enterLine(participant) }) {
+        case .admitted(let admitted): admission = admitted
+        case .mustWait(let id): admission = await wait(id, as: participant)
         }
+        state.withLock { $0.endWait(participant) }
         if let graph, let registration { graph.endWaiting(registration) }
         return admission
+    }
+
+    /// Suspends `participant`, the waiter `id` in this lock's line, until the lock is handed to
+    /// it, it is refused, or its task is cancelled. The machine keeps the continuation; whoever
+    /// takes it back resumes it outside the lock.
+    private nonisolated(nonsending) func wait(_ id: WaiterID, as participant: Participant) async -> Admission
+    {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Admission, Never>) in
+                let action = state.withLock { $0.suspend(id, as: participant, continuation: continuation) }
+                if case .resume(let admission) = action { continuation.resume(returning: admission) }
+            }
+        } onCancel: {
+            state.withLock { $0.cancel(id) }?.resume(returning: .cancelled)
+        }
     }
 
     /// Refuses `participant`'s wait for this lock, if it is still waiting: it leaves the line
     /// with ``Admission/wouldDeadlock`` (or, not in the line yet, never enters it).
     func refuse(_ participant: Participant) {
-        let id = ObjectIdentifier(participant)
-        let waiter = state.withLock { state -> Line.Waiter? in
-            guard state.waiting.contains(id) else { return nil }
-            if let waiter = state.line.popFirst(where: { $0 === participant }) { return waiter }
-            state.refused.insert(id)
-            return nil
-        }
-        waiter?.continuation.resume(returning: .wouldDeadlock)
+        state.withLock { $0.refuse(participant) }?.resume(returning: .wouldDeadlock)
     }
 
     /// The participants inside this lock now.
     func holders() -> Set<ObjectIdentifier> {
-        state.withLock { $0.inside }
+        state.withLock { $0.holders }
     }
 
     /// Whether `participant` is inside this lock now.
     private func isInside(_ participant: Participant) -> Bool {
-        state.withLock { $0.inside.contains(ObjectIdentifier(participant)) }
+        state.withLock { $0.isInside(participant) }
     }
 
     /// The participants of the current task that are still inside their locks: what other
@@ -207,18 +182,11 @@ public final class HandlingLock: Sendable {
     /// Takes `participant` out; once no one is inside, hands the lock to the first event in this
     /// lock's line, or frees it.
     private func leave(_ participant: Participant) {
-        let next = state.withLock { state -> Line.Waiter? in
-            state.inside.remove(ObjectIdentifier(participant))
-            guard state.inside.isEmpty, let waiter = state.line.popFirst() else { return nil }
-            state.inside = [ObjectIdentifier(waiter.element)]
-            state.waiting.remove(ObjectIdentifier(waiter.element))
-            return waiter
-        }
-        next?.continuation.resume(returning: .acquired)
+        state.withLock { $0.leave(participant) }?.resume(returning: .acquired)
     }
 
     /// The number of events waiting for this lock (for tests and diagnostics).
     var waitingCount: Int {
-        state.withLock { $0.line.count }
+        state.withLock { $0.waitingCount }
     }
 }

@@ -17,8 +17,13 @@ package struct WaiterID: Hashable, Sendable, CustomStringConvertible {
 /// lock, room under a posting limit, a drained system, a ticket's outcome, the test kit's gates
 /// and recorders) keeps one of these inside the state its `Locked` protects. The line never
 /// resumes anything, starts tasks or runs user code: each transition returns the waiters the
-/// caller must resume once it is outside the lock. ``Locked/wait(in:as:unless:cancelled:)``
-/// is the storage half that suspends tasks into it.
+/// caller must resume once it is outside the lock. In the library, the line sits inside a state
+/// machine (``AdmissionStateMachine``, ``ShutdownStateMachine``, ``HandlingLockStateMachine``,
+/// ``TicketOutcomeStateMachine``, ``ObservationStateMachine``) whose `wait…`/`suspend…`/`cancel…`
+/// transitions decide, and its owner holds the continuations' storage half: it suspends, hands
+/// the continuation to the machine, and resumes what the machine hands back outside the lock.
+/// The test kit's gates and recorders use ``Locked/wait(in:as:unless:cancelled:)``, the same
+/// steps written once over a key path.
 ///
 /// A waiter's life:
 ///

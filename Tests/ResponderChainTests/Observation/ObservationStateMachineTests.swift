@@ -9,13 +9,16 @@ struct ObservationStateMachineTests {
     typealias Machine = ObservationStateMachine<Int, String>
 
     /// Puts a consumer named `name` in the machine's line, as a consumer that found nothing to
-    /// read does.
-    func wait(_ name: String, in machine: inout Machine) {
-        let id = machine.consumers.makeID()
-        guard case .suspended = machine.consumers.suspend(id, element: (), continuation: name) else {
+    /// read does; returns its identity.
+    @discardableResult
+    func wait(_ name: String, in machine: inout Machine) -> WaiterID? {
+        guard case .mustWait(let id) = machine.next(),
+            case .suspended = machine.suspendConsumer(id, continuation: name)
+        else {
             Issue.record("\(name) could not wait")
-            return
+            return nil
         }
+        return id
     }
 
     @Test("with no consumer waiting, elements are kept and read oldest first; with none left, a reader waits")
@@ -74,15 +77,30 @@ struct ObservationStateMachineTests {
     @Test("a cancelled consumer leaves the line: the next element goes to the one behind it")
     func cancelledConsumerLeaves() throws {
         var machine = Machine(buffering: .default)
-        let id = machine.consumers.makeID()
-        _ = machine.consumers.suspend(id, element: (), continuation: "cancelled")
+        let id = try #require(wait("cancelled", in: &machine))
         wait("behind", in: &machine)
-        guard case .resume(let cancelled) = machine.consumers.cancel(id) else {
-            Issue.record("the cancelled consumer was not in the line")
+        #expect(machine.cancelConsumer(id) == "cancelled")
+        #expect(machine.cancelConsumer(id) == nil)  // handed back once
+        #expect(machine.receive(1)?.continuation == "behind")
+    }
+
+    @Test(
+        "a consumer told to wait is answered at once if it was cancelled, or an element came, before it suspended"
+    )
+    func answeredBeforeSuspending() throws {
+        var machine = Machine(buffering: .default)
+        guard case .mustWait(let cancelledFirst) = machine.next(),
+            case .mustWait(let overtaken) = machine.next()
+        else {
+            Issue.record("a reader of an empty stream was not told to wait")
             return
         }
-        #expect(cancelled.continuation == "cancelled")
-        #expect(machine.receive(1)?.continuation == "behind")
+        #expect(machine.cancelConsumer(cancelledFirst) == nil)  // not suspended yet: remembered
+        #expect(machine.suspendConsumer(cancelledFirst, continuation: "cancelled") == .resume(nil))
+        #expect(machine.receive(1) == nil)  // nobody waits: kept
+        #expect(machine.suspendConsumer(overtaken, continuation: "overtaken") == .resume(1))
+        #expect(machine.consumers.isEmpty)
+        #expect(machine.unreadCount == 0)
     }
 
     @Test("finishing hands back every waiting consumer, to resume with nil, and ignores later elements")
