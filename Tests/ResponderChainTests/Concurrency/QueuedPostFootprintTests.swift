@@ -39,8 +39,9 @@
 
             // The event (40), where delivery starts (16), the ticket (8), the rest if any (8).
             #expect(MemoryLayout<PendingPost?>.stride == 72)
-            // Header (16), identifier (16: epoch and sequence), signal, system, lane and the
-            // outcome's record, made late: 72 bytes, in an 80-byte chunk.
+            // Header (16), identifier (16: epoch and sequence), signal, system, the outcome's
+            // record (made late), and the lane last (9: a sender's, or a key's boxed name):
+            // 65 bytes, in an 80-byte chunk.
             let ticketChunk = try Self.chunk(of: ticket.state)
             #expect(ticketChunk == 80)
             #expect(try Self.chunk(of: ticket.state.signal) == 32)
