@@ -54,7 +54,7 @@ struct StoredPosts: Scenario {
         let setups = [
             Setup(durability: .processCrash, inFlight: 1, posts: 4_000 / scale),
             Setup(durability: .processCrash, inFlight: 32, posts: 20_000 / scale),
-            Setup(durability: .powerLoss, inFlight: 1, posts: 1_000 / scale),
+            Setup(durability: .powerLoss, inFlight: 1, posts: 400 / scale),
             Setup(durability: .powerLoss, inFlight: 32, posts: 10_000 / scale),
         ]
         // A first, short run: the code paths and the file system warm up.
