@@ -1,8 +1,9 @@
 // swift-tools-version: 6.2
 // An HTTP service on ResponderChain, to copy: Hummingbird 2 routes that post or send events into a
 // chain, request data as event information, the request's span as the parent of the chain's spans,
-// outcomes mapped to HTTP statuses, Prometheus metrics on /metrics, and a ServiceGroup that shuts
-// down without losing a request. Test it with
+// outcomes mapped to HTTP statuses, Prometheus metrics on /metrics, a ServiceGroup that shuts
+// down without losing a request, and posted orders in memory or in an SQLite file that survives
+// a SIGKILL (ORDERS_STORAGE=sqlite). Test it with
 //   swift test --package-path Integrations/ExampleHTTPService
 import PackageDescription
 
@@ -17,6 +18,7 @@ let package = Package(
         .package(name: "ResponderChainMetrics", path: "../ResponderChainMetrics"),
         .package(name: "ResponderChainDistributedTracing", path: "../ResponderChainDistributedTracing"),
         .package(name: "ResponderChainServiceLifecycle", path: "../ResponderChainServiceLifecycle"),
+        .package(name: "ResponderChainSQLite", path: "../ResponderChainSQLite"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -35,6 +37,7 @@ let package = Package(
                 .product(
                     name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
                 .product(name: "ResponderChainServiceLifecycle", package: "ResponderChainServiceLifecycle"),
+                .product(name: "ResponderChainSQLite", package: "ResponderChainSQLite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -59,7 +62,10 @@ let package = Package(
             name: "ExampleHTTPServiceTests",
             dependencies: [
                 "ExampleHTTPService",
+                // Built for the crash test, which runs it as a child process and kills it.
+                "example-http-service",
                 .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainSQLite", package: "ResponderChainSQLite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -34,10 +34,22 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The crash suite's child process: posts, handles and kills itself with SIGKILL at a
+        // crash point (Tests/ResponderChainSQLiteTests/CrashTests.swift).
+        .executableTarget(
+            name: "sqlite-crash-child",
+            dependencies: [
+                "ResponderChainSQLite",
+                .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(
             name: "ResponderChainSQLiteTests",
             dependencies: [
                 "ResponderChainSQLite",
+                // Built with the tests, so that the crash suite finds it beside their bundle.
+                "sqlite-crash-child",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -52,13 +52,15 @@ public final class Relay: Sendable, CustomStringConvertible {
     }
 
     /// Posts `event` at the entry responder without waiting, and returns its ticket. The relay is
-    /// one sender: its posts are delivered in post order (see ``Responder/post(_:key:idempotencyKey:options:)``).
-    /// Once the entry is gone, the ticket's outcome is ``Outcome/interrupted(_:)``, naming the
-    /// relay, exactly as for ``send(_:options:)``.
+    /// one sender: its posts are delivered in post order (see
+    /// ``Responder/post(_:key:idempotencyKey:options:)``, whose `key` and `idempotencyKey` mean the
+    /// same here). Once the entry is gone, the ticket's outcome is ``Outcome/interrupted(_:)``,
+    /// naming the relay, exactly as for ``send(_:options:)``.
     @discardableResult
-    public nonisolated(nonsending) func post(_ event: some Event, options: SendOptions = .default) async
-        -> Ticket
-    {
+    public nonisolated(nonsending) func post(
+        _ event: some Event, key: EventSystem.OrderingKey? = nil, idempotencyKey: String? = nil,
+        options: SendOptions = .default
+    ) async -> Ticket {
         let lane = LaneKey.sender(ObjectIdentifier(self))
         guard let entry else {
             let outcome = await reportMissingEntry(event, options: options)
@@ -69,8 +71,8 @@ public final class Relay: Sendable, CustomStringConvertible {
         var options = options
         options.start = .atSender
         return await PostOffice.post(
-            event, entry: entry, source: .relay(label: label), lane: lane, options: options,
-            isolation: #isolation)
+            event, entry: entry, source: .relay(label: label), lane: lane, key: key,
+            idempotencyKey: idempotencyKey, options: options, isolation: #isolation)
     }
 
     /// Ends a send made after the entry was deallocated: interrupted at the relay, given to the

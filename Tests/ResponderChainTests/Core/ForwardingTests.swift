@@ -251,7 +251,8 @@ struct ForwardingTests {
     func publicInitializers() {
         let a = ResponderID(objectID: ObjectIdentifier(Journal()), label: "remote/a")
         let path = Outcome.Path(
-            eventID: EventID(rawValue: 7), hops: 3, captureHops: 1, handlers: [a, a], captureHandlerCount: 1)
+            eventID: EventID(epoch: 0, sequence: 7), hops: 3, captureHops: 1, handlers: [a, a],
+            captureHandlerCount: 1)
         #expect(path.handlers == [a, a])
         #expect(path.captureHandlers == [a])
         let outcome = Outcome.handled(Outcome.Handled(path: path, stoppedAt: a))

@@ -59,4 +59,25 @@ struct OrderingKeyTests {
         _ = await parked.outcome
         #expect(await unkeyed.outcome.kind == .handled)
     }
+
+    @Test("a relay's post with a key waits behind a responder's post with the same key")
+    func relaysShareKeyLanes() async throws {
+        let system = EventSystem()
+        let gate = Gate()
+        let root = ScriptedResponder("root", root: true, system: system) { event in
+            (event as? Numbered)?.number == 0 ? .park(gate) : .handle
+        }
+        let desk = ScriptedResponder("desk", parent: root, system: system)
+        let relay = Relay(entry: desk, label: "gateway")
+        let parked = await desk.post(Numbered(number: 0), key: "customer-9")
+        try await gate.waitForArrivals(1)
+        let behind = await relay.post(Numbered(number: 1), key: "customer-9")
+        let elsewhere = await relay.post(Numbered(number: 2))
+        #expect(await elsewhere.outcome.kind == .handled)  // the relay's own lane is free
+        #expect(behind.finishedOutcome == nil)
+        gate.open()
+        _ = await parked.outcome
+        #expect(await behind.outcome.kind == .handled)
+        #expect(await root.seen.compactMap { ($0.event as? Numbered)?.number } == [0, 2, 1])
+    }
 }

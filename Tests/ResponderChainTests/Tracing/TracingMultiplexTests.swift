@@ -176,7 +176,7 @@ struct TracingMultiplexTests {
             .handled(
                 Outcome.Handled(
                     path: Outcome.Path(
-                        eventID: EventID(rawValue: 1), hops: 1, info: EventInfo()),
+                        eventID: EventID(epoch: 0, sequence: 1), hops: 1, info: EventInfo()),
                     stoppedAt: ResponderID(station))))
         MultiplexTracer([declining, accepting]).record(event)
         #expect(declining.recorder.outcomes.count == 1)

@@ -21,7 +21,8 @@ struct PostOfficeStateTests {
             event: Ping(number: number), entry: sender, source: .responder(sender), options: .default,
             capture: TraceCapture(
                 Ping(number: number), from: .responder(sender), system: system, options: .default),
-            ticket: TicketState(eventID: EventID(rawValue: UInt64(number)), system: system, lane: lane))
+            ticket: TicketState(
+                eventID: EventID(epoch: 0, sequence: UInt64(number)), system: system, lane: lane))
     }
 
     /// Settles the post's ticket as handled, as its delivery does before asking for its next step.

@@ -23,6 +23,8 @@ extension HTTPField.Name {
     /// `X-User`: the authenticated user (set by a trusted proxy or an auth middleware in a real
     /// service).
     public static let user = HTTPField.Name("X-User")!
+    /// `Idempotency-Key`: makes a client's retry of `POST /orders/async` not a second order.
+    public static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 }
 
 /// Takes the request's data into its context's ``OrderRequestContext/eventInfo``: the
@@ -54,7 +56,9 @@ public struct RequestInfoMiddleware: RouterMiddleware {
 public struct OrderReply: ResponseCodable, Equatable {
     /// The placed order's number (201 answers).
     public var order: Int?
-    /// The event's identifier (answers of routes that send or post into the chain).
+    /// The event's identifier, in full (`5f1c09d2e4b7a836#42`, unique across processes and
+    /// restarts; `EventID(debugDescription:)` reads it), in answers of routes that send or post
+    /// into the chain.
     public var eventID: String?
     /// What went wrong, in the words of ``OutcomeResponse/error`` (error answers).
     public var error: String?
@@ -71,13 +75,20 @@ public struct OrderReply: ResponseCodable, Equatable {
 ///
 /// - `POST /orders` sends ``PlaceOrder`` into the chain and awaits its outcome: 201 with the
 ///   order's number, or the status of ``OutcomeResponse/forOutcome(_:handled:retryAfter:)``.
-/// - `POST /orders/async` posts it and answers 202 with the event's identifier at once (503 with
-///   `Retry-After` when the system refuses the post: shutting down, or at its posting limit).
+/// - `POST /orders/async` posts a ``PostedOrder`` (the request's user and identifier inside the
+///   event: a stored post carries no event information) on the user's ordering key, and answers
+///   202 with the event's identifier once `post` has returned: with a durable system, once the
+///   post is stored. 503 with `Retry-After` when the system refuses the post (shutting down, at
+///   its posting limit, its store failing). An `Idempotency-Key` header is the post's
+///   idempotency key: a retry with the same key answers 202 with the first post's identifier
+///   and posts nothing.
 /// - `POST /orders/direct` places the order without the chain, with the same answers, to measure
 ///   what the chain costs.
+/// - `GET /orders/booked` lists the orders the book placed and how many posts the chain still
+///   holds (`{"orders": [...], "outstanding": 0, "recovered": 0}`).
 ///
-/// Each takes a JSON body `{"sku": "A-1", "quantity": 1}` and needs an `X-User` header (401
-/// without one).
+/// Each `POST` takes a JSON body `{"sku": "A-1", "quantity": 1}` and needs an `X-User` header
+/// (401 without one).
 public struct OrderRoutes: Sendable {
     /// The chain's root.
     public let book: OrderBook
@@ -85,12 +96,15 @@ public struct OrderRoutes: Sendable {
     public let sendTimeout: Duration?
     /// Seconds for `Retry-After` on a 503.
     public let retryAfter: Int
+    /// How many posts of an earlier run the service delivers again (`GET /orders/booked` says it).
+    public let recoveredPosts: Int
 
     /// Routes into `book`'s chain.
-    public init(book: OrderBook, sendTimeout: Duration?, retryAfter: Int) {
+    public init(book: OrderBook, sendTimeout: Duration?, retryAfter: Int, recoveredPosts: Int = 0) {
         self.book = book
         self.sendTimeout = sendTimeout
         self.retryAfter = retryAfter
+        self.recoveredPosts = recoveredPosts
     }
 
     /// Adds the routes to `router`.
@@ -104,11 +118,27 @@ public struct OrderRoutes: Sendable {
         }
         orders.post("async") { request, context in
             let order = try await Self.order(from: request, context: context)
-            let ticket = await book.post(order, options: SendOptions(info: context.eventInfo))
-            if let outcome = ticket.finishedOutcome, outcome.kind == .rejected {
+            let user = context.eventInfo[AuthenticatedUser.self]
+            let posted = PostedOrder(
+                sku: order.sku, quantity: order.quantity, user: user,
+                requestID: context.eventInfo[RequestID.self])
+            let ticket = await book.post(
+                posted, key: user.map { EventSystem.OrderingKey("user-\($0)") },
+                idempotencyKey: request.headers[.idempotencyKey])
+            if let outcome = ticket.finishedOutcome, case .rejected(let rejection) = outcome {
+                // A retry of an accepted post: the first one's identifier, nothing posted again.
+                if case .duplicate(let first, _) = rejection.reason {
+                    return EditedResponse(status: .accepted, response: OrderReply(eventID: "\(first)"))
+                }
                 return answer(outcome, created: nil)
             }
-            return EditedResponse(status: .accepted, response: OrderReply(eventID: "\(ticket.eventID)"))
+            return EditedResponse(
+                status: .accepted, response: OrderReply(eventID: ticket.eventID.debugDescription))
+        }
+        orders.get("booked") { _, _ in
+            BookedReply(
+                orders: try await book.placedOrdersByNumber(), outstanding: book.eventSystem.outstandingPosts,
+                recovered: recoveredPosts)
         }
         orders.post("direct") { request, context in
             let order = try await Self.order(from: request, context: context)
@@ -137,7 +167,8 @@ public struct OrderRoutes: Sendable {
         if let seconds = mapped.retryAfter { headers[.retryAfter] = "\(seconds)" }
         return EditedResponse(
             status: mapped.status, headers: headers,
-            response: OrderReply(order: number, eventID: "\(outcome.eventID)", error: mapped.error))
+            response: OrderReply(
+                order: number, eventID: outcome.eventID.debugDescription, error: mapped.error))
     }
 
     /// The order in the request's body, from an authenticated user.

@@ -3,6 +3,7 @@ public import Logging
 import NIOCore
 public import Prometheus
 public import ResponderChain
+import ResponderChainSQLite
 import ResponderChainDistributedTracing
 import ResponderChainMetrics
 import ResponderChainServiceLifecycle
@@ -36,6 +37,9 @@ public struct OrderServiceConfiguration: Sendable {
     /// Whether the chain's outcomes are counted and timed (`MetricsTracer`; the posting gauges
     /// and the dead-letter sink stay).
     public var recordMetrics = true
+    /// Where posted orders are kept: in memory (the default), or in an SQLite file that makes
+    /// them survive a crash (see ``OrderStorage``).
+    public var storage = OrderStorage.memory
 
     /// The defaults: orders on 127.0.0.1:8080, metrics on 9090.
     public init() {}
@@ -65,6 +69,12 @@ public struct OrderServiceConfiguration: Sendable {
 ///
 /// The other way round, the chain would refuse the posts of requests still being answered (503s
 /// the client need not have seen), and the last counts would never be exported.
+///
+/// **Storage.** With ``OrderStorage/sqlite(path:durability:)`` the chain's system keeps its posts
+/// in an `SQLitePostStore`: the book is registered under ``OrderBook/entryName``, its stock and
+/// orders live in the same file (``BookedOrders``), and the posts an earlier run accepted and had
+/// not finished are delivered again before the service is returned (so before it listens). A
+/// graceful shutdown then leaves the posts still queued in the file for the next start.
 public struct OrderService: Sendable {
     /// The group to run: `try await service.group.run()`.
     public let group: ServiceGroup
@@ -74,8 +84,12 @@ public struct OrderService: Sendable {
     public let system: EventSystem
     /// The registry `GET /metrics` exports.
     public let registry: PrometheusCollectorRegistry
+    /// How many posts of an earlier run the service found in its store and delivers again (0 in
+    /// memory).
+    public let recoveredPosts: Int
 
-    /// The service, not yet running.
+    /// The service, not yet listening: with a durable ``OrderServiceConfiguration/storage``, its
+    /// file is open and the posts of an earlier run are being delivered again.
     ///
     /// - Parameters:
     ///   - configuration: Ports, timeouts, limits, stock.
@@ -86,6 +100,7 @@ public struct OrderService: Sendable {
     ///   - onMetricsServerRunning: Called with the metrics port once it listens.
     ///   - onDeadLetter: Called with each dead letter, after it is logged.
     ///   - onShutdown: Called with the chain's shutdown report once every post has its outcome.
+    /// - Throws: What opening the SQLite file or reading its unfinished posts throws.
     public init(
         configuration: OrderServiceConfiguration = OrderServiceConfiguration(),
         logger: Logger,
@@ -95,7 +110,7 @@ public struct OrderService: Sendable {
         onMetricsServerRunning: @escaping @Sendable (Int) async -> Void = { _ in },
         onDeadLetter: @escaping @Sendable (DeadLetter) -> Void = { _ in },
         onShutdown: (@Sendable (EventSystem.ShutdownReport) async -> Void)? = nil
-    ) {
+    ) async throws {
         let factory = PrometheusMetricsFactory(registry: registry)
         let dimensions = [("chain", "orders")]
         var tracers: [any ResponderChain.Tracer] = []
@@ -103,23 +118,48 @@ public struct OrderService: Sendable {
         if configuration.recordMetrics {
             tracers.append(MetricsTracer(dimensions: dimensions, factory: factory))
         }
+        var storage = EventSystem.Storage.memory
+        var booked: BookedOrders?
+        if case .sqlite(let path, let durability) = configuration.storage {
+            let store = try SQLitePostStore(
+                path: path, events: OrderBook.storedEvents, durability: durability)
+            booked = try await BookedOrders(store: store, stock: configuration.stock)
+            storage = .store(store)
+        }
         let system = EventSystem(
             tracer: tracers.isEmpty ? nil : MultiplexTracer(tracers),
             deadLetters: DeadLetter.Sink { letter in
                 logger.warning(
                     "dead letter",
-                    metadata: ["event_id": "\(letter.outcome.eventID)", "outcome": "\(letter.outcome)"])
+                    metadata: [
+                        "event_id": "\(letter.outcome.eventID.debugDescription)",
+                        "outcome": "\(letter.outcome)",
+                    ])
                 onDeadLetter(letter)
             },
             postingLimit: EventSystem.PostingLimit(
-                maxOutstanding: configuration.maxOutstandingPosts, whenFull: .reject))
-        let book = OrderBook(stock: configuration.stock, system: system)
+                maxOutstanding: configuration.maxOutstandingPosts, whenFull: .reject),
+            storage: storage)
+        let book = OrderBook(stock: configuration.stock, system: system, booked: booked)
+        if booked != nil {
+            try system.register(book, as: OrderBook.entryName)
+            recoveredPosts = try await system.recoverStoredPosts()
+            if recoveredPosts > 0 {
+                logger.info(
+                    "delivering the posts of an earlier run", metadata: ["posts": "\(recoveredPosts)"])
+            }
+        } else {
+            recoveredPosts = 0
+        }
 
         let router = Router(context: OrderRequestContext.self)
         router.add(middleware: TracingMiddleware())
         router.add(middleware: RequestInfoMiddleware())
-        OrderRoutes(book: book, sendTimeout: configuration.sendTimeout, retryAfter: configuration.retryAfter)
-            .add(to: router)
+        OrderRoutes(
+            book: book, sendTimeout: configuration.sendTimeout, retryAfter: configuration.retryAfter,
+            recoveredPosts: recoveredPosts
+        )
+        .add(to: router)
         let orderServer = Application(
             router: router,
             configuration: ApplicationConfiguration(

@@ -32,11 +32,14 @@ public struct OutcomeResponse: Hashable, Sendable {
     /// | `handled` | `handled` (200, or 201 for a route that creates) | done |
     /// | `unhandled` | 422 Unprocessable Content | the route exists (404 would tell the client the URL is wrong, and caches may keep a 404), the request was well formed, but nothing in the chain takes what it asks for |
     /// | `rejected`, `.shuttingDown`, `.limitReached`, `.posterCancelled` | 503 + `Retry-After` | the service is draining or full: the same request later, or on another instance, may work |
-    /// | `rejected`, `.forwardingLimitReached`, `.wouldDeadlock` | 500 | a bug in the chain's wiring: retrying won't help |
+    /// | `rejected`, `.notStored` | 503 + `Retry-After` | the store could not take the post (a full disk, a locked file): nothing was accepted, and later may work |
+    /// | `rejected`, `.duplicate` | 409 Conflict | the same idempotency key was used by an earlier post (a route that posts answers a retry with the first post instead: see `OrderRoutes`) |
+    /// | `rejected`, `.forwardingLimitReached`, `.wouldDeadlock`, `.unnamedSender` | 500 | a bug in the chain's wiring: retrying won't help |
     /// | `timedOut` | 504 Gateway Timeout | the chain did not answer within the send's deadline |
     /// | `cancelled`, `.taskCancelled` | 499 Client Closed Request | the request's task was cancelled: the client went away (503 would blame the server for what the client did) |
     /// | `cancelled`, `.shutdown` | 503 + `Retry-After` | the service's shutdown ended the event: the server's doing, and retryable |
     /// | `cancelled`, `.ticketCancelled`, `.withdrawn` | 499 Client Closed Request | the sender gave the event up |
+    /// | `cancelled`, `.keptForNextStart` | 202 Accepted | a durable system's shutdown left the post in its store: the next start delivers it (a 503 would invite a retry, a second order) |
     /// | `interrupted` | 502 Bad Gateway | the chain is broken: a responder on the way is gone, like an upstream that is down |
     /// | `failed` | 500, error `failed: <error type>` | a handler threw; its type names the failure, its message stays in the logs |
     /// | `cycleDetected` | 500 | the chain's wiring loops: a bug |
@@ -59,7 +62,13 @@ public struct OutcomeResponse: Hashable, Sendable {
                 return OutcomeResponse(
                     status: .serviceUnavailable, retryAfter: retryAfter,
                     error: "rejected: \(rejection.reason)")
-            case .forwardingLimitReached, .wouldDeadlock:
+            case .notStored:
+                // The store's error text may hold paths or data: only the kind goes out.
+                return OutcomeResponse(
+                    status: .serviceUnavailable, retryAfter: retryAfter, error: "rejected: not stored")
+            case .duplicate(let first, _):
+                return OutcomeResponse(status: .conflict, error: "rejected: duplicate of \(first)")
+            case .forwardingLimitReached, .wouldDeadlock, .unnamedSender:
                 return OutcomeResponse(status: .internalServerError, error: "rejected: \(rejection.reason)")
             }
         case .timedOut:
@@ -69,6 +78,8 @@ public struct OutcomeResponse: Hashable, Sendable {
             case .shutdown:
                 return OutcomeResponse(
                     status: .serviceUnavailable, retryAfter: retryAfter, error: "cancelled: shutdown")
+            case .keptForNextStart:
+                return OutcomeResponse(status: .accepted, error: "cancelled: kept for the next start")
             case .taskCancelled, .ticketCancelled, .withdrawn, .deadlinePassed:
                 return OutcomeResponse(status: clientClosedRequest, error: "cancelled: \(stop.reason)")
             }

@@ -1,5 +1,6 @@
 // The order service as a program: `swift run -c release example-http-service [port] [metrics-port]`.
-// SIGTERM or SIGINT shuts it down gracefully.
+// SIGTERM or SIGINT shuts it down gracefully. ORDERS_STORAGE=sqlite (with ORDERS_SQLITE_PATH and
+// ORDERS_SQLITE_DURABILITY) keeps posted orders in an SQLite file that survives a crash.
 import ExampleHTTPService
 import Foundation
 import Logging
@@ -15,13 +16,15 @@ configuration.traceSpans = environment["ORDERS_SPANS"] != "0"
 configuration.recordMetrics = environment["ORDERS_METRICS"] != "0"
 // ORDERS_SEND_TIMEOUT=0 sends with no deadline.
 if environment["ORDERS_SEND_TIMEOUT"] == "0" { configuration.sendTimeout = nil }
+// ORDERS_STORAGE=memory (the default) or sqlite; see OrderStorage(environment:).
+configuration.storage = try OrderStorage(environment: environment)
 let logger = {
     var logger = Logger(label: "orders")
     logger.logLevel = .info
     return logger
 }()
 let host = configuration.host
-let service = OrderService(
+let service = try await OrderService(
     configuration: configuration, logger: logger,
     onServerRunning: { port in logger.info("orders listening on \(host):\(port)") },
     onMetricsServerRunning: { port in logger.info("metrics listening on \(host):\(port)") })

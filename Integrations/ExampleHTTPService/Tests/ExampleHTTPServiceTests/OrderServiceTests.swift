@@ -1,4 +1,5 @@
 import ExampleHTTPService
+import Foundation
 import InMemoryTracing
 import ResponderChain
 import ServiceLifecycle
@@ -17,9 +18,13 @@ import Tracing
             #expect(answer.status == 201)
             #expect(answer.headers["x-request-id"] == "r-1")
             #expect(answer.body.contains(#""order":1"#))
+            let reply = try JSONDecoder().decode(OrderReply.self, from: Data(answer.body.utf8))
             let placed = try #require(await running.service.book.order(1))
             #expect(
-                placed == PlacedOrder(number: 1, sku: "A-1", quantity: 2, user: "alice", requestID: "r-1"))
+                placed
+                    == PlacedOrder(
+                        number: 1, sku: "A-1", quantity: 2, user: "alice", requestID: "r-1",
+                        eventID: reply.eventID))
 
             let spans = tracing.finishedSpans
             let request = try #require(spans.first { $0.operationName == "/orders" })
@@ -44,7 +49,8 @@ import Tracing
 
             let accepted = try #require(await running.order("/orders/async").response)
             #expect(accepted.status == 202)
-            #expect(accepted.body.contains(#""eventID""#))
+            // The event id in full, so that a client can name the post after a restart too.
+            #expect(accepted.body.contains(/"eventID":"[0-9a-f]{16}#[0-9]+"/))
 
             #expect(await running.order("/orders/direct").response?.status == 201)
             #expect(await running.order("/orders/direct", sku: "Z-9").response?.status == 422)

@@ -10,7 +10,8 @@ import Testing
     final class Witness: Sendable {}
 
     static let responder = ResponderID(objectID: ObjectIdentifier(Witness.self), label: "OrderBook")
-    static let path = Outcome.Path(eventID: EventID(rawValue: 7), hops: 1, handlers: [])
+    static let path = Outcome.Path(eventID: EventID(epoch: 0, sequence: 7), hops: 1, handlers: [])
+    static let firstPost = EventID()
 
     static func stop(_ reason: Outcome.Stop.Reason) -> Outcome.Stop {
         Outcome.Stop(path: path, responder: responder, hop: 1, whileHandling: true, reason: reason)
@@ -51,10 +52,27 @@ import Testing
             rejection(.wouldDeadlock),
             OutcomeResponse(status: .internalServerError, error: "rejected: would wait for itself")
         ),
+        (
+            rejection(.unnamedSender),
+            OutcomeResponse(
+                status: .internalServerError, error: "rejected: sender has no name to store the post under")
+        ),
+        (
+            rejection(.notStored("disk I/O error at /var/lib/orders.sqlite")),
+            OutcomeResponse(status: .serviceUnavailable, retryAfter: 5, error: "rejected: not stored")
+        ),
+        (
+            rejection(.duplicate(of: firstPost, outcome: nil)),
+            OutcomeResponse(status: .conflict, error: "rejected: duplicate of \(firstPost)")
+        ),
         (.timedOut(stop(.deadlinePassed)), OutcomeResponse(status: .gatewayTimeout, error: "timed out")),
         (
             .cancelled(stop(.taskCancelled)),
             OutcomeResponse(status: OutcomeResponse.clientClosedRequest, error: "cancelled: task cancelled")
+        ),
+        (
+            .cancelled(stop(.keptForNextStart)),
+            OutcomeResponse(status: .accepted, error: "cancelled: kept for the next start")
         ),
         (
             .cancelled(stop(.ticketCancelled)),

@@ -39,7 +39,7 @@ struct RunningService: Sendable {
         configure(&configuration)
         let record = ServiceRecord()
         let (ports, portsContinuation) = AsyncStream.makeStream(of: (String, Int).self)
-        let service = OrderService(
+        let service = try await OrderService(
             configuration: configuration,
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
             gracefulShutdownSignals: [],
@@ -75,9 +75,10 @@ struct RunningService: Sendable {
     /// `POST path` with a JSON order from `user`.
     func order(
         _ path: String = "/orders", sku: String = "A-1", quantity: Int = 1, user: String? = "alice",
-        requestID: String? = nil
+        requestID: String? = nil, idempotencyKey: String? = nil
     ) async -> RequestResult {
         var headers: [(String, String)] = []
+        if let idempotencyKey { headers.append(("Idempotency-Key", idempotencyKey)) }
         if let user { headers.append(("X-User", user)) }
         if let requestID { headers.append(("X-Request-ID", requestID)) }
         return await RawHTTPClient.request(

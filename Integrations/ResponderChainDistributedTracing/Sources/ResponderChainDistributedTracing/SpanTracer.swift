@@ -15,7 +15,8 @@ public import Tracing
 /// let checkout = EventSystem(tracer: SpanTracer())          // every send of the chain
 /// ```
 ///
-/// Span attributes: `responder.event_id`, `responder.event`, `responder.hop`,
+/// Span attributes: `responder.event_id` (the id's full form, `5f1c09d2e4b7a836#42`, unique
+/// across processes), `responder.event`, `responder.hop`,
 /// `responder.isolation`, and `responder.disposition` when the handlers return. They are set only
 /// on a span that records (`span.isRecording`).
 ///
@@ -112,7 +113,7 @@ public struct SpanTracer: ResponderChain.ScopingTracer {
             // nothing, at every hop.
             let isRecording = span.isRecording
             if isRecording {
-                span.attributes["responder.event_id"] = "\(scope.eventID)"
+                span.attributes["responder.event_id"] = scope.eventID.debugDescription
                 span.attributes["responder.event"] = scope.hop.eventName
                 span.attributes["responder.hop"] = scope.number
                 span.attributes["responder.isolation"] = scope.hop.isolation.description

@@ -68,7 +68,9 @@ struct SpanTracerTests {
         #expect(
             hops.map { $0.attributes.get("responder.disposition") } == [.string("pass"), .string("handled")])
         #expect(
-            hops.allSatisfy { $0.attributes.get("responder.event_id") == .string("\(outcome.eventID)") })
+            hops.allSatisfy {
+                $0.attributes.get("responder.event_id") == .string(outcome.eventID.debugDescription)
+            })
         // The handlers ran inside their hop's span.
         #expect(await seen(by: leaf) == [Seen(spanID: hops[0].spanID, traceID: requestSpan.traceID)])
         #expect(await seen(by: top) == [Seen(spanID: hops[1].spanID, traceID: requestSpan.traceID)])
@@ -128,7 +130,7 @@ struct SpanTracerTests {
             (tracer.captureContext(), span.spanContext)
         }
         let hop = Hop(
-            eventID: EventID(rawValue: 1), number: 1, responder: ResponderID(station("Queued")),
+            eventID: EventID(epoch: 0, sequence: 1), number: 1, responder: ResponderID(station("Queued")),
             eventName: "Probe", isolation: .nonisolated)
         // …and delivers from another task, where task-locals did not follow.
         let inside = await Task.detached {

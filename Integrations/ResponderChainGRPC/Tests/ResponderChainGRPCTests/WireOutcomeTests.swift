@@ -20,13 +20,17 @@ struct WireOutcomeTests {
         )
     }
 
-    private let path = Outcome.Path(eventID: EventID(rawValue: 7), hops: 2, handlers: [])
+    private let path = Outcome.Path(eventID: EventID(epoch: 0, sequence: 7), hops: 2, handlers: [])
 
     @Test(
         "every reason a rejection can have crosses by its stable name",
         arguments: [
             Outcome.Rejection.Reason.limitReached(maxOutstanding: 3), .posterCancelled, .shuttingDown,
-            .forwardingLimitReached(limit: 64), .wouldDeadlock,
+            .forwardingLimitReached(limit: 64), .wouldDeadlock, .notStored("disk full: 28"), .unnamedSender,
+            .duplicate(of: EventID(epoch: 0x5f1c, sequence: 42), outcome: nil),
+            .duplicate(
+                of: EventID(epoch: 0x5f1c, sequence: 42),
+                outcome: EventSystem.StoredOutcome(kind: .handled, description: "handled by a|b at hop 2")),
         ])
     func rejectionReasons(reason: Outcome.Rejection.Reason) throws {
         let refuser = Named("refuser")
@@ -34,6 +38,22 @@ struct WireOutcomeTests {
             .rejected(Outcome.Rejection(path: path, sender: ResponderID(refuser), reason: reason)))
         #expect(read.rejectedReason == reason)
         #expect(read.rejectedSenderLabel == "refuser")
+    }
+
+    @Test(
+        "every reason a stop can have crosses by its stable name",
+        arguments: [
+            Outcome.Stop.Reason.taskCancelled, .ticketCancelled, .deadlinePassed, .shutdown, .withdrawn,
+            .keptForNextStart,
+        ])
+    func stopReasons(reason: Outcome.Stop.Reason) throws {
+        let stopper = Named("stopper")
+        let read = try roundTrip(
+            .cancelled(
+                Outcome.Stop(
+                    path: path, responder: ResponderID(stopper), hop: 1, whileHandling: false, reason: reason)
+            ))
+        #expect(read.stop?.reason == reason)
     }
 
     @Test("a stop before a hop names the last responder that ran there; a stop during one names its own")

@@ -43,10 +43,11 @@ public struct LoggingTracer: ResponderChain.ScopingTracer {
     /// The correlation id of the event whose handlers are running, bound around each hop.
     @TaskLocal public static var eventID: EventID?
 
-    /// Tags every line logged inside a handler with `event.id`, when a ``LoggingTracer`` scopes
+    /// Tags every line logged inside a handler with `event.id` (the id's full form,
+    /// `5f1c09d2e4b7a836#42`, unique across processes), when a ``LoggingTracer`` scopes
     /// the hop. Pass it to `LoggingSystem.bootstrap(_:metadataProvider:)` or to a `Logger`.
     public static let metadataProvider = Logger.MetadataProvider {
-        eventID.map { ["event.id": "\($0)"] } ?? [:]
+        eventID.map { ["event.id": "\($0.debugDescription)"] } ?? [:]
     }
 
     /// Declines a send that would leave no trace: none of the tracer's lines (at `handledLevel`,
@@ -70,7 +71,7 @@ public struct LoggingTracer: ResponderChain.ScopingTracer {
         let level = level(of: event)
         // Compared before any metadata is built: a filtered line costs nothing more.
         guard logger.logLevel <= level else { return }
-        var metadata: Logger.Metadata = ["event.id": "\(event.eventID)"]
+        var metadata: Logger.Metadata = ["event.id": "\(event.eventID.debugDescription)"]
         switch event {
         case .sent(let sent):
             metadata["source"] = "\(sent.source)"

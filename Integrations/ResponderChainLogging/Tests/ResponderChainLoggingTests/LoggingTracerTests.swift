@@ -48,7 +48,7 @@ struct LoggingTracerTests {
                 "sent Probe", "hop pass", "hop pass", "dead letter: \(outcome)", "\(outcome)",
             ])
         #expect(entries.map(\.level) == [.debug, .debug, .debug, .warning, .notice])
-        #expect(entries.allSatisfy { $0.metadata["event.id"] == "\(outcome.eventID)" })
+        #expect(entries.allSatisfy { $0.metadata["event.id"] == .string(outcome.eventID.debugDescription) })
         #expect(entries[1].metadata["responder"] == "Leaf")
         #expect(entries[2].metadata["hop"] == "2")
         #expect(entries[2].metadata["added"] == .array([.string("Stamp=Top")]))
@@ -70,7 +70,7 @@ struct LoggingTracerTests {
 
         let entry = try #require(handler.entries.first)
         #expect(entry.message.description == "handling")
-        #expect(entry.metadata["event.id"] == "\(outcome.eventID)")
+        #expect(entry.metadata["event.id"] == .string(outcome.eventID.debugDescription))
         handlerLogger.info("outside any hop")
         #expect(handler.entries.last?.metadata["event.id"] == nil)
     }
@@ -113,6 +113,9 @@ struct LoggingTracerTests {
 
         #expect(outcome.kind == .unhandled)
         #expect(handler.entries.map(\.level) == [.warning, .notice])
-        #expect(handler.entries.allSatisfy { $0.metadata["event.id"] == "\(outcome.eventID)" })
+        #expect(
+            handler.entries.allSatisfy {
+                $0.metadata["event.id"] == .string(outcome.eventID.debugDescription)
+            })
     }
 }

@@ -12,6 +12,7 @@ extension Outcome.Stop.Reason {
         case .deadlinePassed: "deadlinePassed"
         case .shutdown: "shutdown"
         case .withdrawn: "withdrawn"
+        case .keptForNextStart: "keptForNextStart"
         }
     }
 
@@ -23,13 +24,16 @@ extension Outcome.Stop.Reason {
         case "deadlinePassed": self = .deadlinePassed
         case "shutdown": self = .shutdown
         case "withdrawn": self = .withdrawn
+        case "keptForNextStart": self = .keptForNextStart
         default: return nil
         }
     }
 }
 
 extension Outcome.Rejection.Reason {
-    /// The reason's name on the wire, and its limit for `limitReached`.
+    /// The reason's name on the wire, and its limit for `limitReached`. A store's reasons carry
+    /// their details after the name: `notStored:<why>`, `duplicate:<full id>` (with
+    /// `|<kind>|<description>` when the earlier post's outcome is known).
     var wire: (name: String, limit: Int?) {
         switch self {
         case .limitReached(let limit): ("limitReached", limit)
@@ -37,6 +41,13 @@ extension Outcome.Rejection.Reason {
         case .shuttingDown: ("shuttingDown", nil)
         case .forwardingLimitReached(let limit): ("forwardingLimitReached", limit)
         case .wouldDeadlock: ("wouldDeadlock", nil)
+        case .notStored(let why): ("notStored:\(why)", nil)
+        case .unnamedSender: ("unnamedSender", nil)
+        case .duplicate(let id, let outcome):
+            (
+                "duplicate:\(id.debugDescription)"
+                    + (outcome.map { "|\($0.kind.rawValue)|\($0.description)" } ?? ""), nil
+            )
         }
     }
 
@@ -54,7 +65,34 @@ extension Outcome.Rejection.Reason {
         case ("shuttingDown", _): self = .shuttingDown
         case ("forwardingLimitReached", let limit?): self = .forwardingLimitReached(limit: limit)
         case ("wouldDeadlock", _): self = .wouldDeadlock
-        default: return nil
+        case ("unnamedSender", _): self = .unnamedSender
+        default:
+            if wireName.hasPrefix("notStored:") {
+                self = .notStored(String(wireName.dropFirst("notStored:".count)))
+            } else if wireName.hasPrefix("duplicate:"),
+                let duplicate = Self.duplicate(wireName.dropFirst("duplicate:".count))
+            {
+                self = duplicate
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// A duplicate's details, `<full id>` or `<full id>|<kind>|<description>`; `nil` if they do
+    /// not read.
+    private static func duplicate(_ details: Substring) -> Self? {
+        let parts = details.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+        guard let id = EventID(debugDescription: String(parts[0])) else { return nil }
+        switch parts.count {
+        case 1:
+            return .duplicate(of: id, outcome: nil)
+        case 3:
+            guard let kind = Outcome.Kind(rawValue: String(parts[1])) else { return nil }
+            return .duplicate(
+                of: id, outcome: EventSystem.StoredOutcome(kind: kind, description: String(parts[2])))
+        default:
+            return nil
         }
     }
 }
