@@ -40,6 +40,7 @@ struct StoredPosts: Scenario {
         var rawFinished: Duration
     }
 
+    /// Posters per system: four ordering keys (a poster's posts are ordered on its own key).
     nonisolated static let posters = 4
 
     func run(_ measurer: Measurer) async throws -> [Row] {
@@ -72,6 +73,7 @@ struct StoredPosts: Scenario {
         return rows
     }
 
+    /// The rows of one configuration from its repetitions.
     private func rowsFor(_ setup: Setup, _ results: [Measured]) -> [Row] {
         let posts = Double(setup.posts)
         func perPost(_ durations: [Duration]) -> Sample {
