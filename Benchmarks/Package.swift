@@ -29,6 +29,8 @@ let package = Package(
             name: "ResponderChainDistributedTracing", path: "../Integrations/ResponderChainDistributedTracing"
         ),
         .package(name: "ResponderChainGRPC", path: "../Integrations/ResponderChainGRPC"),
+        .package(name: "ResponderChainSQLite", path: "../Integrations/ResponderChainSQLite"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
@@ -51,6 +53,8 @@ let package = Package(
                 .product(
                     name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
                 .product(name: "ResponderChainGRPC", package: "ResponderChainGRPC"),
+                .product(name: "ResponderChainSQLite", package: "ResponderChainSQLite"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

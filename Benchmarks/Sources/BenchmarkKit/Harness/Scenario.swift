@@ -43,6 +43,7 @@ let allScenarios: [any Scenario] = [
     TracerCost.span,
     TracerCost.metrics,
     RemoteHopOverGRPC(),
+    StoredPosts(),
 ]
 
 /// What a row's figure must be to meet its target.

@@ -12,9 +12,10 @@ extension SQLitePostStore {
         /// disk at checkpoints (`PRAGMA synchronous=NORMAL`). Several times the throughput of
         /// ``powerLoss``.
         case processCrash
-        /// An accepted post survives a power loss too: each commit waits for the disk to flush
-        /// the log (`PRAGMA synchronous=FULL`), a few milliseconds, shared by every post of the
-        /// batch.
+        /// An accepted post survives a power loss too: each commit of accepted posts waits for
+        /// the disk to flush the log (`PRAGMA synchronous=FULL`), a few milliseconds, shared by
+        /// every post of the batch. Finishes ride on the next such flush (a finish lost to a
+        /// power loss only means its post is delivered again).
         case powerLoss
 
         /// The value of `PRAGMA synchronous` the mode sets (1 or 2).

@@ -22,6 +22,42 @@ struct DurabilityTests {
         #expect(journal == "wal")
     }
 
+    @Test("A power-safe store's finish commits without a flush of its own, and the next commit flushes again")
+    func powerSafeFinishRidesOnTheNextFlush() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLitePostStore(
+            path: directory.file(), events: try .forTests(), durability: .powerLoss)
+        let traced = TracedStatements()
+        try await store.read { db in db.trace { traced.append($0.description) } }
+        let post = EventSystem.StoredPost.order("o-1")
+        _ = try await store.store([post])
+        try await store.finish([.init(id: post.id, outcome: .init(kind: .handled, description: "handled"))])
+        let statements = traced.all
+        let relaxed = try #require(statements.firstIndex(of: "PRAGMA synchronous = 1"))
+        let update = try #require(statements.firstIndex { $0.hasPrefix("UPDATE responder_post") })
+        let restored = try #require(statements.lastIndex(of: "PRAGMA synchronous = 2"))
+        #expect(relaxed < update && update < restored)
+        // The store's insert ran with the mode's own setting.
+        let insert = try #require(statements.firstIndex { $0.hasPrefix("INSERT") })
+        #expect(insert < relaxed)
+        #expect(try await store.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
+        #expect(try await store.outcome(of: post.id)?.kind == .handled)
+    }
+
+    @Test("A crash-safe store's finish runs in the mode's own setting")
+    func crashSafeFinishChangesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLitePostStore(
+            path: directory.file(), events: try .forTests(), durability: .processCrash)
+        let traced = TracedStatements()
+        try await store.read { db in db.trace { traced.append($0.description) } }
+        let post = EventSystem.StoredPost.order("o-1")
+        _ = try await store.store([post])
+        try await store.finish([.init(id: post.id, outcome: .init(kind: .handled, description: "handled"))])
+        #expect(!traced.all.contains { $0.hasPrefix("PRAGMA synchronous") })
+        #expect(try await store.outcome(of: post.id)?.kind == .handled)
+    }
+
     @Test("A setting out of range is refused with a typed error")
     func refusesBadSettings() throws {
         let directory = try TemporaryDirectory()
