@@ -77,7 +77,7 @@ private func outcome(of reply: RemoteReply) {
     // A directory per input: it keeps every responder it has seen.
     guard
         let outcome = try? Outcome(
-            reply, eventID: EventID(rawValue: 1), registry: WireFuzzTarget.registry,
+            reply, eventID: EventID(epoch: 0, sequence: 1), registry: WireFuzzTarget.registry,
             responders: RemoteResponderDirectory())
     else { return }
     let hop: Int? =
