@@ -39,13 +39,6 @@ final class PostLedger: Sendable {
         }
     }
 
-    /// Gives a key claimed by ``claim(_:for:)`` back, for a post that was never accepted.
-    func release(_ key: String, of ticket: TicketState) {
-        state.withLock { state in
-            if state.byIdempotencyKey[key] === ticket { state.byIdempotencyKey[key] = nil }
-        }
-    }
-
     /// Records that the stored post `id` is held by the office; `false` if it already was.
     func hold(_ id: EventID) -> Bool {
         state.withLock { $0.stored.insert(id).inserted }
