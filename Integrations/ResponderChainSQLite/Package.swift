@@ -1,5 +1,5 @@
 // swift-tools-version: 6.2
-// A durable PostStore on SQLite (GRDB.swift over the system's libsqlite3): accepted posts survive
+// A durable EventSystem.PostStore on SQLite (GRDB.swift over the system's libsqlite3): accepted posts survive
 // a process crash or a power loss, with an inbox and an outbox for exactly-once effects.
 //
 // A separate package, so that the root package keeps zero dependencies. Build and test it with

@@ -1,7 +1,7 @@
 public import ResponderChain
 public import Testing
 
-/// The checks every `PostStore` must pass, one test case each: a store package runs them
+/// The checks every `EventSystem.PostStore` must pass, one test case each: a store package runs them
 /// against its own store with a parameterized test.
 ///
 /// ```swift
@@ -35,15 +35,16 @@ public enum PostStoreConformance {
     /// A store under check, and how to open its storage again.
     public struct Subject: Sendable {
         /// The new, empty store.
-        public let store: any PostStore
+        public let store: any EventSystem.PostStore
         /// Opens a second store over what ``store`` wrote (as a process would after a restart),
         /// measuring time on the clock it is given; `nil` for a store whose contents live in the
         /// object itself.
-        public let reopen: (@Sendable (ManualClock) async throws -> any PostStore)?
+        public let reopen: (@Sendable (ManualClock) async throws -> any EventSystem.PostStore)?
 
         /// A subject whose store can (`reopen`) or cannot be opened again.
         public init(
-            store: any PostStore, reopen: (@Sendable (ManualClock) async throws -> any PostStore)? = nil
+            store: any EventSystem.PostStore,
+            reopen: (@Sendable (ManualClock) async throws -> any EventSystem.PostStore)? = nil
         ) {
             self.store = store
             self.reopen = reopen

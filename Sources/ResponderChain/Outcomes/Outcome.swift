@@ -442,7 +442,7 @@ extension Outcome {
             /// handler was waiting for it. ``Outcome/Rejection/sender`` names the responder it
             /// would have waited for; the handler that waited gets this outcome and goes on.
             case wouldDeadlock
-            /// The system's store could not store the post (``PostStore/store(_:)`` threw; the
+            /// The system's store could not store the post (``EventSystem/PostStore/store(_:)`` threw; the
             /// error's description is given): it was not accepted, and will never be delivered.
             case notStored(String)
             /// The system keeps its posts in a store, and the sender has no name to store them

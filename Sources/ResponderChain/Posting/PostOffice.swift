@@ -45,7 +45,9 @@ final class PostOffice: Sendable {
     /// The writer to the system's store; `nil` for a system that keeps its posts in memory.
     let writer: StoreWriter?
 
-    init(limit: EventSystem.PostingLimit, observers: EventObservers, store: (any PostStore)? = nil) {
+    init(
+        limit: EventSystem.PostingLimit, observers: EventObservers, store: (any EventSystem.PostStore)? = nil
+    ) {
         self.state = Locked(PostOfficeState(limit: limit))
         self.observers = observers
         self.writer = store.map(StoreWriter.init)

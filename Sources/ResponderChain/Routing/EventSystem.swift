@@ -98,7 +98,7 @@ public final class EventSystem: Sendable {
     ///   - clock: The clock every timer of the system reads (see ``clock``); `ContinuousClock`
     ///     by default. A test gives its manual clock, and time moves only when the test says.
     ///   - storage: Where posted events are kept: in memory (the default), or in a
-    ///     ``PostStore`` that makes them outlive the process (see ``Storage``).
+    ///     ``EventSystem/PostStore`` that makes them outlive the process (see ``Storage``).
     public init(
         tracer: (any Tracer)? = nil,
         deadLetters: DeadLetter.Sink? = nil,

@@ -1,7 +1,7 @@
 import Synchronization
 
 extension EventSystem {
-    /// A ``PostStore`` in memory: it keeps the store contract (idempotency keys, outcomes by
+    /// A ``EventSystem/PostStore`` in memory: it keeps the store contract (idempotency keys, outcomes by
     /// identifier, unfinished posts in post order) for as long as the object lives, and outlives
     /// the systems that use it.
     ///
@@ -19,7 +19,7 @@ extension EventSystem {
     ///
     /// It survives no process: a system that needs nothing to survive is better served by
     /// ``Storage/memory``, which writes nothing.
-    public final class InMemoryPostStore: PostStore {
+    public final class InMemoryPostStore: EventSystem.PostStore {
         private struct Row {
             let post: StoredPost
             /// Where the post's deadline falls on the store's clock (time since the store began).

@@ -11,6 +11,6 @@ extension EventSystem {
         /// In `store`: a post is accepted once the store holds it, and what was accepted and
         /// had not finished when the process died is delivered at the next start
         /// (``EventSystem/recoverStoredPosts()``).
-        case store(any PostStore)
+        case store(any EventSystem.PostStore)
     }
 }

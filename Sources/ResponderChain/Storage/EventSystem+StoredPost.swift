@@ -1,9 +1,9 @@
 extension EventSystem {
-    /// A posted event as a ``PostStore`` keeps it: everything its delivery needs after a
+    /// A posted event as a ``EventSystem/PostStore`` keeps it: everything its delivery needs after a
     /// restart, named rather than referenced (no responder, task or clock of this process).
     ///
     /// The post office hands a store posts whose ``payload`` is ``Payload/event(_:)``; a store
-    /// gives back, from ``PostStore/unfinished()``, what it could read.
+    /// gives back, from ``EventSystem/PostStore/unfinished()``, what it could read.
     public struct StoredPost: Sendable {
         /// What a stored post carries: the event, or, read back, the bytes of one the store could
         /// not decode.
@@ -43,7 +43,7 @@ extension EventSystem {
             }
         }
 
-        /// What ``PostStore/store(_:)`` did with one post.
+        /// What ``EventSystem/PostStore/store(_:)`` did with one post.
         public enum Acceptance: Hashable, Sendable {
             /// It is stored: it will be delivered, in this process or after a restart.
             case stored
@@ -52,7 +52,7 @@ extension EventSystem {
             case duplicate(of: EventID, outcome: StoredOutcome?)
         }
 
-        /// A post that ended, as ``PostStore/finish(_:)`` records it.
+        /// A post that ended, as ``EventSystem/PostStore/finish(_:)`` records it.
         public struct Finish: Hashable, Sendable {
             /// The post.
             public let id: EventID

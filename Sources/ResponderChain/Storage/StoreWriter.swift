@@ -1,9 +1,9 @@
 import Synchronization
 
-/// The one writer between a post office and its ``PostStore``: it makes group commit.
+/// The one writer between a post office and its ``EventSystem/PostStore``: it makes group commit.
 ///
 /// Posts handed to it while a write is under way wait for the next one, and go together: one
-/// ``PostStore/store(_:)`` (one transaction, one flush) for every post that arrived meanwhile,
+/// ``EventSystem/PostStore/store(_:)`` (one transaction, one flush) for every post that arrived meanwhile,
 /// up to ``maxBatch``. A poster is answered once its batch is durable. The ends of posts
 /// (``finish(_:)``) are written the same way, before the next batch of new posts, and nobody
 /// waits for them: a finish lost to a crash only means the post is delivered again.
@@ -39,10 +39,10 @@ final class StoreWriter: Sendable {
     /// The most posts one transaction takes.
     static let maxBatch = 1024
 
-    let store: any PostStore
+    let store: any EventSystem.PostStore
     private let state = Mutex(State())
 
-    init(store: any PostStore) {
+    init(store: any EventSystem.PostStore) {
         self.store = store
     }
 

@@ -6,7 +6,7 @@ import Testing
 struct RecoveryTests {
     /// A system on `store` with a desk registered as "desk" that runs `script`.
     private static func deskSystem(
-        on store: any PostStore, clock: any Clock<Duration> = ContinuousClock(),
+        on store: any EventSystem.PostStore, clock: any Clock<Duration> = ContinuousClock(),
         deadLetters: DeadLetterRecorder? = nil, _ script: ScriptedResponder.Script = .handle
     ) throws -> (EventSystem, ScriptedResponder) {
         try deskSystem(on: store, clock: clock, deadLetters: deadLetters) { _ in script }
@@ -14,7 +14,7 @@ struct RecoveryTests {
 
     /// A system on `store` with a desk registered as "desk" that runs the script `scripts` picks.
     private static func deskSystem(
-        on store: any PostStore, clock: any Clock<Duration> = ContinuousClock(),
+        on store: any EventSystem.PostStore, clock: any Clock<Duration> = ContinuousClock(),
         deadLetters: DeadLetterRecorder? = nil,
         scripts: @escaping @Sendable (any Event) -> ScriptedResponder.Script
     ) throws -> (EventSystem, ScriptedResponder) {

@@ -4,7 +4,7 @@ import Synchronization
 
 /// A store that records how its calls were batched, and may hold its writes on a gate, in front
 /// of an in-memory store.
-final class RecordingStore: PostStore {
+final class RecordingStore: EventSystem.PostStore {
     struct Failure: Error, CustomStringConvertible {
         var description: String { "disk full" }
     }

@@ -1,10 +1,10 @@
 import ResponderChain
 import Synchronization
 
-/// A ``PostStore`` that forwards to another and counts what goes through it: the batches the
+/// A ``EventSystem/PostStore`` that forwards to another and counts what goes through it: the batches the
 /// system's writer hands it (rows per commit) and the posts it records as finished, so that a
 /// run can wait until the store holds no unfinished post without polling the file.
-final class CountingPostStore: PostStore {
+final class CountingPostStore: EventSystem.PostStore {
     private struct State {
         var batches = 0
         var stored = 0
@@ -13,10 +13,10 @@ final class CountingPostStore: PostStore {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    let inner: any PostStore
+    let inner: any EventSystem.PostStore
     private let state = Mutex(State())
 
-    init(_ inner: any PostStore) { self.inner = inner }
+    init(_ inner: any EventSystem.PostStore) { self.inner = inner }
 
     /// Calls to ``store(_:)`` so far.
     var batches: Int { state.withLock { $0.batches } }

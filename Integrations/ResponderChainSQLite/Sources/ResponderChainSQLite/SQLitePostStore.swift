@@ -3,7 +3,7 @@ public import GRDB
 public import ResponderChain
 internal import Synchronization
 
-/// A ``PostStore`` in one SQLite file, in write-ahead-log mode: the posts a system accepted and
+/// A ``EventSystem/PostStore`` in one SQLite file, in write-ahead-log mode: the posts a system accepted and
 /// had not finished when its process died are in the file at the next start, with their
 /// ordering keys, deadlines, idempotency keys, schema versions and trace contexts.
 ///
@@ -32,7 +32,7 @@ internal import Synchronization
 ///
 /// The store is the only writer of its file: another connection writing to it makes the
 /// store's transactions fail (`SQLITE_BUSY`) rather than wait.
-public final class SQLitePostStore: PostStore {
+public final class SQLitePostStore: EventSystem.PostStore {
     /// The file.
     public let path: String
     /// What an accepted post survives.

@@ -1,12 +1,12 @@
 import ResponderChain
 
-/// A ``PostStore`` that forwards to another and passes the store's crash points around the
+/// A ``EventSystem/PostStore`` that forwards to another and passes the store's crash points around the
 /// calls: the crash points need no hook in the library.
-struct CrashingStore: PostStore {
-    let wrapped: any PostStore
+struct CrashingStore: EventSystem.PostStore {
+    let wrapped: any EventSystem.PostStore
     let trigger: CrashTrigger
 
-    init(wrapping wrapped: any PostStore, trigger: CrashTrigger) {
+    init(wrapping wrapped: any EventSystem.PostStore, trigger: CrashTrigger) {
         self.wrapped = wrapped
         self.trigger = trigger
     }

@@ -1,0 +1,54 @@
+extension EventSystem {
+    /// Where a system keeps its posted events so that they outlive the process: a post is accepted
+    /// (its ticket returned) only once its store holds it, and a post that was accepted and had not
+    /// finished when the process died is delivered again at the next start.
+    ///
+    /// A system without a store keeps its posts in memory (``EventSystem/Storage/memory``), as it
+    /// always has: nothing is written and nothing survives the process. With one
+    /// (``EventSystem/Storage/store(_:)``), the post office calls the store and nothing else does:
+    ///
+    /// - ``store(_:)`` once per batch of posts that arrived together (group commit: one transaction,
+    ///   one disk flush, for every post of the batch), before any of them is acknowledged or
+    ///   delivered;
+    /// - ``finish(_:)`` once per batch of ended posts, after their outcomes are known; a post whose
+    ///   finish was lost to a crash is delivered again (delivery is at least once);
+    /// - ``unfinished()`` when the system recovers (``EventSystem/recoverStoredPosts()``);
+    /// - ``outcome(of:)`` when asked for the outcome of a post by its identifier.
+    ///
+    /// The store decides how an event is written (a store on a file encodes it, under a name and a
+    /// schema version it registers) and reads back what it can: a stored post it cannot decode comes
+    /// back as ``EventSystem/StoredPost/Payload/undecodable(_:)``, never as a crash or a silent skip.
+    ///
+    /// ```swift
+    /// let store = try SQLitePostStore(path: "orders.sqlite", events: events)   // ResponderChainSQLite
+    /// let system = EventSystem(storage: .store(store))
+    /// try system.register(ordersDesk, as: "orders")
+    /// try await system.recoverStoredPosts()      // what the last run left unfinished
+    /// ```
+    ///
+    /// `InMemoryPostStore` (``EventSystem/InMemoryPostStore``) keeps the contract in memory: it
+    /// outlives a system within one process, which is what recovery tests need.
+    public protocol PostStore: Sendable {
+        /// Writes `posts` in one transaction, in the order given, and returns once they are durable
+        /// (as durable as the store promises), with one acceptance per post, in the same order.
+        ///
+        /// A post whose ``EventSystem/StoredPost/idempotencyKey`` is already held (by a post stored
+        /// earlier and still within the store's retention) is not written again: its acceptance is
+        /// ``EventSystem/StoredPost/Acceptance/duplicate(of:outcome:)``. Throwing means none of the
+        /// batch was written: every post of it ends rejected
+        /// (``Outcome/Rejection/Reason/notStored(_:)``).
+        func store(_ posts: [EventSystem.StoredPost]) async throws -> [EventSystem.StoredPost.Acceptance]
+
+        /// Records that these posts ended, with their outcomes, in one transaction: they are no
+        /// longer unfinished, and each outcome stays readable by ``outcome(of:)`` for the store's
+        /// retention period.
+        func finish(_ posts: [EventSystem.StoredPost.Finish]) async throws
+
+        /// Every stored post that has not finished, oldest first (so each ordering key's posts come
+        /// in post order).
+        func unfinished() async throws -> [EventSystem.StoredPost]
+
+        /// The outcome recorded for the post `id`, if it has finished and is still retained.
+        func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome?
+    }
+}
