@@ -1,6 +1,5 @@
 #if os(Linux)
     @testable import ResponderChain
-    import Glibc
     import Testing
 
     /// What one queued plain post holds, counted in glibc's heap chunks: its entry inline in its
@@ -21,12 +20,22 @@
             var next: (any Responder)? { nil }
         }
 
-        /// The heap chunk glibc gives `object`: its usable size plus the chunk's 8-byte header.
-        static func chunk(of object: AnyObject) throws -> Int {
-            typealias UsableSize = @convention(c) (UnsafeMutableRawPointer?) -> Int
-            let symbol = try #require(dlsym(nil, "malloc_usable_size"))
-            let usableSize = unsafeBitCast(symbol, to: UsableSize.self)
-            return usableSize(Unmanaged.passUnretained(object).toOpaque()) + 8
+        /// The bytes Swift asks the allocator for when it makes an instance of `object`'s class:
+        /// the class metadata's instance size (Swift's stable class-metadata layout without
+        /// Objective-C interop: kind, superclass, flags, instance address point, then the size).
+        ///
+        /// Read from the metadata, not from `malloc_usable_size`: glibc may hand a request a
+        /// larger free chunk when what would be left over is too small to split off, so the
+        /// chunk an object lands in depends on the heap's history.
+        static func instanceSize(of object: AnyObject) -> Int {
+            let metadata = unsafeBitCast(type(of: object), to: UnsafeRawPointer.self)
+            return Int(metadata.load(fromByteOffset: 24, as: UInt32.self))
+        }
+
+        /// The chunk glibc's `malloc` carves for a request of `size` bytes on a 64-bit machine:
+        /// the size plus the chunk's 8-byte header, rounded up to 16, and never under 32.
+        static func chunk(forRequest size: Int) -> Int {
+            max(32, (size + 8 + 15) & ~15)
         }
 
         @Test(
@@ -42,9 +51,11 @@
             // Header (16), identifier (16: epoch and sequence), signal, system, the outcome's
             // record (made late), and the lane last (9: a sender's, or a key's boxed name):
             // 65 bytes, in an 80-byte chunk.
-            let ticketChunk = try Self.chunk(of: ticket.state)
-            #expect(ticketChunk == 80)
-            #expect(try Self.chunk(of: ticket.state.signal) == 32)
+            let ticketSize = Self.instanceSize(of: ticket.state)
+            #expect(ticketSize == 65)
+            #expect(Self.chunk(forRequest: ticketSize) == 80)
+            let signalSize = Self.instanceSize(of: ticket.state.signal)
+            #expect(Self.chunk(forRequest: signalSize) == 32)
             _ = await ticket.outcome
         }
     }
