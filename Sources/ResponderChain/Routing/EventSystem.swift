@@ -119,7 +119,7 @@ public final class EventSystem: Sendable {
         self.middleware = middleware
         let observers = EventObservers()
         self.observers = observers
-        if case .store(let store) = storage {
+        if let store = storage.store {
             self.postOffice = PostOffice(limit: postingLimit, observers: observers, store: store)
         } else {
             self.postOffice = PostOffice(limit: postingLimit, observers: observers)

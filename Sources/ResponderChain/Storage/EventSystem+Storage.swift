@@ -12,5 +12,18 @@ extension EventSystem {
         /// had not finished when the process died is delivered at the next start
         /// (``EventSystem/recoverStoredPosts()``).
         case store(any EventSystem.PostStore)
+        /// In `store`, shared with other systems, in this process or others, that consume it
+        /// together: a post is accepted once the store holds it, and is delivered by whichever
+        /// consumer claims its key (``EventSystem/startConsuming(claimingUpTo:pollInterval:)``).
+        case shared(any EventSystem.SharedPostStore)
+
+        /// The store, shared or not; `nil` in memory.
+        var store: (any EventSystem.PostStore)? {
+            switch self {
+            case .memory: nil
+            case .store(let store): store
+            case .shared(let store): store
+            }
+        }
     }
 }

@@ -58,11 +58,16 @@ extension EventSystem {
             public let id: EventID
             /// Its outcome.
             public let outcome: StoredOutcome
+            /// The lease the post was claimed under, in a ``EventSystem/SharedPostStore``: the
+            /// store records the finish only while the lease is its key's current one.
+            public let lease: Lease?
 
-            /// Records that the post `id` ended with `outcome`.
-            public init(id: EventID, outcome: StoredOutcome) {
+            /// Records that the post `id` ended with `outcome`, delivered under `lease` if it
+            /// was claimed from a shared store.
+            public init(id: EventID, outcome: StoredOutcome, lease: Lease? = nil) {
                 self.id = id
                 self.outcome = outcome
+                self.lease = lease
             }
         }
 
@@ -83,12 +88,16 @@ extension EventSystem {
         /// The trace context the post was made in (a W3C `traceparent`, say); empty when it was
         /// not traced.
         public let traceContext: [String: String]
+        /// The lease it was claimed under (``EventSystem/SharedPostStore/claim(limit:)``); `nil`
+        /// when it was not claimed.
+        public let lease: Lease?
 
         /// A stored post.
         public init(
             id: EventID, key: OrderingKey, entry: String, payload: Payload, idempotencyKey: String? = nil,
-            timeLeft: Duration? = nil, traceContext: [String: String] = [:]
+            timeLeft: Duration? = nil, traceContext: [String: String] = [:], lease: Lease? = nil
         ) {
+            self.lease = lease
             self.id = id
             self.key = key
             self.entry = entry

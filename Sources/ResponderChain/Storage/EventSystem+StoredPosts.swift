@@ -55,7 +55,7 @@ extension EventSystem {
     /// A post accepted before a restart has no ticket in the new process: this is where its
     /// outcome is read.
     public func storedOutcome(of id: EventID) async throws -> StoredOutcome? {
-        guard case .store(let store) = storage else { return nil }
+        guard let store = storage.store else { return nil }
         return try await store.outcome(of: id)
     }
 }
@@ -63,4 +63,26 @@ extension EventSystem {
 extension EventSystem {
     /// How many posts wait for their store's next write to begin (for tests of group commit).
     package var postsWaitingForTheStore: Int { postOffice.writer?.waiting ?? 0 }
+}
+
+extension EventSystem {
+    /// Starts this system's consumer of its shared store (``Storage/shared(_:)``): it claims
+    /// keys whose posts no other consumer holds, up to `limit` posts at a time, delivers each
+    /// post from its registered entry on its key's lane, records its end, and releases a key's
+    /// lease once every post it claimed under it has ended. It claims when the store signals
+    /// new posts, when this system stored posts, when a lease drained, and every
+    /// `pollInterval` (on the system's clock) in case a signal was lost. It stops when the
+    /// system shuts down, and releases the leases it holds then.
+    ///
+    /// Register every entry first. Calling it again, or in a system without a shared store,
+    /// does nothing.
+    ///
+    /// ```swift
+    /// let system = EventSystem(storage: .shared(store))
+    /// try system.register(ordersDesk, as: "orders")
+    /// system.startConsuming()
+    /// ```
+    public func startConsuming(claimingUpTo limit: Int = 256, pollInterval: Duration = .seconds(1)) {
+        // Filled in by the consumer (SharedConsumer.swift).
+    }
 }
