@@ -167,10 +167,10 @@ public enum PostStoreConformance {
         },
     ]
 
-    private static let handled = EventSystem.StoredOutcome(kind: .handled, description: "handled by desk")
-    private static let failed = EventSystem.StoredOutcome(kind: .failed, description: "failed: nope")
+    static let handled = EventSystem.StoredOutcome(kind: .handled, description: "handled by desk")
+    static let failed = EventSystem.StoredOutcome(kind: .failed, description: "failed: nope")
 
-    private static func post(
+    static func post(
         _ number: Int, key: EventSystem.OrderingKey = "k", idempotencyKey: String? = nil,
         timeLeft: Duration? = nil,
         trace: [String: String] = [:]

@@ -45,12 +45,24 @@ final class PostOffice: Sendable {
     /// The writer to the system's store; `nil` for a system that keeps its posts in memory.
     let writer: StoreWriter?
 
-    init(
-        limit: EventSystem.PostingLimit, observers: EventObservers, store: (any EventSystem.PostStore)? = nil
-    ) {
+    /// The consumer of the system's shared store; `nil` unless the store is shared.
+    let consumer: SharedConsumer?
+
+    init(limit: EventSystem.PostingLimit, observers: EventObservers, storage: EventSystem.Storage = .memory) {
         self.state = Locked(PostOfficeState(limit: limit))
         self.observers = observers
-        self.writer = store.map(StoreWriter.init)
+        switch storage {
+        case .memory:
+            self.writer = nil
+            self.consumer = nil
+        case .store(let store):
+            self.writer = StoreWriter(store: store)
+            self.consumer = nil
+        case .shared(let store):
+            let writer = StoreWriter(shared: store)
+            self.writer = writer
+            self.consumer = SharedConsumer(store: store, writer: writer)
+        }
     }
 
     var statistics: (outstanding: Int, peak: Int, suspended: Int) {
@@ -332,9 +344,14 @@ final class PostOffice: Sendable {
         for waiter in start.began { waiter.resume(returning: true) }
         resume(start.released)
         if writer != nil {
-            // With a store, what has not begun is kept there for the next start.
+            // With a store, what has not begun is kept there for the next start (or, in a
+            // shared store, for the next consumer that claims it).
+            consumer?.stop()
             for post in state.withLock({ $0.takeQueued() }) {
                 endedWhileQueued(post.ticket, with: Self.endQueuedKept(post, system: system), system: system)
+            }
+            for post in ledger.takeAllUnclaimed() {
+                post.ticket.finish(Self.endQueuedKept(post, system: system))
             }
         }
         return await Self.$shuttingDown.withValue(ObjectIdentifier(self)) {
@@ -372,7 +389,9 @@ final class PostOffice: Sendable {
             endedWhileQueued(
                 post.ticket, with: await Self.endQueuedByShutdown(post, system: system), system: system)
         }
-        // Every end recorded so far is in the store before the report says so.
+        // Every end recorded so far is in the store before the report says so, and the keys
+        // this system held in a shared store are free for other consumers at once.
+        consumer?.releaseAll()
         await writer?.flush()
         let (report, closed) = state.withLock { $0.makeReport() }
         if closed { observers.close() }

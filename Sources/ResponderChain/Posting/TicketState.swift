@@ -48,6 +48,9 @@ final class TicketState: Sendable {
         if let ledgerEntry { _ = record.storeIfNil(Record(nil, ledgerEntry: ledgerEntry)) }
     }
 
+    /// What the post's end must update, for a stored post or one with an idempotency key.
+    var ledgerEntry: PostLedger.Entry? { record.load()?.ledgerEntry }
+
     var finishedOutcome: Outcome? {
         record.load()?.state.withLock { $0.outcome }
     }
@@ -120,10 +123,14 @@ final class TicketState: Sendable {
         office.ledger.ended(self, entry: entry)
         // A post the shutdown kept, or stopped mid-way, stays unfinished in the store: the next
         // start delivers it (again).
+        let lease = entry.lease
         if entry.isStored, !outcome.wasKeptForNextStart, !outcome.wasEndedByShutdown {
             office.writer?.finish(
-                EventSystem.StoredPost.Finish(id: eventID, outcome: EventSystem.StoredOutcome(outcome)))
+                EventSystem.StoredPost.Finish(
+                    id: eventID, outcome: EventSystem.StoredOutcome(outcome), lease: lease))
         }
+        // Its lease is released after its end is written, once every post under it has ended.
+        if let lease { office.consumer?.ended(under: lease) }
     }
 
     /// Records the outcome and wakes every waiter. Only the first call counts.

@@ -119,11 +119,7 @@ public final class EventSystem: Sendable {
         self.middleware = middleware
         let observers = EventObservers()
         self.observers = observers
-        if let store = storage.store {
-            self.postOffice = PostOffice(limit: postingLimit, observers: observers, store: store)
-        } else {
-            self.postOffice = PostOffice(limit: postingLimit, observers: observers)
-        }
+        self.postOffice = PostOffice(limit: postingLimit, observers: observers, storage: storage)
         self.clock = clock
         self.timers = (clock as? any TimerScheduler) ?? ClockTimers(clock)
         self.storage = storage

@@ -19,7 +19,7 @@ extension EventSystem {
     ///
     /// It survives no process: a system that needs nothing to survive is better served by
     /// ``Storage/memory``, which writes nothing.
-    public final class InMemoryPostStore: EventSystem.PostStore {
+    public final class InMemoryPostStore: EventSystem.SharedPostStore {
         private struct Row {
             let post: StoredPost
             /// Where the post's deadline falls on the store's clock (time since the store began).
@@ -33,6 +33,13 @@ extension EventSystem {
             /// Identifiers in the order their posts were stored.
             var order: [EventID] = []
             var byIdempotencyKey: [String: EventID] = [:]
+            /// Each key's current lease token, and whether a consumer holds it.
+            var leases: [String: (token: Int64, held: Bool)] = [:]
+            /// Posts refused a finish because their lease was no longer current.
+            var refusedFinishes = 0
+            /// The streams of ``signals()``.
+            var listeners: [Int: AsyncStream<StoreSignal>.Continuation] = [:]
+            var nextListener = 0
 
             /// When ``prune(at:retention:)`` last looked.
             var prunedAt: Duration = .zero
@@ -78,9 +85,9 @@ extension EventSystem {
         /// Stores the posts, or recognises them by idempotency key.
         public func store(_ posts: [StoredPost]) async throws -> [StoredPost.Acceptance] {
             let now = elapsed()
-            return state.withLock { state in
+            let (acceptances, listeners) = state.withLock { state in
                 state.prune(at: now, retention: retention)
-                return posts.map { post in
+                let acceptances = posts.map { post -> StoredPost.Acceptance in
                     if let key = post.idempotencyKey, let earlier = state.byIdempotencyKey[key] {
                         return .duplicate(of: earlier, outcome: state.rows[earlier]?.outcome)
                     }
@@ -89,19 +96,98 @@ extension EventSystem {
                     if let key = post.idempotencyKey { state.byIdempotencyKey[key] = post.id }
                     return .stored
                 }
+                return (acceptances, Array(state.listeners.values))
+            }
+            if acceptances.contains(.stored) { for listener in listeners { listener.yield(.posted) } }
+            return acceptances
+        }
+
+        /// Records the outcomes; a finish under a lease that is no longer its key's current one
+        /// is refused (``refusedFinishes``).
+        public func finish(_ posts: [StoredPost.Finish]) async throws {
+            let now = elapsed()
+            let (finished, listeners) = state.withLock { state in
+                var finished: [EventID] = []
+                for finish in posts {
+                    if let lease = finish.lease, state.leases[lease.key.name]?.token != lease.token {
+                        state.refusedFinishes += 1
+                        continue
+                    }
+                    guard state.rows[finish.id]?.outcome == nil else { continue }
+                    state.rows[finish.id]?.outcome = finish.outcome
+                    state.rows[finish.id]?.finishedAt = now
+                    finished.append(finish.id)
+                }
+                return (finished, Array(state.listeners.values))
+            }
+            if !finished.isEmpty { for listener in listeners { listener.yield(.finished(finished)) } }
+        }
+
+        /// Leases keys no consumer holds and returns their unfinished posts, oldest first.
+        public func claim(limit: Int) async throws -> [StoredPost] {
+            let now = elapsed()
+            return state.withLock { state in
+                var claimed: [StoredPost] = []
+                var taken: [String: Lease] = [:]
+                var passed: Set<String> = []
+                for id in state.order where claimed.count < limit {
+                    guard let row = state.rows[id], row.outcome == nil else { continue }
+                    let key = row.post.key.name
+                    if passed.contains(key) { continue }
+                    let lease: Lease
+                    if let held = taken[key] {
+                        lease = held
+                    } else {
+                        if let current = state.leases[key], current.held {
+                            passed.insert(key)
+                            continue
+                        }
+                        let token = (state.leases[key]?.token ?? 0) + 1
+                        state.leases[key] = (token, true)
+                        lease = Lease(key: row.post.key, token: token)
+                        taken[key] = lease
+                    }
+                    claimed.append(Self.readBack(row, now: now, lease: lease))
+                }
+                return claimed
             }
         }
 
-        /// Records the outcomes.
-        public func finish(_ posts: [StoredPost.Finish]) async throws {
-            let now = elapsed()
+        /// Frees the keys of `leases` that are still current.
+        public func release(_ leases: [Lease]) async throws {
             state.withLock { state in
-                for finish in posts where state.rows[finish.id]?.outcome == nil {
-                    state.rows[finish.id]?.outcome = finish.outcome
-                    state.rows[finish.id]?.finishedAt = now
+                for lease in leases where state.leases[lease.key.name]?.token == lease.token {
+                    state.leases[lease.key.name]?.held = false
                 }
             }
         }
+
+        /// Signals posts stored and finished through this object.
+        public func signals() -> AsyncStream<StoreSignal> {
+            let (stream, continuation) = AsyncStream.makeStream(of: StoreSignal.self)
+            let id = state.withLock { state in
+                defer { state.nextListener += 1 }
+                state.listeners[state.nextListener] = continuation
+                return state.nextListener
+            }
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
+            }
+            return stream
+        }
+
+        /// Ends every lease held, as if their consumers had died and their leases run out: the
+        /// next claim of each key gets a larger token, and finishes under the old ones are
+        /// refused. (What a shared store on a server does after a lease's time without a
+        /// heartbeat.)
+        public func expireLeases() {
+            state.withLock { state in
+                for key in state.leases.keys { state.leases[key]?.held = false }
+            }
+        }
+
+        /// How many finishes were refused because their lease was no longer current.
+        public var refusedFinishes: Int { state.withLock { $0.refusedFinishes } }
 
         /// The posts not finished, in the order they were stored, with their time left now.
         public func unfinished() async throws -> [StoredPost] {
@@ -109,13 +195,17 @@ extension EventSystem {
             return state.withLock { state in
                 state.order.compactMap { id in
                     guard let row = state.rows[id], row.outcome == nil else { return nil }
-                    let post = row.post
-                    return StoredPost(
-                        id: post.id, key: post.key, entry: post.entry, payload: post.payload,
-                        idempotencyKey: post.idempotencyKey, timeLeft: row.deadline.map { $0 - now },
-                        traceContext: post.traceContext)
+                    return Self.readBack(row, now: now, lease: nil)
                 }
             }
+        }
+
+        private static func readBack(_ row: Row, now: Duration, lease: Lease?) -> StoredPost {
+            let post = row.post
+            return StoredPost(
+                id: post.id, key: post.key, entry: post.entry, payload: post.payload,
+                idempotencyKey: post.idempotencyKey, timeLeft: row.deadline.map { $0 - now },
+                traceContext: post.traceContext, lease: lease)
         }
 
         /// The outcome of `id`, if it finished.

@@ -83,6 +83,6 @@ extension EventSystem {
     /// system.startConsuming()
     /// ```
     public func startConsuming(claimingUpTo limit: Int = 256, pollInterval: Duration = .seconds(1)) {
-        // Filled in by the consumer (SharedConsumer.swift).
+        postOffice.consumer?.start(system: self, limit: limit, pollInterval: pollInterval)
     }
 }

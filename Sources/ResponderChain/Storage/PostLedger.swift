@@ -1,30 +1,60 @@
 import Synchronization
 
 /// What a post office remembers of the posts that carry more than a queue place: those it
-/// stored (by identifier, so that a recovery or an outbox does not deliver them twice) and those
-/// with an idempotency key (so that a retry while the first is outstanding gets its ticket).
+/// stored (by identifier, so that a recovery or an outbox does not deliver them twice), those
+/// with an idempotency key (so that a retry while the first is outstanding gets its ticket), and,
+/// in a system on a shared store, the posts it stored that no consumer has claimed yet (so that
+/// the ticket of such a post ends when it is delivered here or finished elsewhere).
 final class PostLedger: Sendable {
     /// What a ticket of such a post carries, so that its end can be recorded.
     final class Entry: Sendable {
+        /// Where the post's end is written.
+        enum Keeping: UInt8, AtomicRepresentable {
+            /// Nowhere: the post is not in the store.
+            case notStored
+            /// In the store, by this office.
+            case stored
+            /// Nowhere: another consumer of the shared store finished it and wrote its end.
+            case finishedElsewhere
+        }
+
         let idempotencyKey: String?
-        private let stored = Atomic<Bool>(false)
+        private let keeping = Atomic<Keeping>(.notStored)
+        /// The lease the post was claimed under, once this office claimed it from a shared store.
+        private let claim = Mutex<EventSystem.Lease?>(nil)
 
         init(idempotencyKey: String?) {
             self.idempotencyKey = idempotencyKey
         }
 
-        /// Whether the post is in the office's store (its end is written there).
-        var isStored: Bool { stored.load(ordering: .acquiring) }
+        /// Whether the post is in the office's store and its end is written there.
+        var isStored: Bool { keeping.load(ordering: .acquiring) == .stored }
 
         /// The post is in the store.
         func markStored() {
-            stored.store(true, ordering: .releasing)
+            keeping.store(.stored, ordering: .releasing)
+        }
+
+        /// Whether the post was stored, whoever writes its end.
+        var wasStored: Bool { keeping.load(ordering: .acquiring) != .notStored }
+
+        /// Another consumer finished the post: its end is not written again.
+        func markFinishedElsewhere() {
+            keeping.store(.finishedElsewhere, ordering: .releasing)
+        }
+
+        /// The lease the post was claimed under, if it was claimed from a shared store.
+        var lease: EventSystem.Lease? {
+            get { claim.withLock { $0 } }
+            set { claim.withLock { $0 = newValue } }
         }
     }
 
     private struct State {
         var stored: Set<EventID> = []
         var byIdempotencyKey: [String: TicketState] = [:]
+        /// Posts this office stored in a shared store and that no consumer here claimed yet.
+        var unclaimed: [EventID: PendingPost] = [:]
     }
 
     private let state = Mutex(State())
@@ -49,13 +79,41 @@ final class PostLedger: Sendable {
         _ = state.withLock { $0.stored.remove(id) }
     }
 
+    /// Keeps `post`, stored in a shared store, until a consumer claims it.
+    func keepUnclaimed(_ post: PendingPost) {
+        state.withLock { $0.unclaimed[post.ticket.eventID] = post }
+    }
+
+    /// Takes the post `id` this office stored and nobody claimed yet, if it is one.
+    func takeUnclaimed(_ id: EventID) -> PendingPost? {
+        state.withLock { $0.unclaimed.removeValue(forKey: id) }
+    }
+
+    /// Up to `limit` identifiers of posts this office stored and nobody claimed yet; of those
+    /// among `ids` when given.
+    func unclaimedIDs(among ids: [EventID]? = nil, limit: Int = .max) -> [EventID] {
+        state.withLock { state in
+            guard let ids else { return Array(state.unclaimed.keys.prefix(limit)) }
+            let unclaimed = state.unclaimed
+            return Array(ids.lazy.filter { unclaimed[$0] != nil }.prefix(limit))
+        }
+    }
+
+    /// Takes every post this office stored and nobody claimed yet.
+    func takeAllUnclaimed() -> [PendingPost] {
+        state.withLock { state in
+            defer { state.unclaimed.removeAll() }
+            return Array(state.unclaimed.values)
+        }
+    }
+
     /// The post of `ticket`, described by `entry`, has ended.
     func ended(_ ticket: TicketState, entry: Entry) {
         state.withLock { state in
             if let key = entry.idempotencyKey, state.byIdempotencyKey[key] === ticket {
                 state.byIdempotencyKey[key] = nil
             }
-            if entry.isStored { state.stored.remove(ticket.eventID) }
+            if entry.wasStored { state.stored.remove(ticket.eventID) }
         }
     }
 }

@@ -37,6 +37,12 @@ extension PostOffice {
                 kept, as: ledgerEntry, entryName: entryName, writer: writer, system: system)
         {
             await Self.reject(post, reason: refusal, system: system)
+        } else if let consumer {
+            // A shared store's post is delivered by whichever consumer claims its key: here,
+            // with this ticket, or elsewhere, and the ticket ends with what the store recorded.
+            ledger.keepUnclaimed(post)
+            consumer.watch(system: system)
+            consumer.wake()
         } else {
             await accept(post, lane: lane, isolation: isolation, system: system)
         }
@@ -76,10 +82,26 @@ extension PostOffice {
         }
     }
 
-    /// Queues posts already in the system's store (``EventSystem/deliverStored(_:)``), in order,
-    /// skipping those the office holds.
-    nonisolated(nonsending) func adopt(_ posts: [EventSystem.StoredPost], system: EventSystem) async {
-        for stored in posts where ledger.hold(stored.id) {
+    /// Queues posts already in the system's store (``EventSystem/deliverStored(_:)``), or claimed
+    /// from its shared store, in order, skipping those the office holds; returns how many it
+    /// queued or ended.
+    @discardableResult
+    nonisolated(nonsending) func adopt(_ posts: [EventSystem.StoredPost], system: EventSystem) async -> Int {
+        var adopted = 0
+        for stored in posts {
+            if let post = ledger.takeUnclaimed(stored.id) {
+                // This office stored it: it is delivered with its poster's ticket.
+                post.ticket.ledgerEntry?.lease = stored.lease
+                await accept(post, lane: LaneKey.key(stored.key.name), isolation: nil, system: system)
+                adopted += 1
+                continue
+            }
+            guard ledger.hold(stored.id) else {
+                // Delivered here already (a lease that lapsed and was claimed again).
+                if let lease = stored.lease { consumer?.ended(under: lease) }
+                continue
+            }
+            adopted += 1
             let entry = system.entries.withLock { $0.responder(named: stored.entry) }
             switch (stored.payload, entry) {
             case (.event(let event), let entry?):
@@ -93,6 +115,7 @@ extension PostOffice {
                     system: system)
             }
         }
+        return adopted
     }
 
     /// Queues the stored post `stored` of `event`, delivered from `entry` on its key's lane.
@@ -108,6 +131,7 @@ extension PostOffice {
         let lane = LaneKey.key(stored.key.name)
         let ledgerEntry = PostLedger.Entry(idempotencyKey: stored.idempotencyKey)
         ledgerEntry.markStored()
+        ledgerEntry.lease = stored.lease
         let ticket = TicketState(eventID: stored.id, system: system, lane: lane, ledgerEntry: ledgerEntry)
         if let key = stored.idempotencyKey { _ = ledger.claim(key, for: ticket) }
         let post = PendingPost(
@@ -132,6 +156,8 @@ extension PostOffice {
             deadLetters: system.deadLetters, signal: CancellationSignal())
         ledger.forget(stored.id)
         writer?.finish(
-            EventSystem.StoredPost.Finish(id: stored.id, outcome: EventSystem.StoredOutcome(outcome)))
+            EventSystem.StoredPost.Finish(
+                id: stored.id, outcome: EventSystem.StoredOutcome(outcome), lease: stored.lease))
+        if let lease = stored.lease { consumer?.ended(under: lease) }
     }
 }

@@ -23,6 +23,8 @@ final class StoreWriter: Sendable {
     private struct State: Sendable {
         var posts: [Pending] = []
         var finishes: [EventSystem.StoredPost.Finish] = []
+        /// Leases of a shared store to end, after the finishes written with them.
+        var releases: [EventSystem.Lease] = []
         /// Whether the writing task runs.
         var writing = false
         /// Tasks waiting until nothing is left to write (``flush()``).
@@ -40,10 +42,18 @@ final class StoreWriter: Sendable {
     static let maxBatch = 1024
 
     let store: any EventSystem.PostStore
+    /// The same store, when several consumers share it.
+    let shared: (any EventSystem.SharedPostStore)?
     private let state = Mutex(State())
 
     init(store: any EventSystem.PostStore) {
         self.store = store
+        self.shared = nil
+    }
+
+    init(shared: any EventSystem.SharedPostStore) {
+        self.store = shared
+        self.shared = shared
     }
 
     /// How many posts wait for a write to begin.
@@ -64,6 +74,16 @@ final class StoreWriter: Sendable {
     func finish(_ finish: EventSystem.StoredPost.Finish) {
         let start = state.withLock { state in
             state.finishes.append(finish)
+            return state.startWriting()
+        }
+        if start { startWriting() }
+    }
+
+    /// Ends `lease` of the shared store with the next write, after the finishes handed over
+    /// before it (so that no other consumer claims a post whose end is not yet written).
+    func release(_ lease: EventSystem.Lease) {
+        let start = state.withLock { state in
+            state.releases.append(lease)
             return state.startWriting()
         }
         if start { startWriting() }
@@ -90,22 +110,32 @@ final class StoreWriter: Sendable {
     private func write() async {
         while true {
             let next = state.withLock {
-                state -> (posts: [Pending], finishes: [EventSystem.StoredPost.Finish])? in
-                if state.posts.isEmpty && state.finishes.isEmpty {
+                state -> (
+                    posts: [Pending], finishes: [EventSystem.StoredPost.Finish], releases: [EventSystem.Lease]
+                )? in
+                if state.posts.isEmpty && state.finishes.isEmpty && state.releases.isEmpty {
                     state.writing = false
                     return nil
                 }
                 let count = min(state.posts.count, Self.maxBatch)
                 let posts = Array(state.posts.prefix(count))
                 state.posts.removeFirst(count)
-                defer { state.finishes.removeAll() }
-                return (posts, state.finishes)
+                defer {
+                    state.finishes.removeAll()
+                    state.releases.removeAll()
+                }
+                return (posts, state.finishes, state.releases)
             }
-            guard let (posts, finishes) = next else { break }
+            guard let (posts, finishes, releases) = next else { break }
             if !finishes.isEmpty {
                 // A failed finish loses nothing: the post stays unfinished in the store, and is
                 // delivered again at the next recovery (at least once).
                 try? await store.finish(finishes)
+            }
+            if !releases.isEmpty, let shared {
+                // A failed release loses nothing either: the lease expires, and the next
+                // consumer claims the key after it.
+                try? await shared.release(releases)
             }
             if !posts.isEmpty {
                 for (pending, result) in zip(posts, await results(of: posts)) {

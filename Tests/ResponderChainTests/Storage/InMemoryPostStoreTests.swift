@@ -11,3 +11,14 @@ struct InMemoryPostStoreTests {
         }
     }
 }
+
+@Suite("In-memory store: the shared store contract")
+struct InMemorySharedPostStoreTests {
+    @Test(arguments: SharedPostStoreConformance.checks)
+    func keepsTheSharedContract(_ check: SharedPostStoreConformance.Check) async throws {
+        try await check.run {
+            let store = EventSystem.InMemoryPostStore()
+            return SharedPostStoreConformance.Subject(first: store, second: store) { store.expireLeases() }
+        }
+    }
+}
