@@ -1,3 +1,5 @@
+import ResponderChain
+
 /// Polls `attempt` every 50 ms until it returns a value, and fails with what it waited for if
 /// none came within `limit`: for states that only a poll observes (a lease expiring on the
 /// database's clock). Errors thrown by `attempt` are retried too (a server restarting).
@@ -23,4 +25,15 @@ struct WaitedInVain: Error, CustomStringConvertible {
     let what: String
     let lastError: String?
     var description: String { "waited in vain for \(what)" + (lastError.map { " (last error: \($0))" } ?? "") }
+}
+
+extension AsyncStream<EventSystem.StoreSignal>.Iterator {
+    /// The next signal that is not `.posted` (a listener that listens anew says `.posted`
+    /// whenever it likes), or `nil` once the sequence ends.
+    mutating func next(skippingPosted: Void) async -> EventSystem.StoreSignal? {
+        while let signal = await next() {
+            if signal != .posted { return signal }
+        }
+        return nil
+    }
 }

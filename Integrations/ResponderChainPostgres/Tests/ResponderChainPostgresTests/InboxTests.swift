@@ -5,7 +5,7 @@ import ResponderChainPostgres
 import ResponderChainTesting
 import Testing
 
-@Suite("The inbox keeps an effect once, and only under the current lease")
+@Suite("The inbox keeps an effect once, and only under the current lease", .timeLimit(.minutes(1)))
 struct InboxTests {
     static func effects(_ client: PostgresClient) async throws -> [Int] {
         var numbers: [Int] = []

@@ -6,7 +6,7 @@ import ResponderChainTesting
 import Synchronization
 import Testing
 
-@Suite("Consumers of one store never hold a key at once, and get each key's posts in order")
+@Suite("Consumers of one store never hold a key at once, and get each key's posts in order", .timeLimit(.minutes(1)))
 struct KeyOwnershipTests {
     /// What the consumers saw: the keys held now, and each key's numbers in delivery order.
     struct Ledger {

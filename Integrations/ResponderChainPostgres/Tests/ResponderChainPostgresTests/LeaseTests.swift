@@ -5,7 +5,7 @@ import ResponderChainPostgres
 import ResponderChainTesting
 import Testing
 
-@Suite("Leases expire, are renewed by the heartbeat, are released, and fence finishes")
+@Suite("Leases expire, are renewed by the heartbeat, are released, and fence finishes", .timeLimit(.minutes(1)))
 struct LeaseTests {
     static let handled = EventSystem.StoredOutcome(kind: .handled, description: "handled")
 

@@ -5,7 +5,7 @@ import ResponderChainPostgres
 import ResponderChainTesting
 import Testing
 
-@Suite("Signals: every consumer hears posts and finishes, and the listener comes back after losing its connection")
+@Suite("Signals: every consumer hears posts and finishes, and the listener comes back after losing its connection", .timeLimit(.minutes(1)))
 struct ListenerTests {
     @Test("A post stored and finished by another consumer is signalled")
     func hearsOthers() async throws {
@@ -20,7 +20,7 @@ struct ListenerTests {
                 _ = try await other.store([post])
                 #expect(await iterator.next() == .posted)
                 try await other.finish([.init(id: post.id, outcome: .init(kind: .handled, description: "ok"))])
-                #expect(await iterator.next() == .finished([post.id]))
+                #expect(await iterator.next(skippingPosted: ()) == .finished([post.id]))
             }
         }
     }
@@ -38,7 +38,9 @@ struct ListenerTests {
                 #expect(await iterator.next() == .posted)
                 try await store.finish(posts.map { .init(id: $0.id, outcome: .init(kind: .handled, description: "")) })
                 var heard: [EventID] = []
-                while heard.count < posts.count, case .finished(let ids)? = await iterator.next() { heard += ids }
+                while heard.count < posts.count, let signal = await iterator.next() {
+                    if case .finished(let ids) = signal { heard += ids }
+                }
                 #expect(Set(heard) == Set(posts.map(\.id)))
             }
         }
@@ -62,7 +64,7 @@ struct ListenerTests {
                 _ = try await store.store([post])
                 #expect(await iterator.next() == .posted)
                 try await store.finish([.init(id: post.id, outcome: .init(kind: .handled, description: ""))])
-                #expect(await iterator.next() == .finished([post.id]))
+                #expect(await iterator.next(skippingPosted: ()) == .finished([post.id]))
             }
         }
     }

@@ -6,7 +6,7 @@ import ResponderChainStoredEvents
 import ResponderChainTesting
 import Testing
 
-@Suite("The schema migrates once, in one process or several at once, and refuses a newer one")
+@Suite("The schema migrates once, in one process or several at once, and refuses a newer one", .timeLimit(.minutes(1)))
 struct MigrationTests {
     @Test("Migrating twice changes nothing the second time")
     func twice() async throws {

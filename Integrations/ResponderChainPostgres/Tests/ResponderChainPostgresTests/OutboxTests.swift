@@ -5,7 +5,7 @@ import ResponderChainPostgres
 import ResponderChainTesting
 import Testing
 
-@Suite("The outbox posts inside the application's transaction")
+@Suite("The outbox posts inside the application's transaction", .timeLimit(.minutes(1)))
 struct OutboxTests {
     @Test("Posts written in a committed transaction are claimable; a rolled-back one leaves none")
     func commitOrNothing() async throws {

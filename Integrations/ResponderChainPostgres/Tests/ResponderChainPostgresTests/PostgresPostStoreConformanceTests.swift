@@ -3,7 +3,7 @@ import ResponderChainPostgres
 import ResponderChainTesting
 import Testing
 
-@Suite("A PostgreSQL post store keeps the store contract")
+@Suite("A PostgreSQL post store keeps the store contract", .timeLimit(.minutes(1)))
 struct PostgresPostStoreConformanceTests {
     @Test("It passes the check", arguments: PostStoreConformance.checks)
     func passes(_ check: PostStoreConformance.Check) async throws {

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 import PostgresNIO
 import ResponderChain
@@ -22,33 +27,39 @@ enum TestServer {
         let folder: String?
     }
 
-    private static let started = Task<Location, any Error> { try start() }
+    private static let started = Task<Location, any Error> { try await start() }
 
     /// The server, started on first use.
     static var location: Location {
         get async throws { try await started.value }
     }
 
-    private static func start() throws -> Location {
+    private static func start() async throws -> Location {
         if let url = ProcessInfo.processInfo.environment["RESPONDERCHAIN_POSTGRES_URL"], !url.isEmpty {
             return try parse(url, folder: nil)
         }
-        let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appending(path: "scripts/pg-cluster").path
-        let output = try runScript(script, ["start", "--watch", "\(ProcessInfo.processInfo.processIdentifier)"])
+        return try await startCluster()
+    }
+
+    /// A new throwaway cluster of its own (`scripts/pg-cluster start`), for a test that
+    /// restarts its server; it stops once this process exits, or at ``stopCluster(_:)``.
+    static func startCluster() async throws -> Location {
+        let output = try await runScript(["start", "--watch", "\(ProcessInfo.processInfo.processIdentifier)"])
         let parts = output.split(separator: " ")
         guard parts.count == 2 else { throw ClusterFailed(message: "pg-cluster said: \(output)") }
         return try parse(String(parts[0]), folder: String(parts[1]))
     }
 
-    /// Restarts the throwaway cluster's server (`pg_ctl restart`); the tests that need it skip
-    /// themselves on a server they did not start.
-    static func restart() async throws {
-        let location = try await location
+    /// Restarts a throwaway cluster's server (`pg_ctl restart`).
+    static func restartCluster(_ location: Location) async throws {
         guard let folder = location.folder else { return }
-        let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appending(path: "scripts/pg-cluster").path
-        _ = try runScript(script, ["restart", folder])
+        _ = try await runScript(["restart", folder])
+    }
+
+    /// Stops a throwaway cluster and removes its folder.
+    static func stopCluster(_ location: Location) async throws {
+        guard let folder = location.folder else { return }
+        _ = try await runScript(["stop", folder])
     }
 
     private static func parse(_ url: String, folder: String?) throws -> Location {
@@ -60,21 +71,28 @@ enum TestServer {
             password: components.password, folder: folder)
     }
 
-    private static func runScript(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(filePath: "/bin/bash")
-        process.arguments = [path] + arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // The watcher the script leaves behind holds no end of these pipes (its output goes to
-        // /dev/null), so reading to the end returns when the script exits.
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+    private static func runScript(_ arguments: [String]) async throws -> String {
+        let path = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "scripts/pg-cluster").path
+        // The script's output goes to files, not pipes: the server it starts inherits this
+        // process's open descriptors, so a pipe's write end would stay open, and a read to its
+        // end would never return.
+        let folder = FileManager.default.temporaryDirectory
+        let name = "pg-cluster-\(UInt64.random(in: 0...UInt64.max))"
+        let output = folder.appending(path: name + ".out")
+        let errors = folder.appending(path: name + ".err")
+        defer {
+            try? FileManager.default.removeItem(at: output)
+            try? FileManager.default.removeItem(at: errors)
+        }
+        // system(3) waits for its own child: Foundation's Process did not reap this one here
+        // (its termination handler never ran while the tests' tasks held the threads).
+        let quoted = ([path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let status = system(
+            "/bin/bash \(quoted.joined(separator: " ")) >'\(output.path)' 2>'\(errors.path)' </dev/null")
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            let problems = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
             throw ClusterFailed(message: "pg-cluster \(arguments.joined(separator: " ")) failed: \(problems)")
         }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -86,8 +104,11 @@ enum TestServer {
     }
 
     /// A client configuration for `database` on the server.
-    static func configuration(database: String) async throws -> PostgresClient.Configuration {
-        let location = try await location
+    static func configuration(database: String, on server: Location? = nil) async throws
+        -> PostgresClient.Configuration
+    {
+        let location: Location
+        if let server { location = server } else { location = try await Self.location }
         var configuration = PostgresClient.Configuration(
             host: location.host, port: location.port, username: location.username, password: location.password,
             database: database, tls: .disable)
@@ -96,8 +117,9 @@ enum TestServer {
     }
 
     /// A new, empty database, with its name.
-    static func newDatabase() async throws -> String {
-        let location = try await location
+    static func newDatabase(on server: Location? = nil) async throws -> String {
+        let location: Location
+        if let server { location = server } else { location = try await Self.location }
         let name = "responderchain_test_\(UInt64.random(in: 0...UInt64.max))"
         let connection = try await PostgresConnection.connect(
             configuration: .init(
@@ -119,9 +141,10 @@ enum TestServer {
 
 /// Runs `body` with a running client on a new database.
 func withDatabase<T: Sendable>(
-    _ body: (PostgresClient, PostgresClient.Configuration) async throws -> T
+    on server: TestServer.Location? = nil, _ body: (PostgresClient, PostgresClient.Configuration) async throws -> T
 ) async throws -> T {
-    let configuration = try await TestServer.configuration(database: try await TestServer.newDatabase())
+    let configuration = try await TestServer.configuration(
+        database: try await TestServer.newDatabase(on: server), on: server)
     return try await withClient(configuration) { client in try await body(client, configuration) }
 }
 

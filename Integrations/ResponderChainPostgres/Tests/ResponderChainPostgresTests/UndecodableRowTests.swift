@@ -5,7 +5,7 @@ import ResponderChainPostgres
 import ResponderChainTesting
 import Testing
 
-@Suite("Rows this binary cannot read come back undecodable, never as a crash")
+@Suite("Rows this binary cannot read come back undecodable, never as a crash", .timeLimit(.minutes(1)))
 struct UndecodableRowTests {
     @Test("Unknown names, newer versions and bytes that do not decode are .undecodable with their bytes, in claims too")
     func undecodable() async throws {
