@@ -25,7 +25,8 @@ public enum StoredEventsError: Error, Hashable, Sendable, CustomStringConvertibl
         case .typeRegistered(let type, let name): "\(type) is already registered as \"\(name)\""
         case .emptyName: "a stored event needs a name that is not empty"
         case .invalidVersion(let version): "a schema version starts at 1, not \(version)"
-        case .unregisteredEvent(let type): "\(type) is not registered in the StoredEvents, so it has no stored name"
+        case .unregisteredEvent(let type):
+            "\(type) is not registered in the StoredEvents, so it has no stored name"
         case .encodingFailed(let type, let reason): "\(type) did not encode: \(reason)"
         }
     }

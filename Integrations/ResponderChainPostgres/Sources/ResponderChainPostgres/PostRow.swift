@@ -35,12 +35,15 @@ struct PostRow: Sendable {
                 case .unregisteredEvent(let typeName): throw .unregisteredEvent(typeName: typeName)
                 case .encodingFailed(let typeName, let reason):
                     throw .encodingFailed(typeName: typeName, reason: reason)
-                default: throw .encodingFailed(typeName: String(reflecting: type(of: event)), reason: "\(error)")
+                default:
+                    throw .encodingFailed(typeName: String(reflecting: type(of: event)), reason: "\(error)")
                 }
             }
         case .undecodable(let undecodable):
             // Written back as it was read: a later binary may read it.
-            (typeName, schemaVersion, payload) = (undecodable.typeName, undecodable.schemaVersion, undecodable.bytes)
+            (typeName, schemaVersion, payload) = (
+                undecodable.typeName, undecodable.schemaVersion, undecodable.bytes
+            )
         }
         id = post.id
         key = post.key.name
@@ -71,7 +74,8 @@ struct PostRow: Sendable {
             } catch {
                 throw .malformedRow(
                     seq: seq, column: column,
-                    reason: (error as? PostgresDecodingError).map { "\($0.code) (a \($0.postgresType))" } ?? "\(error)")
+                    reason: (error as? PostgresDecodingError).map { "\($0.code) (a \($0.postgresType))" }
+                        ?? "\(error)")
             }
         }
         seq = try read("seq", as: Int64.self)
@@ -94,7 +98,8 @@ struct PostRow: Sendable {
     /// does not read is no reason to hold the post back: it goes on untraced.
     func post(events: StoredEvents, now: Int64, lease: EventSystem.Lease? = nil) -> EventSystem.StoredPost {
         let trace =
-            traceContext.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+            traceContext.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
+            ?? [:]
         return EventSystem.StoredPost(
             id: id, key: EventSystem.OrderingKey(key), entry: entry,
             payload: events.decode(name: typeName, version: schemaVersion, bytes: Data(payload)),
@@ -116,7 +121,9 @@ extension EventID {
     /// The identifier a notification names as `epoch.sequence`, or `nil`.
     init?(notificationText text: Substring) {
         let parts = text.split(separator: ".")
-        guard parts.count == 2, let epoch = UInt64(parts[0]), let sequence = UInt64(parts[1]) else { return nil }
+        guard parts.count == 2, let epoch = UInt64(parts[0]), let sequence = UInt64(parts[1]) else {
+            return nil
+        }
         self.init(epoch: epoch, sequence: sequence)
     }
 }

@@ -17,7 +17,7 @@ extension PostgresPostStore {
         let leaseMicros = lease.microseconds
         let (rows, tokens) = try await transaction("claim up to \(limit) posts") { connection in
             var candidates: [String] = []
-            for try await (key,) in try await connection.query(
+            for try await (key, ) in try await connection.query(
                 """
                 SELECT k.key FROM responderchain_keys k
                 WHERE (k.owner IS NULL OR k.lease_until < now())
@@ -71,13 +71,15 @@ extension PostgresPostStore {
     public func release(_ leases: [EventSystem.Lease]) async throws {
         guard !leases.isEmpty else { return }
         state.withLock { state in
-            for lease in leases where state.held[lease.key.name] == lease.token { state.held[lease.key.name] = nil }
+            for lease in leases where state.held[lease.key.name] == lease.token {
+                state.held[lease.key.name] = nil
+            }
         }
         let keys = leases.map(\.key.name)
         let tokens = leases.map(\.token)
         try await transaction("release \(leases.count) leases") { connection in
             var pending = false
-            for try await (hasPosts,) in try await connection.query(
+            for try await (hasPosts, ) in try await connection.query(
                 """
                 UPDATE responderchain_keys k SET owner = NULL, lease_until = NULL
                 FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS r(key, token)
@@ -104,7 +106,7 @@ extension PostgresPostStore {
         let leaseMicros = lease.microseconds
         let renewed = try await run("renew \(keys.count) leases") {
             var renewed = Set<String>()
-            for try await (key,) in try await self.client.query(
+            for try await (key, ) in try await self.client.query(
                 """
                 UPDATE responderchain_keys k SET lease_until = now() + \(leaseMicros) * interval '1 microsecond'
                 FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS h(key, token)

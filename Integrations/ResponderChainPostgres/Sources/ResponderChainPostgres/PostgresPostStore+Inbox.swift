@@ -34,7 +34,9 @@ extension PostgresPostStore {
         /// - Throws: ``PostgresPostStoreError/lostLease(key:token:)`` if another consumer holds
         ///   the post's key now; `body`'s error; or what the database did.
         @discardableResult
-        public func handleOnce(_ id: EventID, _ body: (PostgresConnection) async throws -> Void) async throws -> Bool {
+        public func handleOnce(_ id: EventID, _ body: (PostgresConnection) async throws -> Void) async throws
+            -> Bool
+        {
             let store = self.store
             let (epoch, sequence) = id.columns
             return try await store.transaction("handle \(id) once") { connection in
@@ -81,7 +83,7 @@ extension PostgresPostStore {
     func checkFence(of id: EventID, on connection: PostgresConnection) async throws {
         let (epoch, sequence) = id.columns
         var key: String?
-        for try await (found,) in try await connection.query(
+        for try await (found, ) in try await connection.query(
             "SELECT ordering_key FROM responderchain_posts WHERE id_epoch = \(epoch) AND id_sequence = \(sequence)",
             logger: logger
         ).decode((String,).self) {

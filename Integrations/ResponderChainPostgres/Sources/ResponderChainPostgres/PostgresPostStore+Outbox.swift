@@ -30,7 +30,8 @@ extension PostgresPostStore {
         ///   transaction then rolls it back.
         @discardableResult
         public func post(
-            _ event: some Event, to entry: String, key: EventSystem.OrderingKey, idempotencyKey: String? = nil,
+            _ event: some Event, to entry: String, key: EventSystem.OrderingKey,
+            idempotencyKey: String? = nil,
             timeLeft: Duration? = nil, traceContext: [String: String] = [:]
         ) async throws -> EventID {
             let post = EventSystem.StoredPost(

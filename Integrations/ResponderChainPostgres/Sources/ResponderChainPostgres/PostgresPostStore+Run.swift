@@ -119,7 +119,7 @@ extension PostgresPostStore: Service {
     /// health check or its notifications end; calls `listening` once `LISTEN` holds.
     private func listen(on connection: PostgresConnection, listening: () -> Void) async throws {
         var processID: Int32?
-        for try await (pid,) in try await connection.query("SELECT pg_backend_pid()", logger: logger).decode(
+        for try await (pid, ) in try await connection.query("SELECT pg_backend_pid()", logger: logger).decode(
             (Int32.self,))
         {
             processID = pid

@@ -106,9 +106,11 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     /// - Throws: ``PostgresPostStoreError/invalidSetting(_:)`` for a lease or retention that is
     ///   not positive, or an empty consumer name.
     public init(
-        client: PostgresClient, events: StoredEvents, consumer: String = PostgresPostStore.defaultConsumerName(),
+        client: PostgresClient, events: StoredEvents,
+        consumer: String = PostgresPostStore.defaultConsumerName(),
         lease: Duration = .seconds(30), retention: Duration = .seconds(24 * 60 * 60),
-        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "ResponderChainPostgres")
+        clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger = Logger(label: "ResponderChainPostgres")
     ) throws(PostgresPostStoreError) {
         guard lease >= .milliseconds(3) else { throw .invalidSetting("lease must be at least 3 ms") }
         guard retention > .zero else { throw .invalidSetting("retention must be positive") }
@@ -166,7 +168,9 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         let rows = try await rows(for: posts)
         return try await transaction("store \(posts.count) posts") { connection in
             let acceptances = try await Self.insert(rows, on: connection, logger: self.logger)
-            if acceptances.contains(.stored) { try await Self.notifyPosted(on: connection, logger: self.logger) }
+            if acceptances.contains(.stored) {
+                try await Self.notifyPosted(on: connection, logger: self.logger)
+            }
             return acceptances
         }
     }
@@ -230,7 +234,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
                 RETURNING p.id_epoch, p.id_sequence
                 """, logger: self.logger
             ).decode((Int64, Int64).self) {
-                finished.append(EventID(epoch: UInt64(bitPattern: epoch), sequence: UInt64(bitPattern: sequence)))
+                finished.append(
+                    EventID(epoch: UInt64(bitPattern: epoch), sequence: UInt64(bitPattern: sequence)))
             }
             try await Self.notifyFinished(finished, on: connection, logger: self.logger)
             return stale
@@ -289,7 +294,9 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     {
         guard let kind else { return nil }
         guard let known = Outcome.Kind(rawValue: kind) else {
-            throw .malformedRow(seq: seq, column: "outcome_kind", reason: "\"\(kind)\" is not an outcome kind this binary knows")
+            throw .malformedRow(
+                seq: seq, column: "outcome_kind",
+                reason: "\"\(kind)\" is not an outcome kind this binary knows")
         }
         return EventSystem.StoredOutcome(kind: known, description: description ?? "")
     }
@@ -376,7 +383,9 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
 
     /// Tells the listening consumers which posts finished, in notifications of at most 150
     /// identifiers (a payload must stay under 8,000 bytes).
-    static func notifyFinished(_ ids: [EventID], on connection: PostgresConnection, logger: Logger) async throws {
+    static func notifyFinished(_ ids: [EventID], on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
         var start = 0
         while start < ids.count {
             let end = min(start + 150, ids.count)
@@ -427,7 +436,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         _ operation: String, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection)
+            }
         } catch {
             throw PostgresPostStoreError.wrapping(error, operation: operation)
         }
@@ -450,7 +460,7 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         if let origin = state.withLock({ $0.wallOrigin }) { return origin + elapsed().microseconds }
         let read = try await run("read the database's clock") {
             var micros: Int64 = 0
-            for try await (now,) in try await self.client.query(
+            for try await (now, ) in try await self.client.query(
                 "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint", logger: self.logger
             ).decode((Int64,).self) {
                 micros = now

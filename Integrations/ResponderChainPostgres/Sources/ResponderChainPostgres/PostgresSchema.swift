@@ -81,7 +81,7 @@ enum PostgresSchema {
             )
             """, logger: logger)
         var found = 0
-        for try await (version,) in try await connection.query(
+        for try await (version, ) in try await connection.query(
             "SELECT coalesce(max(version), 0)::bigint FROM responderchain_schema_version", logger: logger
         ).decode((Int.self,)) {
             found = version

@@ -24,7 +24,9 @@ func eventually<T>(
 struct WaitedInVain: Error, CustomStringConvertible {
     let what: String
     let lastError: String?
-    var description: String { "waited in vain for \(what)" + (lastError.map { " (last error: \($0))" } ?? "") }
+    var description: String {
+        "waited in vain for \(what)" + (lastError.map { " (last error: \($0))" } ?? "")
+    }
 }
 
 extension AsyncStream<EventSystem.StoreSignal>.Iterator {

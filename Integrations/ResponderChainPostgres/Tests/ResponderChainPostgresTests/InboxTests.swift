@@ -9,7 +9,7 @@ import Testing
 struct InboxTests {
     static func effects(_ client: PostgresClient) async throws -> [Int] {
         var numbers: [Int] = []
-        for try await (number,) in try await client.query(
+        for try await (number, ) in try await client.query(
             "SELECT number FROM effect ORDER BY number", logger: TestServer.quiet
         ).decode((Int.self,)) {
             numbers.append(number)

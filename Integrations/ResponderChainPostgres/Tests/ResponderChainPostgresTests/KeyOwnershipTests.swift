@@ -6,7 +6,9 @@ import ResponderChainTesting
 import Synchronization
 import Testing
 
-@Suite("Consumers of one store never hold a key at once, and get each key's posts in order", .timeLimit(.minutes(1)))
+@Suite(
+    "Consumers of one store never hold a key at once, and get each key's posts in order",
+    .timeLimit(.minutes(1)))
 struct KeyOwnershipTests {
     /// What the consumers saw: the keys held now, and each key's numbers in delivery order.
     struct Ledger {
@@ -20,7 +22,9 @@ struct KeyOwnershipTests {
         let ledger = Mutex(Ledger())
     }
 
-    @Test("Three consumers drain 600 posts on 20 keys: one holder per key at a time, each key in post order, each post once")
+    @Test(
+        "Three consumers drain 600 posts on 20 keys: one holder per key at a time, each key in post order, each post once"
+    )
     func oneHolderPerKey() async throws {
         try await withDatabase { client, _ in
             let writer = try await migratedStore(client)
@@ -61,7 +65,11 @@ struct KeyOwnershipTests {
                                 }
                             }
                             try await store.finish(
-                                claimed.map { .init(id: $0.id, outcome: .init(kind: .handled, description: name), lease: $0.lease) })
+                                claimed.map {
+                                    .init(
+                                        id: $0.id, outcome: .init(kind: .handled, description: name),
+                                        lease: $0.lease)
+                                })
                             // Out of the ledger before the release, so that the next holder is
                             // never counted against this one.
                             shared.ledger.withLock { ledger in

@@ -5,11 +5,14 @@ import ResponderChainPostgres
 import ResponderChainTesting
 import Testing
 
-@Suite("Leases expire, are renewed by the heartbeat, are released, and fence finishes", .timeLimit(.minutes(1)))
+@Suite(
+    "Leases expire, are renewed by the heartbeat, are released, and fence finishes", .timeLimit(.minutes(1)))
 struct LeaseTests {
     static let handled = EventSystem.StoredOutcome(kind: .handled, description: "handled")
 
-    @Test("A lease not renewed is taken over after it expires, with a larger token; the old owner's finish is refused and counted, the new owner's recorded")
+    @Test(
+        "A lease not renewed is taken over after it expires, with a larger token; the old owner's finish is refused and counted, the new owner's recorded"
+    )
     func takeOverAfterExpiry() async throws {
         try await withDatabase { client, _ in
             let first = try await migratedStore(client, consumer: "first", lease: .seconds(1))

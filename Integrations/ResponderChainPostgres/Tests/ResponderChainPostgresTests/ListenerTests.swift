@@ -5,7 +5,9 @@ import ResponderChainPostgres
 import ResponderChainTesting
 import Testing
 
-@Suite("Signals: every consumer hears posts and finishes, and the listener comes back after losing its connection", .timeLimit(.minutes(1)))
+@Suite(
+    "Signals: every consumer hears posts and finishes, and the listener comes back after losing its connection",
+    .timeLimit(.minutes(1)))
 struct ListenerTests {
     @Test("A post stored and finished by another consumer is signalled")
     func hearsOthers() async throws {
@@ -19,7 +21,8 @@ struct ListenerTests {
                 let post = samplePost(1)
                 _ = try await other.store([post])
                 #expect(await iterator.next() == .posted)
-                try await other.finish([.init(id: post.id, outcome: .init(kind: .handled, description: "ok"))])
+                try await other.finish([.init(id: post.id, outcome: .init(kind: .handled, description: "ok"))]
+                )
                 #expect(await iterator.next(skippingPosted: ()) == .finished([post.id]))
             }
         }
@@ -36,7 +39,8 @@ struct ListenerTests {
                 let posts = (0..<400).map { samplePost($0) }
                 _ = try await store.store(posts)
                 #expect(await iterator.next() == .posted)
-                try await store.finish(posts.map { .init(id: $0.id, outcome: .init(kind: .handled, description: "")) })
+                try await store.finish(
+                    posts.map { .init(id: $0.id, outcome: .init(kind: .handled, description: "")) })
                 var heard: [EventID] = []
                 while heard.count < posts.count, let signal = await iterator.next() {
                     if case .finished(let ids) = signal { heard += ids }
@@ -46,7 +50,9 @@ struct ListenerTests {
         }
     }
 
-    @Test("The listening connection terminated by the server: the store listens again, says .posted, and signals resume")
+    @Test(
+        "The listening connection terminated by the server: the store listens again, says .posted, and signals resume"
+    )
     func resumesAfterTermination() async throws {
         try await withDatabase { client, _ in
             let store = try await migratedStore(client, lease: .seconds(3))

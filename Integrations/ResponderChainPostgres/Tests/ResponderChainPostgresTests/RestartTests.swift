@@ -41,7 +41,9 @@ struct RestartTests {
                     }
                 }
                 let post = samplePost(1)
-                _ = try await eventually("a store to succeed after the restart") { try await store.store([post]) }
+                _ = try await eventually("a store to succeed after the restart") {
+                    try await store.store([post])
+                }
                 _ = try await eventually("the listener to listen again") {
                     store.listenerProcessID.flatMap { $0 == pid ? nil : $0 }
                 }

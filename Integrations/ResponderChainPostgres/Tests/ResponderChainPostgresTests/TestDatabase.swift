@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Logging
 import PostgresNIO
@@ -110,7 +110,8 @@ enum TestServer {
         let location: Location
         if let server { location = server } else { location = try await Self.location }
         var configuration = PostgresClient.Configuration(
-            host: location.host, port: location.port, username: location.username, password: location.password,
+            host: location.host, port: location.port, username: location.username,
+            password: location.password,
             database: database, tls: .disable)
         configuration.options.connectTimeout = .seconds(5)
         return configuration
@@ -136,12 +137,14 @@ enum TestServer {
         return name
     }
 
-    static let quiet = Logger(label: "ResponderChainPostgresTests", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let quiet = Logger(
+        label: "ResponderChainPostgresTests", factory: { _ in SwiftLogNoOpLogHandler() })
 }
 
 /// Runs `body` with a running client on a new database.
 func withDatabase<T: Sendable>(
-    on server: TestServer.Location? = nil, _ body: (PostgresClient, PostgresClient.Configuration) async throws -> T
+    on server: TestServer.Location? = nil,
+    _ body: (PostgresClient, PostgresClient.Configuration) async throws -> T
 ) async throws -> T {
     let configuration = try await TestServer.configuration(
         database: try await TestServer.newDatabase(on: server), on: server)

@@ -7,7 +7,9 @@ import Testing
 
 @Suite("Rows this binary cannot read come back undecodable, never as a crash", .timeLimit(.minutes(1)))
 struct UndecodableRowTests {
-    @Test("Unknown names, newer versions and bytes that do not decode are .undecodable with their bytes, in claims too")
+    @Test(
+        "Unknown names, newer versions and bytes that do not decode are .undecodable with their bytes, in claims too"
+    )
     func undecodable() async throws {
         try await withDatabase { client, _ in
             let store = try await migratedStore(client)
@@ -48,7 +50,8 @@ struct UndecodableRowTests {
             let post = samplePost(1)
             _ = try await store.store([post])
             try await client.query(
-                "UPDATE responderchain_posts SET finished_at = now(), outcome_kind = 'exploded'", logger: TestServer.quiet)
+                "UPDATE responderchain_posts SET finished_at = now(), outcome_kind = 'exploded'",
+                logger: TestServer.quiet)
             await #expect {
                 try await store.outcome(of: post.id)
             } throws: { error in

@@ -40,7 +40,8 @@ extension SQLitePostStoreError {
     init(_ error: StoredEventsError) {
         switch error {
         case .unregisteredEvent(let typeName): self = .unregisteredEvent(typeName: typeName)
-        case .encodingFailed(let typeName, let reason): self = .encodingFailed(typeName: typeName, reason: reason)
+        case .encodingFailed(let typeName, let reason):
+            self = .encodingFailed(typeName: typeName, reason: reason)
         default: self = .encodingFailed(typeName: "", reason: error.description)
         }
     }
