@@ -81,9 +81,12 @@ extension PostgresPostStore {
             var pending = false
             for try await (hasPosts, ) in try await connection.query(
                 """
+                WITH locked AS (
+                    SELECT key FROM responderchain_keys WHERE key = ANY(\(keys)) ORDER BY key FOR NO KEY UPDATE
+                )
                 UPDATE responderchain_keys k SET owner = NULL, lease_until = NULL
-                FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS r(key, token)
-                WHERE k.key = r.key AND k.token = r.token
+                FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS r(key, token), locked
+                WHERE k.key = r.key AND k.token = r.token AND locked.key = k.key
                 RETURNING EXISTS (SELECT 1 FROM responderchain_posts p
                     WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
                 """, logger: self.logger
@@ -108,9 +111,12 @@ extension PostgresPostStore {
             var renewed = Set<String>()
             for try await (key, ) in try await self.client.query(
                 """
+                WITH locked AS (
+                    SELECT key FROM responderchain_keys WHERE key = ANY(\(keys)) ORDER BY key FOR NO KEY UPDATE
+                )
                 UPDATE responderchain_keys k SET lease_until = now() + \(leaseMicros) * interval '1 microsecond'
-                FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS h(key, token)
-                WHERE k.key = h.key AND k.token = h.token AND k.owner = \(consumer)
+                FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS h(key, token), locked
+                WHERE k.key = h.key AND k.token = h.token AND k.owner = \(consumer) AND locked.key = k.key
                 RETURNING k.key
                 """, logger: self.logger
             ).decode((String,).self) {

@@ -197,10 +197,15 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
             let leased = Set(posts.compactMap { $0.lease?.key.name })
             var current: [String: (token: Int64, owner: String?)] = [:]
             if !leased.isEmpty {
-                // Held until commit: a claim skips these keys, so the check stays true.
+                // Held until commit: a claim skips these keys, so the check stays true. Every
+                // transaction of the store that locks several keys locks them in key order (no
+                // deadlock between a finish, a heartbeat and a release).
                 let keys = Array(leased)
                 for try await (key, token, owner) in try await connection.query(
-                    "SELECT key, token, owner FROM responderchain_keys WHERE key = ANY(\(keys)) FOR SHARE",
+                    """
+                    SELECT key, token, owner FROM responderchain_keys WHERE key = ANY(\(keys))
+                    ORDER BY key FOR SHARE
+                    """,
                     logger: self.logger
                 ).decode((String, Int64, String?).self) {
                     current[key] = (token, owner)

@@ -1,3 +1,7 @@
+import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Logging
 import PostgresNIO
 import ResponderChain
@@ -69,6 +73,36 @@ struct ListenerTests {
                 let post = samplePost(1)
                 _ = try await store.store([post])
                 #expect(await iterator.next() == .posted)
+                try await store.finish([.init(id: post.id, outcome: .init(kind: .handled, description: ""))])
+                #expect(await iterator.next(skippingPosted: ()) == .finished([post.id]))
+            }
+        }
+    }
+
+    @Test(
+        "A listening connection that goes silent (its backend stopped, no error, no close) is replaced within its health check"
+    )
+    func replacesSilentConnection() async throws {
+        // Stopping a server process needs the server on this machine and the right to signal it.
+        guard ProcessInfo.processInfo.environment["RESPONDERCHAIN_POSTGRES_URL"] == nil, geteuid() == 0 else {
+            return
+        }
+        try await withDatabase { client, _ in
+            let store = try await migratedStore(client, lease: .milliseconds(1500))
+            let signals = store.signals()
+            try await whileRunning(store) {
+                var iterator = signals.makeAsyncIterator()
+                #expect(await iterator.next() == .posted)
+                let pid = try await eventually("the listener to listen") { store.listenerProcessID }
+                // The backend stops answering, and says nothing: only a health check notices.
+                #expect(kill(pid_t(pid), SIGSTOP) == 0)
+                defer { kill(pid_t(pid), SIGCONT) }
+                _ = try await eventually("the listener to listen on another connection", within: .seconds(10))
+                {
+                    store.listenerProcessID.flatMap { $0 == pid ? nil : $0 }
+                }
+                let post = samplePost(1)
+                _ = try await store.store([post])
                 try await store.finish([.init(id: post.id, outcome: .init(kind: .handled, description: ""))])
                 #expect(await iterator.next(skippingPosted: ()) == .finished([post.id]))
             }
