@@ -34,10 +34,24 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The crash test's child: a consumer that claims keys and hangs until it is killed
+        // (Tests/ResponderChainPostgresTests/CrashTakeOverTests.swift).
+        .executableTarget(
+            name: "postgres-lease-child",
+            dependencies: [
+                "ResponderChainPostgres",
+                .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "ResponderChainPostgresTests",
             dependencies: [
                 "ResponderChainPostgres",
+                // Built with the tests, so that the crash test finds it beside their bundle.
+                "postgres-lease-child",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),
