@@ -4,7 +4,7 @@ import PackageDescription
 let package = Package(
     name: "ResponderChain",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-    // The three libraries only: the demo is an executable target of this package, run with
+    // The libraries only: the demo is an executable target of this package, run with
     // `swift run responder-demo`, and is not offered to packages that depend on this one. The
     // benchmarks are the nested package Benchmarks/ (it has dependencies; this package has none):
     // `swift run -c release --package-path Benchmarks responder-bench`.
@@ -12,11 +12,15 @@ let package = Package(
         .library(name: "ResponderChain", targets: ["ResponderChain"]),
         .library(name: "ResponderUI", targets: ["ResponderUI"]),
         .library(name: "ResponderChainTesting", targets: ["ResponderChainTesting"]),
+        // The registry of event types a durable store writes under stable names (JSON, with
+        // Foundation): shared by the SQLite and PostgreSQL stores of Integrations/.
+        .library(name: "ResponderChainStoredEvents", targets: ["ResponderChainStoredEvents"]),
     ],
     targets: [
         .target(name: "ResponderChain"),
         .target(name: "ResponderUI", dependencies: ["ResponderChain"]),
         .target(name: "ResponderChainTesting", dependencies: ["ResponderChain"]),
+        .target(name: "ResponderChainStoredEvents", dependencies: ["ResponderChain"]),
         .executableTarget(
             name: "responder-demo",
             dependencies: ["ResponderChain", "ResponderUI", "ResponderChainTesting"]

@@ -54,6 +54,7 @@ let package = Package(
                     name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
                 .product(name: "ResponderChainGRPC", package: "ResponderChainGRPC"),
                 .product(name: "ResponderChainSQLite", package: "ResponderChainSQLite"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

@@ -22,6 +22,7 @@ let package = Package(
             name: "ResponderChainSQLite",
             dependencies: [
                 .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -31,6 +32,7 @@ let package = Package(
             dependencies: [
                 "ResponderChainSQLite",
                 .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -41,6 +43,7 @@ let package = Package(
             dependencies: [
                 "ResponderChainSQLite",
                 .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -51,6 +54,7 @@ let package = Package(
                 // Built with the tests, so that the crash suite finds it beside their bundle.
                 "sqlite-crash-child",
                 .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

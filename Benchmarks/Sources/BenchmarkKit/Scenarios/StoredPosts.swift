@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ResponderChain
 import ResponderChainSQLite
+import ResponderChainStoredEvents
 
 /// Scenario 11: posts kept in a store (issue 39 §4). Four ``OrderPoster``s post ``StoredOrder``s
 /// to one ``OrderDesk``, each with 1 or 32 posts in flight (4 or 128 concurrent callers, each

@@ -1,5 +1,5 @@
 public import ResponderChain
-public import ResponderChainSQLite
+public import ResponderChainStoredEvents
 
 /// The event the order routes send into the chain: place `quantity` of the article `sku`.
 public struct PlaceOrder: Event, Codable {

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import GRDB
 internal import ResponderChain
+internal import ResponderChainStoredEvents
 
 /// One row of `responder_post`, as written or as read (without its outcome), with the event as
 /// bytes: encoding and decoding happen outside the writer's transaction.
@@ -28,7 +29,11 @@ struct PostRow: Sendable {
         let payload: Data
         switch post.payload {
         case .event(let event):
-            (typeName, schemaVersion, payload) = try events.encode(event, with: encoder)
+            do {
+                (typeName, schemaVersion, payload) = try events.encode(event, with: encoder)
+            } catch {
+                throw SQLitePostStoreError(error)
+            }
         case .undecodable(let undecodable):
             // Written back as it was read: a later binary may read it.
             (typeName, schemaVersion, payload) = (

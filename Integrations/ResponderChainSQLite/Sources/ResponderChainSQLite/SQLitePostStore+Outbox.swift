@@ -1,6 +1,7 @@
 internal import Foundation
 public import GRDB
 public import ResponderChain
+internal import ResponderChainStoredEvents
 
 extension SQLitePostStore {
     /// Posts written inside the caller's transaction (``SQLitePostStore/write(delivering:_:)``):

@@ -1,6 +1,7 @@
 internal import Foundation
 public import GRDB
 public import ResponderChain
+public import ResponderChainStoredEvents
 internal import Synchronization
 
 /// A ``EventSystem/PostStore`` in one SQLite file, in write-ahead-log mode: the posts a system accepted and

@@ -1,3 +1,5 @@
+internal import ResponderChainStoredEvents
+
 /// What an ``SQLitePostStore`` throws for input it cannot keep or a file it cannot use.
 ///
 /// The post office turns a throw from ``SQLitePostStore/store(_:)`` into rejected posts
@@ -29,6 +31,18 @@ public enum SQLitePostStoreError: Error, Hashable, Sendable, CustomStringConvert
             "the file's schema version is \(found), and this binary knows versions up to \(known)"
         case .malformedRow(let sequence, let reason): "stored row \(sequence) is malformed: \(reason)"
         case .invalidSetting(let reason): "invalid setting: \(reason)"
+        }
+    }
+}
+
+extension SQLitePostStoreError {
+    /// The store's error for an event its ``StoredEvents`` would not encode.
+    init(_ error: StoredEventsError) {
+        switch error {
+        case .unregisteredEvent(let typeName): self = .unregisteredEvent(typeName: typeName)
+        case .encodingFailed(let typeName, let reason):
+            self = .encodingFailed(typeName: typeName, reason: reason)
+        default: self = .encodingFailed(typeName: "", reason: error.description)
         }
     }
 }

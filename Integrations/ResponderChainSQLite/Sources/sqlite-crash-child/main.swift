@@ -13,6 +13,7 @@ import Foundation
 import GRDB
 import ResponderChain
 import ResponderChainSQLite
+import ResponderChainStoredEvents
 
 let arguments: ChildArguments
 do {

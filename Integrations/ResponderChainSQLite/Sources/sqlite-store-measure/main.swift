@@ -10,6 +10,7 @@ import Foundation
 import GRDB
 import ResponderChain
 import ResponderChainSQLite
+import ResponderChainStoredEvents
 
 struct Placed: Event, Codable {
     let order: String

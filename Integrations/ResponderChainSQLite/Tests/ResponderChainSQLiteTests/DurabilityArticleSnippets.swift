@@ -1,6 +1,7 @@
 import GRDB
 import ResponderChain
 import ResponderChainSQLite
+import ResponderChainStoredEvents
 import Testing
 
 /// An event the article's outbox example posts.

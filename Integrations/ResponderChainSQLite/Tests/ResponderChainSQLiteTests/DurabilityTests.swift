@@ -1,6 +1,7 @@
 import GRDB
 import ResponderChain
 import ResponderChainSQLite
+import ResponderChainStoredEvents
 import Testing
 
 @Suite("A durability mode sets what each commit waits for")

@@ -1,5 +1,6 @@
 import ResponderChain
 import ResponderChainSQLite
+import ResponderChainStoredEvents
 import ResponderChainTesting
 import Testing
 

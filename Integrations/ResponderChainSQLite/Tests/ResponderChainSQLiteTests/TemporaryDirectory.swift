@@ -1,6 +1,7 @@
 import Foundation
 import ResponderChain
 import ResponderChainSQLite
+import ResponderChainStoredEvents
 import ResponderChainTesting
 
 /// A new directory under the system's temporary directory, removed with the object.

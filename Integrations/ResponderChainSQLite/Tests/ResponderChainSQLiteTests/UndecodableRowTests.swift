@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import ResponderChain
 import ResponderChainSQLite
+import ResponderChainStoredEvents
 import Testing
 
 @Suite("A stored row this binary cannot read comes back typed, with its bytes")

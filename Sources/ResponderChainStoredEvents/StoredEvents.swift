@@ -1,8 +1,7 @@
+public import Foundation
 public import ResponderChain
 
-internal import Foundation
-
-/// The event types an ``SQLitePostStore`` may write, each under a stable name and a schema
+/// The event types a durable post store (`SQLitePostStore`, `PostgresPostStore`) may write, each under a stable name and a schema
 /// version: a stored row names its event by that name, so that a later binary (where the type
 /// may have moved, been renamed or removed) still knows what the row holds.
 ///
@@ -17,6 +16,10 @@ internal import Foundation
 /// try events.register(OrderPaid.self, as: "order-paid", version: 2)
 /// let store = try SQLitePostStore(path: "orders.sqlite", events: events)
 /// ```
+///
+/// A store calls ``encode(_:with:)`` when it writes a post and ``decode(name:version:bytes:)``
+/// when it reads one: the registry is the one place that maps types to stored names, so that
+/// every store reads what another wrote under the same registrations.
 public struct StoredEvents: Sendable {
     /// One registered type.
     private struct Kind: Sendable {
@@ -62,28 +65,47 @@ public struct StoredEvents: Sendable {
         names[ObjectIdentifier(type)]
     }
 
-    /// The name, version and bytes `event` is stored as, encoded by `encoder`.
-    func encode(
-        _ event: any Event, with encoder: JSONEncoder
-    ) throws(SQLitePostStoreError) -> (name: String, version: Int, bytes: Data) {
+    /// The name, version and bytes `event` is stored as, encoded by `encoder` (pass one encoder
+    /// for a whole batch).
+    ///
+    /// ```swift
+    /// let (name, version, bytes) = try events.encode(OrderPlaced(id: "o-17"))
+    /// ```
+    ///
+    /// - Throws: ``StoredEventsError/unregisteredEvent(typeName:)`` for an event whose type is
+    ///   not registered, ``StoredEventsError/encodingFailed(typeName:reason:)`` for one that
+    ///   does not encode.
+    public func encode(
+        _ event: any Event, with encoder: JSONEncoder = JSONEncoder()
+    ) throws(StoredEventsError) -> (name: String, version: Int, bytes: Data) {
         let type = Swift.type(of: event)
         guard let name = names[ObjectIdentifier(type)], let kind = kinds[name] else {
             throw .unregisteredEvent(typeName: String(reflecting: type))
         }
         do {
             guard let bytes = try kind.encode(event, encoder) else {
-                throw SQLitePostStoreError.unregisteredEvent(typeName: String(reflecting: type))
+                throw StoredEventsError.unregisteredEvent(typeName: String(reflecting: type))
             }
             return (name, kind.version, bytes)
-        } catch let error as SQLitePostStoreError {
+        } catch let error as StoredEventsError {
             throw error
         } catch {
             throw .encodingFailed(typeName: kind.typeName, reason: String(describing: error))
         }
     }
 
-    /// The event a row holds, or why it cannot be read, with its bytes.
-    func decode(name: String, version: Int, bytes: Data) -> EventSystem.StoredPost.Payload {
+    /// The event stored under `name` with schema `version` as `bytes`, or, when this binary
+    /// cannot read it (no type under that name, a newer schema version, bytes that do not
+    /// decode), `.undecodable` with the bytes and the reason. Never throws, never traps: what a
+    /// store reads comes from other binaries.
+    ///
+    /// ```swift
+    /// switch events.decode(name: row.typeName, version: row.version, bytes: row.payload) {
+    /// case .event(let event): print(event)
+    /// case .undecodable(let unreadable): print(unreadable.reason)
+    /// }
+    /// ```
+    public func decode(name: String, version: Int, bytes: Data) -> EventSystem.StoredPost.Payload {
         func undecodable(_ reason: String) -> EventSystem.StoredPost.Payload {
             .undecodable(.init(typeName: name, schemaVersion: version, bytes: [UInt8](bytes), reason: reason))
         }
