@@ -350,9 +350,9 @@ final class PostOffice: Sendable {
             for post in state.withLock({ $0.takeQueued() }) {
                 endedWhileQueued(post.ticket, with: Self.endQueuedKept(post, system: system), system: system)
             }
-            for post in ledger.takeAllUnclaimed() {
-                post.ticket.finish(Self.endQueuedKept(post, system: system))
-            }
+            let unclaimed = ledger.takeAllUnclaimed()
+            state.withLock { $0.keptUnclaimed(unclaimed.count) }
+            for post in unclaimed { post.ticket.finish(Self.endQueuedKept(post, system: system)) }
         }
         return await Self.$shuttingDown.withValue(ObjectIdentifier(self)) {
             await drain(until: deadline, system: system)

@@ -202,6 +202,12 @@ struct PostOfficeState {
     /// A post removed from its queue (by its ticket, by ``endRemaining()``, by
     /// ``takeQueuedBehindCallers()`` or by ``removeQueued(_:lane:)``) has been settled: it stops
     /// counting as outstanding.
+    /// Posts of a shared store that no consumer here claimed were kept (see
+    /// ``ShutdownStateMachine/keptUnclaimed(_:)``).
+    mutating func keptUnclaimed(_ count: Int) {
+        shutdownState.keptUnclaimed(count)
+    }
+
     mutating func endedWhileQueued(_ settlement: TicketState.Settlement) -> Released {
         precondition(!shutdownState.isClosed, "a post ended after the office closed")
         var released = Released()

@@ -263,6 +263,18 @@ struct ShutdownStateMachine {
         state = .shuttingDown(shuttingDown)
     }
 
+    /// `count` posts that were stored in a shared store and that no consumer here had claimed
+    /// were kept there for the next consumer: the report counts them kept.
+    mutating func keptUnclaimed(_ count: Int) {
+        guard count > 0, case .shuttingDown(var shuttingDown) = state,
+            case .draining(var counts) = shuttingDown.progress
+        else { return }
+        state = .modifying
+        counts.kept += count
+        shuttingDown.progress = .draining(counts: counts)
+        state = .shuttingDown(shuttingDown)
+    }
+
     /// `ticket`'s post released `lane`: a caller's post stays uncounted by the drain, and the
     /// posts behind it may run now.
     mutating func laneReleased(_ lane: LaneKey, by ticket: TicketState) {

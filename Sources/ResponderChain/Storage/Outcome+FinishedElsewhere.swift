@@ -18,6 +18,7 @@ extension Outcome {
         }
         switch stored.kind {
         case .handled:
+            let path = Outcome.Path(eventID: post.ticket.eventID, hops: stored.hops, handlers: [elsewhere])
             self = .handled(Outcome.Handled(path: path, stoppedAt: elsewhere))
         case .unhandled:
             self = .unhandled(Outcome.Unhandled(path: path, root: elsewhere))

@@ -122,6 +122,7 @@ struct SharedConsumptionTests {
         let handled = try #require(outcome.handledDetails)
         #expect(handled.stoppedAt.label == "another consumer")
         #expect(outcome.hops == 1)
+        #expect(outcome.description == "handled by another consumer after 1 hop")
         #expect(log.byConsumer == ["worker": 1])
         #expect(try await store.outcome(of: ticket.eventID)?.kind == .handled)
         await poster.shutDown(gracePeriod: .seconds(30))
@@ -150,6 +151,22 @@ struct SharedConsumptionTests {
         await slow.shutDown(gracePeriod: .seconds(30))
         #expect(store.refusedFinishes == 1)
         await fast.shutDown(gracePeriod: .seconds(30))
+    }
+
+    @Test("a shutdown keeps the posts no consumer claimed yet: their tickets say so, the report counts them")
+    func shutdownKeepsUnclaimedPosts() async throws {
+        let store = EventSystem.InMemoryPostStore()
+        let log = HandlingLog()
+        let (poster, desk) = try Self.consumer("poster", store: store, log: log)  // does not consume
+        let ticket = await desk.post(KeyedWork(key: "k", number: 0), key: "k")
+        let report = await poster.shutDown(gracePeriod: .seconds(30))
+        #expect(await ticket.outcome.cancelledDetails?.reason == .keptForNextStart)
+        #expect(report.kept == 1)
+        #expect(try await store.unfinished().map(\.id) == [ticket.eventID])
+        let (next, _) = try Self.consumer("next", store: store, log: log)
+        next.startConsuming()
+        try await waitUntil("the next consumer handled the kept post") { log.byConsumer["next"] == 1 }
+        await next.shutDown(gracePeriod: .seconds(30))
     }
 
     @Test("a shutdown keeps what it did not deliver and frees its keys at once for the next consumer")
