@@ -124,7 +124,10 @@ final class TicketState: Sendable {
         // A post the shutdown kept, or stopped mid-way, stays unfinished in the store: the next
         // start delivers it (again).
         let lease = entry.lease
-        if entry.isStored, !outcome.wasKeptForNextStart, !outcome.wasEndedByShutdown {
+        // So does a post read from the store that a shutting-down system refused to queue:
+        // nobody here was told of it, and it was never delivered.
+        let refusedUnread = entry.wasAdopted && outcome.rejectedDetails?.reason == .shuttingDown
+        if entry.isStored, !outcome.wasKeptForNextStart, !outcome.wasEndedByShutdown, !refusedUnread {
             office.writer?.finish(
                 EventSystem.StoredPost.Finish(
                     id: eventID, outcome: EventSystem.StoredOutcome(outcome), lease: lease))

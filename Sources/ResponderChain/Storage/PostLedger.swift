@@ -19,12 +19,16 @@ final class PostLedger: Sendable {
         }
 
         let idempotencyKey: String?
+        /// Whether the post was read from the store (recovered, claimed, or written by an outbox)
+        /// rather than posted through this office: no poster here was told of it.
+        let wasAdopted: Bool
         private let keeping = Atomic<Keeping>(.notStored)
         /// The lease the post was claimed under, once this office claimed it from a shared store.
         private let claim = Mutex<EventSystem.Lease?>(nil)
 
-        init(idempotencyKey: String?) {
+        init(idempotencyKey: String?, wasAdopted: Bool = false) {
             self.idempotencyKey = idempotencyKey
+            self.wasAdopted = wasAdopted
         }
 
         /// Whether the post is in the office's store and its end is written there.

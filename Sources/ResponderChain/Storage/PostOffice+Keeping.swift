@@ -129,7 +129,7 @@ extension PostOffice {
             event, from: source, through: system, options: options, eventID: stored.id,
             stored: stored.traceContext)
         let lane = LaneKey.key(stored.key.name)
-        let ledgerEntry = PostLedger.Entry(idempotencyKey: stored.idempotencyKey)
+        let ledgerEntry = PostLedger.Entry(idempotencyKey: stored.idempotencyKey, wasAdopted: true)
         ledgerEntry.markStored()
         ledgerEntry.lease = stored.lease
         let ticket = TicketState(eventID: stored.id, system: system, lane: lane, ledgerEntry: ledgerEntry)

@@ -72,6 +72,24 @@ struct RecoveryTests {
         #expect(try await store.unfinished().isEmpty)
     }
 
+    @Test("a system that is shutting down recovers nothing away: the posts it refuses stay unfinished")
+    func recoveryDuringShutdownLosesNothing() async throws {
+        let store = EventSystem.InMemoryPostStore()
+        let gate = Gate()
+        let (first, firstDesk) = try Self.deskSystem(on: store, .park(gate))
+        let ticket = await firstDesk.post(PlaceOrder(number: 1))
+        try await gate.waitForArrivals(1)
+        // The first system dies with the post unfinished (its delivery never ends).
+        let (second, _) = try Self.deskSystem(on: store, .handle)
+        await second.shutDown(gracePeriod: .seconds(30))
+        #expect(try await second.recoverStoredPosts() == 1)  // found, refused: shutting down
+        await second.shutDown(gracePeriod: .seconds(30))  // again: everything it wrote is written
+        #expect(try await store.unfinished().map(\.id) == [ticket.eventID])
+        gate.open()
+        _ = await ticket.outcome
+        await first.shutDown(gracePeriod: .seconds(30))
+    }
+
     @Test("recovering twice, or recovering posts this system holds, delivers nothing twice")
     func recoveryDeliversNothingTwice() async throws {
         let store = EventSystem.InMemoryPostStore()
