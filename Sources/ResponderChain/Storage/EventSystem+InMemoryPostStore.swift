@@ -61,7 +61,7 @@ extension EventSystem {
             }
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
         /// The time since the store was made, on its clock.
         private let elapsed: @Sendable () -> Duration
         /// How long a finished post's outcome and idempotency key are kept.

@@ -24,7 +24,7 @@ final class PostLedger: Sendable {
         let wasAdopted: Bool
         private let keeping = Atomic<Keeping>(.notStored)
         /// The lease the post was claimed under, once this office claimed it from a shared store.
-        private let claim = Mutex<EventSystem.Lease?>(nil)
+        private let claim = Locked<EventSystem.Lease?>(nil)
 
         init(idempotencyKey: String?, wasAdopted: Bool = false) {
             self.idempotencyKey = idempotencyKey
@@ -61,7 +61,7 @@ final class PostLedger: Sendable {
         var unclaimed: [EventID: PendingPost] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Records `ticket` under its idempotency key, or returns the outstanding ticket that holds
     /// the key already.

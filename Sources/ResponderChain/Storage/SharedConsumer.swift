@@ -39,7 +39,7 @@ final class SharedConsumer: Sendable {
 
     let store: any EventSystem.SharedPostStore
     private let writer: StoreWriter
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(store: any EventSystem.SharedPostStore, writer: StoreWriter) {
         self.store = store

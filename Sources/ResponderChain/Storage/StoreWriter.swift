@@ -44,7 +44,7 @@ final class StoreWriter: Sendable {
     let store: any EventSystem.PostStore
     /// The same store, when several consumers share it.
     let shared: (any EventSystem.SharedPostStore)?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(store: any EventSystem.PostStore) {
         self.store = store

@@ -19,7 +19,7 @@ final class HandlingLog: Sendable {
         var overlaps = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func begin(_ work: KeyedWork) {
         state.withLock { state in

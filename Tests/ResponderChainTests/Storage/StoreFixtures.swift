@@ -14,7 +14,7 @@ final class RecordingStore: EventSystem.PostStore {
     let gate: Gate?
     /// Whether writes of new posts fail.
     let failsToStore: Bool
-    private let batches = Mutex<[Int]>([])
+    private let batches = Locked<[Int]>([])
 
     init(_ inner: EventSystem.InMemoryPostStore = .init(), gate: Gate? = nil, failsToStore: Bool = false) {
         self.inner = inner
