@@ -117,6 +117,8 @@ struct ConsumerProcessTests {
             let clock = ContinuousClock()
             let killedAt = clock.now
             #expect(victim.killAndReap() == SIGKILL)
+            // Reaped: nothing the victim wrote can commit after this count.
+            let writtenBeforeKill = try await effects(client).count
             if !victimKeys.isEmpty {
                 let taken = try await eventually("the victim's keys to be taken over", within: .seconds(30)) {
                     () -> Duration? in
@@ -135,11 +137,11 @@ struct ConsumerProcessTests {
             expectEachEffectOnceInOrder(written, keys: keys, perKey: perKey)
             let byConsumer = Dictionary(grouping: written, by: \.consumer).mapValues(\.count)
             print("measured: effects by consumer \(byConsumer)")
-            for key in victimKeys {
-                // The rest of each taken key was written by the survivors.
-                let after = written.filter { $0.key == key }.drop { $0.consumer == victim.name }
-                #expect(!after.isEmpty && after.allSatisfy { $0.consumer != victim.name }, "\(key)")
-            }
+            // The dead consumer wrote nothing after the kill, and the survivors wrote the rest of
+            // each key it held.
+            let afterKill = written.dropFirst(writtenBeforeKill)
+            #expect(afterKill.allSatisfy { $0.consumer != victim.name })
+            for key in victimKeys { #expect(afterKill.contains { $0.key == key }, "\(key)") }
             for child in children where child !== victim { #expect(child.killAndReap() == SIGKILL) }
         }
     }
