@@ -7,8 +7,8 @@
 // in the same transaction that records the event as handled. It prints `consuming` once it
 // consumes, and `lostLease KEY NUMBER` when the inbox refused a write because another consumer
 // holds the key now. With `gated`, each handler first prints `handling KEY NUMBER` and waits for
-// a line on standard input (so that a test can stop the process mid-handler). It runs until it is
-// killed.
+// a line on standard input (so that a test can stop the process mid-handler). Its connections'
+// application_name is NAME. It runs until it is killed.
 //
 //   postgres-consumer-child HOST PORT USER DATABASE LEASE_MILLISECONDS NAME [gated]
 import Foundation
@@ -94,11 +94,12 @@ else {
 }
 let name = arguments[6]
 let logger = Logger(label: "postgres-consumer-child")
-let client = PostgresClient(
-    configuration: .init(
-        host: arguments[1], port: port, username: arguments[3], password: nil, database: arguments[4],
-        tls: .disable),
-    backgroundLogger: logger)
+var configuration = PostgresClient.Configuration(
+    host: arguments[1], port: port, username: arguments[3], password: nil, database: arguments[4],
+    tls: .disable)
+// Its connections carry its name (pg_stat_activity), so that a test sees when they are all gone.
+configuration.options.additionalStartupParameters = [("application_name", name)]
+let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
 var events = StoredEvents()
 try events.register(Work.self, as: "work")
 let store = try PostgresPostStore(

@@ -72,6 +72,17 @@ func keysHeld(by consumer: String, _ client: PostgresClient) async throws -> [St
     return keys
 }
 
+/// How many connections named `name` (`application_name`) the server has open.
+func connections(of name: String, _ client: PostgresClient) async throws -> Int {
+    var count = 0
+    for try await (found, ) in try await client.query(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = \(name)", logger: TestServer.quiet
+    ).decode((Int.self,)) {
+        count = found
+    }
+    return count
+}
+
 /// The owner of each of `keys` now.
 func owners(of keys: [String], _ client: PostgresClient) async throws -> [String: String?] {
     var owners: [String: String?] = [:]
@@ -101,7 +112,8 @@ struct ConsumerProcessTests {
             let lease = Duration.seconds(1)
             var children: [ConsumerChild] = []
             for number in 0..<consumers {
-                children.append(try await ConsumerChild(name: "consumer-\(number)", database: database, lease: lease))
+                children.append(
+                    try await ConsumerChild(name: "consumer-\(number)", database: database, lease: lease))
             }
             for child in children { try await child.waitUntilConsuming() }
             let keys = (0..<12).map { "order-\($0)" }
@@ -114,10 +126,16 @@ struct ConsumerProcessTests {
             var held: [(child: ConsumerChild, keys: [String])] = []
             for child in children { held.append((child, try await keysHeld(by: child.name, client))) }
             let (victim, victimKeys) = try #require(held.max { $0.keys.count < $1.keys.count })
+            let victimConnections = try await connections(of: victim.name, client)
+            #expect(victimConnections > 0)
             let clock = ContinuousClock()
             let killedAt = clock.now
             #expect(victim.killAndReap() == SIGKILL)
-            // Reaped: nothing the victim wrote can commit after this count.
+            // A commit the victim sent before it died still lands: once the server has closed its
+            // connections, nothing the victim wrote can commit after this count.
+            try await eventually("the server to close the victim's connections") {
+                try await connections(of: victim.name, client) == 0 ? true : nil
+            }
             let writtenBeforeKill = try await effects(client).count
             if !victimKeys.isEmpty {
                 let taken = try await eventually("the victim's keys to be taken over", within: .seconds(30)) {
@@ -126,7 +144,9 @@ struct ConsumerProcessTests {
                     let stillVictims = victimKeys.filter { owners[$0] == .some(victim.name) }
                     return stillVictims.isEmpty ? killedAt.duration(to: clock.now) : nil
                 }
-                print("measured: \(victimKeys.count) keys of a SIGKILLed consumer taken over \(taken) after the kill (lease \(lease))")
+                print(
+                    "measured: \(victimKeys.count) keys of a SIGKILLed consumer taken over \(taken) after the kill (lease \(lease))"
+                )
                 // The last heartbeat renewed the lease at most a third of it before the kill.
                 #expect(taken >= lease / 2)
             }
@@ -152,7 +172,8 @@ struct ConsumerProcessTests {
     func aStoppedConsumersLateWriteIsFenced() async throws {
         try await withEffectsDatabase { client, database, poster in
             let lease = Duration.seconds(1)
-            let frozen = try await ConsumerChild(name: "frozen", database: database, lease: lease, gated: true)
+            let frozen = try await ConsumerChild(
+                name: "frozen", database: database, lease: lease, gated: true)
             try await frozen.waitUntilConsuming()
             try await postWork(poster, keys: ["k"], perKey: 3)
             try await eventually("the frozen consumer to be mid-handler") {
@@ -202,7 +223,9 @@ struct ConsumerProcessTests {
             }
             let took = start.duration(to: clock.now)
             let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
-            print("measured: 2 consumer processes handled 1024 posts in \(took) (\(Int(1024 / seconds)) posts/s)")
+            print(
+                "measured: 2 consumer processes handled 1024 posts in \(took) (\(Int(1024 / seconds)) posts/s)"
+            )
             expectEachEffectOnceInOrder(try await effects(client), keys: keys, perKey: 64)
             for child in children { #expect(child.killAndReap() == SIGKILL) }
         }

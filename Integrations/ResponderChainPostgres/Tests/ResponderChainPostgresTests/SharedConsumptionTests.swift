@@ -109,7 +109,8 @@ func withTwoConsumers(
             try await whileRunning(first.store) {
                 try await whileRunning(second.store) {
                     try await eventually("both stores to listen") {
-                        first.store.listenerProcessID != nil && second.store.listenerProcessID != nil ? true : nil
+                        first.store.listenerProcessID != nil && second.store.listenerProcessID != nil
+                            ? true : nil
                     }
                     try await body(first, second)
                 }
@@ -148,7 +149,9 @@ struct SharedConsumptionTests {
         }
     }
 
-    @Test("A post made in a system that does not consume is delivered by the other, and its ticket ends handled")
+    @Test(
+        "A post made in a system that does not consume is delivered by the other, and its ticket ends handled"
+    )
     func aTicketEndsWithTheOtherConsumersOutcome() async throws {
         let log = HandlingLog()
         try await withTwoConsumers(log: log) { poster, worker in
