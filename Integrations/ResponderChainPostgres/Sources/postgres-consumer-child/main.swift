@@ -5,8 +5,8 @@
 //   INSERT INTO effects (key, number, consumer) VALUES (…)
 //
 // in the same transaction that records the event as handled. It prints `consuming` once it
-// consumes, and `lostLease KEY NUMBER` when the inbox refused a write because another consumer
-// holds the key now. With `gated`, each handler first prints `handling KEY NUMBER` and waits for
+// consumes, `lostLease KEY NUMBER` when the inbox refused a write because another consumer holds
+// the key now, and `refused TOTAL` when the store refused a finish for the same reason. With `gated`, each handler first prints `handling KEY NUMBER` and waits for
 // a line on standard input (so that a test can stop the process mid-handler). Its connections'
 // application_name is NAME. It runs until it is killed.
 //
@@ -84,6 +84,35 @@ actor EffectDesk: Responder {
     }
 }
 
+/// The store, saying `refused TOTAL` each time its fence refuses a finish (the finish's lease
+/// was no longer its key's current one).
+final class ReportingStore: EventSystem.SharedPostStore {
+    let store: PostgresPostStore
+
+    init(_ store: PostgresPostStore) {
+        self.store = store
+    }
+
+    func store(_ posts: [EventSystem.StoredPost]) async throws -> [EventSystem.StoredPost.Acceptance] {
+        try await store.store(posts)
+    }
+
+    func finish(_ posts: [EventSystem.StoredPost.Finish]) async throws {
+        let before = store.refusedFinishes
+        try await store.finish(posts)
+        let after = store.refusedFinishes
+        if after > before { say("refused \(after)") }
+    }
+
+    func unfinished() async throws -> [EventSystem.StoredPost] { try await store.unfinished() }
+    func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome? {
+        try await store.outcome(of: id)
+    }
+    func claim(limit: Int) async throws -> [EventSystem.StoredPost] { try await store.claim(limit: limit) }
+    func release(_ leases: [EventSystem.Lease]) async throws { try await store.release(leases) }
+    func signals() -> AsyncStream<EventSystem.StoreSignal> { store.signals() }
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count == 7 || (arguments.count == 8 && arguments[7] == "gated"),
     let port = Int(arguments[2]), let leaseMilliseconds = Int(arguments[5])
@@ -104,7 +133,7 @@ var events = StoredEvents()
 try events.register(Work.self, as: "work")
 let store = try PostgresPostStore(
     client: client, events: events, consumer: name, lease: .milliseconds(leaseMilliseconds), logger: logger)
-let system = EventSystem(storage: .shared(store))
+let system = EventSystem(storage: .shared(ReportingStore(store)))
 try system.register(
     EffectDesk(system: system, store: store, name: name, gated: arguments.count == 8), as: "desk")
 

@@ -167,7 +167,7 @@ struct ConsumerProcessTests {
     }
 
     @Test(
-        "A consumer stopped with SIGSTOP past its lease has its late inbox write refused when it resumes, and each effect is written once"
+        "A consumer stopped with SIGSTOP past its lease has its late inbox write and finish refused when it resumes, and each effect is written once"
     )
     func aStoppedConsumersLateWriteIsFenced() async throws {
         try await withEffectsDatabase { client, database, poster in
@@ -181,26 +181,37 @@ struct ConsumerProcessTests {
             }
             #expect(frozen.stopAndConfirm() == SIGSTOP)
             frozen.proceed()  // waits in the pipe until the child runs again
-            let taker = try await ConsumerChild(name: "taker", database: database, lease: lease)
-            try await eventually("the taker to write every effect") {
-                try await effects(client).count == 3 ? true : nil
+            // The taker claims the key once the frozen consumer's lease has run out, and waits
+            // mid-handler too: the frozen consumer's late finish comes before the taker's.
+            let taker = try await ConsumerChild(name: "taker", database: database, lease: lease, gated: true)
+            try await eventually("the taker to take the key") {
+                taker.lines.contains("handling k 0") ? true : nil
             }
             // The key was taken while the frozen consumer was still stopped.
             #expect(frozen.processState == "T")
+            let owner = try await owners(of: ["k"], client)["k"]
+            #expect(owner == .some("taker"))
             frozen.send(SIGCONT)
-            try await eventually("the resumed consumer's inbox write to be refused") {
-                frozen.lines.contains("lostLease k 0") ? true : nil
+            try await eventually("the resumed consumer's inbox write and finish to be refused") {
+                let lines = frozen.lines
+                return lines.contains("lostLease k 0") && lines.contains("refused 1") ? true : nil
+            }
+            for _ in 0..<3 { taker.proceed() }
+            try await eventually("the taker to write every effect") {
+                try await effects(client).count == 3 ? true : nil
             }
             let written = try await effects(client)
             expectEachEffectOnceInOrder(written, keys: ["k"], perKey: 3)
             #expect(written.allSatisfy { $0.consumer == "taker" })
-            var kinds: [String?] = []
-            for try await (kind, ) in try await client.query(
-                "SELECT outcome_kind FROM responderchain_posts ORDER BY seq", logger: TestServer.quiet
-            ).decode((String?.self,)) {
-                kinds.append(kind)
-            }
-            #expect(kinds == ["handled", "handled", "handled"])
+            try await eventually("the taker's finishes to be written") {
+                var kinds: [String?] = []
+                for try await (kind, ) in try await client.query(
+                    "SELECT outcome_kind FROM responderchain_posts ORDER BY seq", logger: TestServer.quiet
+                ).decode((String?.self,)) {
+                    kinds.append(kind)
+                }
+                return kinds.allSatisfy { $0 != nil } ? kinds : nil
+            }.forEach { #expect($0 == "handled") }
             #expect(taker.killAndReap() == SIGKILL)
             #expect(frozen.killAndReap() == SIGKILL)
         }
