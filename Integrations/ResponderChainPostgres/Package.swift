@@ -46,12 +46,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The multi-process tests' consumer: an event system that consumes the store, its handler
+        // writing effects through the fenced inbox (Tests/…/ConsumerProcessTests.swift).
+        .executableTarget(
+            name: "postgres-consumer-child",
+            dependencies: [
+                "ResponderChainPostgres",
+                .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "ResponderChainPostgresTests",
             dependencies: [
                 "ResponderChainPostgres",
                 // Built with the tests, so that the crash test finds it beside their bundle.
                 "postgres-lease-child",
+                "postgres-consumer-child",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),

@@ -12,10 +12,13 @@ import Testing
 
 @Suite("A consumer killed with SIGKILL loses its keys after its lease", .timeLimit(.minutes(1)))
 struct CrashTakeOverTests {
-    /// The child beside the test bundle (or at `RESPONDERCHAIN_POSTGRES_CHILD`).
-    static func child() throws -> URL {
+    /// The child executable `name` beside the test bundle (the lease child may be at
+    /// `RESPONDERCHAIN_POSTGRES_CHILD`).
+    static func child(named name: String = "postgres-lease-child") throws -> URL {
         var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["RESPONDERCHAIN_POSTGRES_CHILD"] {
+        if name == "postgres-lease-child",
+            let path = ProcessInfo.processInfo.environment["RESPONDERCHAIN_POSTGRES_CHILD"]
+        {
             candidates.append(URL(fileURLWithPath: path))
         }
         let products =
@@ -24,11 +27,11 @@ struct CrashTakeOverTests {
             + [Bundle.main.executableURL?.deletingLastPathComponent(), Bundle.main.bundleURL].compactMap {
                 $0
             }
-        candidates += products.map { $0.appendingPathComponent("postgres-lease-child") }
+        candidates += products.map { $0.appendingPathComponent(name) }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
         else {
             throw TestServer.ClusterFailed(
-                message: "postgres-lease-child is not built; looked at \(candidates)")
+                message: "\(name) is not built; looked at \(candidates)")
         }
         return found
     }

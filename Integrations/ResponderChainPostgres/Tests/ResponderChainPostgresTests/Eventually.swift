@@ -3,6 +3,7 @@ import ResponderChain
 /// Polls `attempt` every 50 ms until it returns a value, and fails with what it waited for if
 /// none came within `limit`: for states that only a poll observes (a lease expiring on the
 /// database's clock). Errors thrown by `attempt` are retried too (a server restarting).
+@discardableResult
 func eventually<T>(
     _ what: String, within limit: Duration = .seconds(20), _ attempt: () async throws -> T?
 ) async throws -> T {
