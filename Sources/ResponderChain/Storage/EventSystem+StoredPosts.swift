@@ -74,8 +74,10 @@ extension EventSystem {
     /// `pollInterval` (on the system's clock) in case a signal was lost. It stops when the
     /// system shuts down, and releases the leases it holds then.
     ///
-    /// Register every entry first. Calling it again, or in a system without a shared store,
-    /// does nothing.
+    /// Register every entry first. Calling it again changes the limit and the interval; in a
+    /// system without a shared store, or once the system shut down, it does nothing. A system
+    /// on a shared store that posts without consuming still follows its posts' ends (see
+    /// ``Storage/shared(_:)``).
     ///
     /// ```swift
     /// let system = EventSystem(storage: .shared(store))
