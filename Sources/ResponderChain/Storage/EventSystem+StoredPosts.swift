@@ -21,7 +21,9 @@ extension EventSystem {
 
     /// Delivers the posts the store holds unfinished (those a previous run accepted and did not
     /// finish), each on its ordering key's lane, in the order they were stored, and returns how
-    /// many it found. A system in memory has none.
+    /// many it found. A system in memory has none; nor has one on a shared store, whose
+    /// unfinished posts go to whichever consumer claims their keys
+    /// (``startConsuming(claimingUpTo:pollInterval:)``): it returns 0.
     ///
     /// A post whose deadline passed while the process was down ends ``Outcome/timedOut(_:)``
     /// without a hop; one the store cannot read, or whose entry is not registered, ends
