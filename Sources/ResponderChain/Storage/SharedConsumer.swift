@@ -144,8 +144,8 @@ final class SharedConsumer: Sendable {
         wake()
     }
 
-    /// Stops claiming; returns the leases still held, for the shutdown to release once the
-    /// posts under them have ended or been kept.
+    /// Stops claiming and watching; the leases still held stay counted, for the shutdown to
+    /// release (``releaseAll()``) once the posts under them have ended or been kept.
     func stop() {
         let (tasks, sleeper) = state.withLock { state in
             state.stopped = true
