@@ -1,0 +1,157 @@
+import Foundation
+import PostgresNIO
+import ResponderChain
+import ResponderChainPostgres
+import ResponderChainStoredEvents
+import Synchronization
+
+/// Jobs through a ``PostgresPostStore`` end to end: a producer stores them (each batch one
+/// `store(_:)`), consumers (event systems consuming the store, in this process or in child
+/// processes) handle them, and the producer's listener hears them finish. A job's latency runs
+/// from its acceptance (`store(_:)` returned) to the producer hearing its finish.
+struct StoreScenario {
+    /// Where the consumers run.
+    enum Consumers {
+        case inProcess(Int)
+        case processes(Int)
+    }
+
+    let server: BenchServer
+    let database: String
+    let client: PostgresClient
+    let consumers: Consumers
+
+    static func events() throws -> StoredEvents {
+        var events = StoredEvents()
+        try events.register(BenchJob.self, as: "job")
+        return events
+    }
+
+    /// Runs `body` with a migrated producer store listening, and the consumers consuming.
+    func withConsumers<T: Sendable>(
+        _ body: (PostgresPostStore, LatencyRecorder<EventID>, Mutex<ContinuousClock.Instant?>) async throws -> T
+    ) async throws -> T {
+        let logger = BenchServer.quiet
+        let producer = try PostgresPostStore(
+            client: client, events: try Self.events(), consumer: "producer", logger: logger)
+        try await producer.migrate()
+        let recorder = LatencyRecorder<EventID>()
+        let lastPosted = Mutex<ContinuousClock.Instant?>(nil)
+        let signals = producer.signals()
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await producer.run() }
+            group.addTask {
+                for await signal in signals {
+                    switch signal {
+                    case .finished(let ids): recorder.done(ids, at: .now)
+                    case .posted: lastPosted.withLock { $0 = .now }
+                    }
+                }
+            }
+            defer { group.cancelAll() }
+            while producer.listenerProcessID == nil { try await Task.sleep(for: .milliseconds(1)) }
+            switch consumers {
+            case .inProcess(let count):
+                var systems: [EventSystem] = []
+                for number in 0..<count {
+                    let store = try PostgresPostStore(
+                        client: client, events: try Self.events(), consumer: "consumer-\(number)", logger: logger)
+                    let system = EventSystem(storage: .shared(store))
+                    try system.register(BenchDesk(system: system), as: "desk")
+                    group.addTask { try await store.run() }
+                    while store.listenerProcessID == nil { try await Task.sleep(for: .milliseconds(1)) }
+                    system.startConsuming(claimingUpTo: 256, pollInterval: .seconds(1))
+                    systems.append(system)
+                }
+                let result = try await body(producer, recorder, lastPosted)
+                for system in systems { _ = await system.shutDown(gracePeriod: .seconds(1)) }
+                return result
+            case .processes(let count):
+                let children = try (0..<count).map { try ConsumerProcess.spawn(server, database, name: "consumer-\($0)") }
+                defer { for child in children { child.terminate() } }
+                for child in children {
+                    try await ConsumerProcess.waitUntilListening(child, on: client)
+                }
+                return try await body(producer, recorder, lastPosted)
+            }
+        }
+    }
+
+    /// Stores `workload`'s jobs and waits for every one to finish.
+    func run(_ scenario: String, _ workload: Workload) async throws -> BenchResult {
+        try await withConsumers { producer, recorder, _ in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for number in 0..<workload.producers {
+                    group.addTask {
+                        let start = ContinuousClock.now
+                        for (index, batch) in workload.batches(of: number).enumerated() {
+                            try await workload.pace(batch: index, from: start)
+                            let posts = batch.map { job in
+                                EventSystem.StoredPost(
+                                    id: EventID(), key: .init(workload.key(of: job)), entry: "desk",
+                                    payload: .event(BenchJob(number: job, workMicroseconds: workload.workMicroseconds)))
+                            }
+                            _ = try await producer.store(posts)
+                            recorder.accepted(posts.map(\.id), at: .now)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await waitForAll(workload.events, recorder)
+            let (elapsed, latencies) = recorder.summary()
+            return BenchResult(scenario: scenario, events: workload.events, elapsed: elapsed, latencies: latencies)
+        }
+    }
+
+    /// Waits until `recorder` heard `count` ends, or the store has no unfinished post left (a
+    /// signal the producer's buffer dropped).
+    private func waitForAll(_ count: Int, _ recorder: LatencyRecorder<EventID>) async throws {
+        var checked = ContinuousClock.now
+        while recorder.doneCount < count {
+            try await Task.sleep(for: .milliseconds(1))
+            guard checked.duration(to: .now) > .milliseconds(500) else { continue }
+            checked = .now
+            var unfinished = 1
+            for try await (left, ) in try await client.query(
+                "SELECT count(*) FROM responderchain_posts WHERE finished_at IS NULL", logger: BenchServer.quiet
+            ).decode((Int.self,)) {
+                unfinished = left
+            }
+            if unfinished == 0 { return }
+        }
+    }
+
+    /// Stores one job at a time on idle consumers, `count` times: the time from calling
+    /// `store(_:)` to the producer's listener hearing it (`.posted`), and to hearing it finish.
+    func wake(_ count: Int) async throws -> (posted: BenchResult, done: BenchResult) {
+        try await withConsumers { producer, recorder, lastPosted in
+            var posted: [Duration] = []
+            var done: [Duration] = []
+            for number in 0..<count {
+                let post = EventSystem.StoredPost(
+                    id: EventID(), key: .init("wake-\(number)"), entry: "desk",
+                    payload: .event(BenchJob(number: number, workMicroseconds: 0)))
+                let start = ContinuousClock.now
+                _ = try await producer.store([post])
+                recorder.accepted([post.id], at: start)
+                let deadline = start + .seconds(10)
+                while recorder.doneCount <= number, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .microseconds(100))
+                }
+                if let heard = lastPosted.withLock({ $0 }), heard > start { posted.append(start.duration(to: heard)) }
+                // The consumers idle again before the next post.
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let (_, latencies) = recorder.summary()
+            done = latencies
+            let postedResult = BenchResult(
+                scenario: "wake: store → `.posted` at a listener", events: posted.count, elapsed: .zero,
+                latencies: posted.sorted(), note: "one post at a time, \(count) times")
+            let doneResult = BenchResult(
+                scenario: "wake: one post to idle consumers, accepted → done", events: done.count, elapsed: .zero,
+                latencies: done, note: "one post at a time, \(count) times")
+            return (postedResult, doneResult)
+        }
+    }
+}
