@@ -93,6 +93,15 @@ struct PostRow: Sendable {
         traceContext = try read("trace_context", as: String?.self)
     }
 
+    /// The `lease_token` column of a claimed row: its key's new fencing token.
+    static func leaseToken(of row: PostgresRow, seq: Int64) throws(PostgresPostStoreError) -> Int64 {
+        do {
+            return try row.makeRandomAccess()["lease_token"].decode(Int64.self)
+        } catch {
+            throw .malformedRow(seq: seq, column: "lease_token", reason: "\(error)")
+        }
+    }
+
     /// The stored post this row holds, its event decoded by `events`, with its time left at
     /// `now` (microseconds since 1970), claimed under `lease` if given. A trace context that
     /// does not read is no reason to hold the post back: it goes on untraced.

@@ -7,61 +7,56 @@ extension PostgresPostStore {
     /// Leases up to `limit` keys that have unfinished posts and no live lease, and returns their
     /// unfinished posts, oldest first, at most `limit` in all, each with its key's new lease.
     ///
-    /// One transaction: the keys are locked `FOR UPDATE SKIP LOCKED` (consumers claiming at once
-    /// skip each other's keys instead of waiting), each gets a new fencing token from the
-    /// database's sequence, this consumer as its owner, and a lease until the database's
-    /// `now()` plus ``lease``. A key whose posts did not fit in `limit` is not leased.
+    /// One statement, in its own transaction (one round trip): the keys are locked `FOR UPDATE
+    /// SKIP LOCKED` (consumers claiming at once skip each other's keys instead of waiting), the
+    /// oldest first by their oldest unfinished post; each key whose posts fit in `limit` gets a
+    /// new fencing token from the database's sequence, this consumer as its owner, and a lease
+    /// until the database's `now()` plus ``lease``. A key whose posts did not fit in `limit` is
+    /// not leased.
     public func claim(limit: Int) async throws -> [EventSystem.StoredPost] {
         guard limit > 0 else { return [] }
         let consumer = self.consumer
         let leaseMicros = lease.microseconds
-        let (rows, tokens) = try await transaction("claim up to \(limit) posts") { connection in
-            var candidates: [String] = []
-            for try await (key, ) in try await connection.query(
+        let claimed = try await run("claim up to \(limit) posts") {
+            var claimed: [(row: PostRow, token: Int64)] = []
+            for try await row in try await self.client.query(
                 """
-                SELECT k.key FROM responderchain_keys k
-                WHERE (k.owner IS NULL OR k.lease_until < now())
-                    AND EXISTS (SELECT 1 FROM responderchain_posts p WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
-                ORDER BY (SELECT min(p.seq) FROM responderchain_posts p
-                    WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
-                LIMIT \(limit)
-                FOR UPDATE OF k SKIP LOCKED
-                """, logger: self.logger
-            ).decode((String,).self) {
-                candidates.append(key)
-            }
-            guard !candidates.isEmpty else { return ([PostRow](), [String: Int64]()) }
-            var rows: [PostRow] = []
-            for try await row in try await connection.query(
-                """
-                SELECT \(unescaped: PostRow.columns) FROM responderchain_posts
-                WHERE ordering_key = ANY(\(candidates)) AND finished_at IS NULL ORDER BY seq LIMIT \(limit)
+                WITH picked AS (
+                    SELECT k.key FROM responderchain_keys k
+                    WHERE (k.owner IS NULL OR k.lease_until < now())
+                        AND EXISTS (SELECT 1 FROM responderchain_posts p
+                            WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
+                    ORDER BY (SELECT min(p.seq) FROM responderchain_posts p
+                        WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
+                    LIMIT \(limit)
+                    FOR UPDATE OF k SKIP LOCKED
+                ), posts AS (
+                    SELECT \(unescaped: PostRow.columns) FROM responderchain_posts
+                    WHERE ordering_key IN (SELECT key FROM picked) AND finished_at IS NULL
+                    ORDER BY seq LIMIT \(limit)
+                ), leased AS (
+                    UPDATE responderchain_keys k SET owner = \(consumer),
+                        token = nextval('responderchain_lease_token'),
+                        lease_until = now() + \(leaseMicros) * interval '1 microsecond'
+                    WHERE k.key IN (SELECT ordering_key FROM posts)
+                    RETURNING k.key, k.token
+                )
+                SELECT posts.*, leased.token AS lease_token FROM posts JOIN leased ON leased.key = posts.ordering_key
+                ORDER BY posts.seq
                 """, logger: self.logger)
             {
-                rows.append(try PostRow(row))
+                let post = try PostRow(row)
+                claimed.append((post, try PostRow.leaseToken(of: row, seq: post.seq)))
             }
-            let claimed = Array(Set(rows.map(\.key)))
-            var tokens: [String: Int64] = [:]
-            for try await (key, token) in try await connection.query(
-                """
-                UPDATE responderchain_keys SET owner = \(consumer), token = nextval('responderchain_lease_token'),
-                    lease_until = now() + \(leaseMicros) * interval '1 microsecond'
-                WHERE key = ANY(\(claimed)) RETURNING key, token
-                """, logger: self.logger
-            ).decode((String, Int64).self) {
-                tokens[key] = token
-            }
-            return (rows, tokens)
+            return claimed
         }
-        guard !rows.isEmpty else { return [] }
+        guard !claimed.isEmpty else { return [] }
         state.withLock { state in
-            for (key, token) in tokens { state.held[key] = token }
+            for (row, token) in claimed { state.held[row.key] = token }
         }
         let now = try await wallNow()
-        return rows.map { row in
-            row.post(
-                events: events, now: now,
-                lease: tokens[row.key].map { EventSystem.Lease(key: .init(row.key), token: $0) })
+        return claimed.map { row, token in
+            row.post(events: events, now: now, lease: EventSystem.Lease(key: .init(row.key), token: token))
         }
     }
 
@@ -77,23 +72,21 @@ extension PostgresPostStore {
         }
         let keys = leases.map(\.key.name)
         let tokens = leases.map(\.token)
-        try await transaction("release \(leases.count) leases") { connection in
-            var pending = false
-            for try await (hasPosts, ) in try await connection.query(
+        // One statement in its own transaction; the notification, if any, is sent at its commit.
+        try await run("release \(leases.count) leases") {
+            try await self.client.query(
                 """
                 WITH locked AS (
                     SELECT key FROM responderchain_keys WHERE key = ANY(\(keys)) ORDER BY key FOR NO KEY UPDATE
+                ), released AS (
+                    UPDATE responderchain_keys k SET owner = NULL, lease_until = NULL
+                    FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS r(key, token), locked
+                    WHERE k.key = r.key AND k.token = r.token AND locked.key = k.key
+                    RETURNING EXISTS (SELECT 1 FROM responderchain_posts p
+                        WHERE p.ordering_key = k.key AND p.finished_at IS NULL) AS pending
                 )
-                UPDATE responderchain_keys k SET owner = NULL, lease_until = NULL
-                FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS r(key, token), locked
-                WHERE k.key = r.key AND k.token = r.token AND locked.key = k.key
-                RETURNING EXISTS (SELECT 1 FROM responderchain_posts p
-                    WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
-                """, logger: self.logger
-            ).decode((Bool,).self) {
-                pending = pending || hasPosts
-            }
-            if pending { try await Self.notifyPosted(on: connection, logger: self.logger) }
+                SELECT pg_notify(\(Self.channel), 'p') FROM (SELECT 1 FROM released WHERE pending LIMIT 1) AS any_pending
+                """, logger: self.logger)
         }
     }
 

@@ -62,7 +62,6 @@ extension PostgresPostStore {
         try await transaction("write with an outbox") { connection in
             let outbox = Outbox(connection: connection, store: self)
             let result = try await body(connection, outbox)
-            if outbox.written > 0 { try await Self.notifyPosted(on: connection, logger: self.logger) }
             return result
         }
     }

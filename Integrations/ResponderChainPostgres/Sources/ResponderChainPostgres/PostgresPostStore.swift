@@ -158,20 +158,18 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
 
     // MARK: PostStore
 
-    /// Stores the posts in one transaction (one multi-row insert), or recognises them by
-    /// idempotency key, and notifies the listening consumers.
+    /// Stores the posts in one statement (one multi-row insert, in its own transaction), or
+    /// recognises them by idempotency key, and notifies the listening consumers when it commits.
     ///
     /// - Throws: ``PostgresPostStoreError/unregisteredEvent(typeName:)`` for an event whose type
     ///   is not in ``events`` (nothing of the batch is written), or what the database did.
     public func store(_ posts: [EventSystem.StoredPost]) async throws -> [EventSystem.StoredPost.Acceptance] {
         guard !posts.isEmpty else { return [] }
         let rows = try await rows(for: posts)
-        return try await transaction("store \(posts.count) posts") { connection in
-            let acceptances = try await Self.insert(rows, on: connection, logger: self.logger)
-            if acceptances.contains(.stored) {
-                try await Self.notifyPosted(on: connection, logger: self.logger)
+        return try await run("store \(posts.count) posts") {
+            try await client.withConnection { connection in
+                try await Self.insert(rows, on: connection, logger: self.logger)
             }
-            return acceptances
         }
     }
 
@@ -186,64 +184,68 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         return rows
     }
 
-    /// Records the outcomes in one transaction; a post already finished keeps its first outcome.
-    /// A finish under a lease that is no longer its key's current one held by this consumer is
-    /// not recorded: it is counted in ``refusedFinishes`` and logged. A finish without a lease
-    /// (a post recovered or delivered without a claim) is recorded as it is.
+    /// Records the outcomes in one statement (its own transaction, one round trip); a post
+    /// already finished keeps its first outcome. A finish under a lease that is no longer its
+    /// key's current one held by this consumer is not recorded: it is counted in
+    /// ``refusedFinishes`` and logged. A finish without a lease (a post recovered or delivered
+    /// without a claim) is recorded as it is. The listening consumers hear which posts finished
+    /// when the statement commits.
     public func finish(_ posts: [EventSystem.StoredPost.Finish]) async throws {
         guard !posts.isEmpty else { return }
         let consumer = self.consumer
-        let stale = try await transaction("finish \(posts.count) posts") { connection in
-            let leased = Set(posts.compactMap { $0.lease?.key.name })
-            var current: [String: (token: Int64, owner: String?)] = [:]
-            if !leased.isEmpty {
-                // Held until commit: a claim skips these keys, so the check stays true. Every
-                // transaction of the store that locks several keys locks them in key order (no
-                // deadlock between a finish, a heartbeat and a release).
-                let keys = Array(leased)
-                for try await (key, token, owner) in try await connection.query(
-                    """
-                    SELECT key, token, owner FROM responderchain_keys WHERE key = ANY(\(keys))
-                    ORDER BY key FOR SHARE
-                    """,
-                    logger: self.logger
-                ).decode((String, Int64, String?).self) {
-                    current[key] = (token, owner)
-                }
-            }
-            var accepted: [EventSystem.StoredPost.Finish] = []
-            var stale: [EventSystem.StoredPost.Finish] = []
-            for finish in posts {
-                if let lease = finish.lease {
-                    guard let now = current[lease.key.name], now.token == lease.token, now.owner == consumer
-                    else {
-                        stale.append(finish)
-                        continue
-                    }
-                }
-                accepted.append(finish)
-            }
-            guard !accepted.isEmpty else { return stale }
-            let epochs = accepted.map(\.id.columns.epoch)
-            let sequences = accepted.map(\.id.columns.sequence)
-            let kinds = accepted.map(\.outcome.kind.rawValue)
-            let descriptions = accepted.map(\.outcome.description)
-            var finished: [EventID] = []
-            for try await (epoch, sequence) in try await connection.query(
+        let keys = Array(Set(posts.compactMap { $0.lease?.key.name })).sorted()
+        let epochs = posts.map(\.id.columns.epoch)
+        let sequences = posts.map(\.id.columns.sequence)
+        let kinds = posts.map(\.outcome.kind.rawValue)
+        let descriptions = posts.map(\.outcome.description)
+        let leaseKeys = posts.map { $0.lease?.key.name ?? "" }
+        let leaseTokens = posts.map { $0.lease?.token ?? 0 }
+        let leased = posts.map { $0.lease != nil }
+        let current = try await run("finish \(posts.count) posts") {
+            // `fenced` holds the keys' rows FOR SHARE until the statement commits: a claim skips
+            // them, so the check stays true while the posts are marked. Every statement of the
+            // store that locks several keys locks them in key order (no deadlock between a
+            // finish, a heartbeat and a release). The identifiers are written unsigned, as
+            // ``EventID/notificationText`` writes them, 150 to a notification (a payload must
+            // stay under 8,000 bytes).
+            var current: [String: Int64] = [:]
+            for try await (isKey, key, token) in try await self.client.query(
                 """
-                UPDATE responderchain_posts p SET finished_at = now(), outcome_kind = f.kind,
-                    outcome_description = f.description
-                FROM unnest(\(epochs)::bigint[], \(sequences)::bigint[], \(kinds)::text[], \(descriptions)::text[])
-                    AS f(epoch, sequence, kind, description)
-                WHERE p.id_epoch = f.epoch AND p.id_sequence = f.sequence AND p.finished_at IS NULL
-                RETURNING p.id_epoch, p.id_sequence
+                WITH fenced AS (
+                    SELECT key, token FROM responderchain_keys WHERE key = ANY(\(keys)) AND owner = \(consumer)
+                    ORDER BY key FOR SHARE
+                ), finishes AS (
+                    SELECT * FROM unnest(\(epochs)::bigint[], \(sequences)::bigint[], \(kinds)::text[],
+                        \(descriptions)::text[], \(leaseKeys)::text[], \(leaseTokens)::bigint[], \(leased)::boolean[])
+                        AS f(epoch, sequence, kind, description, key, token, leased)
+                ), done AS (
+                    UPDATE responderchain_posts p SET finished_at = now(), outcome_kind = f.kind,
+                        outcome_description = f.description
+                    FROM finishes f
+                    WHERE p.id_epoch = f.epoch AND p.id_sequence = f.sequence AND p.finished_at IS NULL
+                        AND (NOT f.leased OR EXISTS (SELECT 1 FROM fenced WHERE fenced.key = f.key AND fenced.token = f.token))
+                    RETURNING p.id_epoch, p.id_sequence
+                ), notified AS (
+                    SELECT pg_notify(\(Self.channel), 'f' || string_agg(d.id, ',')) AS sent
+                    FROM (SELECT (CASE WHEN id_epoch < 0 THEN id_epoch::numeric + 18446744073709551616
+                                ELSE id_epoch::numeric END)::text || '.'
+                            || (CASE WHEN id_sequence < 0 THEN id_sequence::numeric + 18446744073709551616
+                                ELSE id_sequence::numeric END)::text AS id,
+                            (row_number() OVER () - 1) / 150 AS chunk
+                        FROM done) AS d
+                    GROUP BY d.chunk
+                )
+                SELECT true, key, token FROM fenced
+                UNION ALL SELECT false, '', count(*) FROM notified
                 """, logger: self.logger
-            ).decode((Int64, Int64).self) {
-                finished.append(
-                    EventID(epoch: UInt64(bitPattern: epoch), sequence: UInt64(bitPattern: sequence)))
+            ).decode((Bool, String, Int64).self) where isKey {
+                current[key] = token
             }
-            try await Self.notifyFinished(finished, on: connection, logger: self.logger)
-            return stale
+            return current
+        }
+        let stale = posts.filter { finish in
+            guard let lease = finish.lease else { return false }
+            return current[lease.key.name] != lease.token
         }
         if !stale.isEmpty {
             refused.add(stale.count, ordering: .relaxed)
@@ -314,12 +316,10 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         _ rows: [PostRow], on connection: PostgresConnection, logger: Logger
     ) async throws -> [EventSystem.StoredPost.Acceptance] {
         guard !rows.isEmpty else { return [] }
-        // No row lock on an existing key (DO NOTHING): storing never waits for a claim.
+        // No row lock on an existing key (DO NOTHING): storing never waits for a claim. One
+        // statement: the keys, the posts, and a notification if any post was written (sent when
+        // the statement's transaction commits).
         let keys = Array(Set(rows.map(\.key))).sorted()
-        try await connection.query(
-            """
-            INSERT INTO responderchain_keys (key) SELECT unnest(\(keys)::text[]) ON CONFLICT (key) DO NOTHING
-            """, logger: logger)
         let epochs = rows.map(\.id.columns.epoch)
         let sequences = rows.map(\.id.columns.sequence)
         let orderingKeys = rows.map(\.key)
@@ -334,25 +334,33 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         let traces = rows.map { $0.traceContext ?? "" }
         let hasTrace = rows.map { $0.traceContext != nil }
         var stored = Set<EventID>()
-        for try await (epoch, sequence) in try await connection.query(
+        for try await (isPost, epoch, sequence) in try await connection.query(
             """
-            INSERT INTO responderchain_posts (id_epoch, id_sequence, ordering_key, entry, type_name, schema_version,
-                payload, idempotency_key, deadline, trace_context)
-            SELECT r.epoch, r.sequence, r.key, r.entry, r.type_name, r.version::integer, r.payload,
-                CASE WHEN r.has_idempotency_key THEN r.idempotency_key END,
-                CASE WHEN r.has_deadline THEN 'epoch'::timestamptz + r.deadline * interval '1 microsecond' END,
-                CASE WHEN r.has_trace THEN r.trace::jsonb END
-            FROM unnest(\(epochs)::bigint[], \(sequences)::bigint[], \(orderingKeys)::text[], \(entries)::text[],
-                \(typeNames)::text[], \(versions)::bigint[], \(payloads)::bytea[], \(idempotencyKeys)::text[],
-                \(hasIdempotencyKey)::boolean[], \(deadlines)::bigint[], \(hasDeadline)::boolean[],
-                \(traces)::text[], \(hasTrace)::boolean[])
-                WITH ORDINALITY AS r(epoch, sequence, key, entry, type_name, version, payload, idempotency_key,
-                    has_idempotency_key, deadline, has_deadline, trace, has_trace, position)
-            ORDER BY r.position
-            ON CONFLICT (idempotency_key) DO NOTHING
-            RETURNING id_epoch, id_sequence
+            WITH new_keys AS (
+                INSERT INTO responderchain_keys (key) SELECT unnest(\(keys)::text[]) ON CONFLICT (key) DO NOTHING
+            ), inserted AS (
+                INSERT INTO responderchain_posts (id_epoch, id_sequence, ordering_key, entry, type_name, schema_version,
+                    payload, idempotency_key, deadline, trace_context)
+                SELECT r.epoch, r.sequence, r.key, r.entry, r.type_name, r.version::integer, r.payload,
+                    CASE WHEN r.has_idempotency_key THEN r.idempotency_key END,
+                    CASE WHEN r.has_deadline THEN 'epoch'::timestamptz + r.deadline * interval '1 microsecond' END,
+                    CASE WHEN r.has_trace THEN r.trace::jsonb END
+                FROM unnest(\(epochs)::bigint[], \(sequences)::bigint[], \(orderingKeys)::text[], \(entries)::text[],
+                    \(typeNames)::text[], \(versions)::bigint[], \(payloads)::bytea[], \(idempotencyKeys)::text[],
+                    \(hasIdempotencyKey)::boolean[], \(deadlines)::bigint[], \(hasDeadline)::boolean[],
+                    \(traces)::text[], \(hasTrace)::boolean[])
+                    WITH ORDINALITY AS r(epoch, sequence, key, entry, type_name, version, payload, idempotency_key,
+                        has_idempotency_key, deadline, has_deadline, trace, has_trace, position)
+                ORDER BY r.position
+                ON CONFLICT (idempotency_key) DO NOTHING
+                RETURNING id_epoch, id_sequence
+            ), notified AS (
+                SELECT pg_notify(\(channel), 'p') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_inserted
+            )
+            SELECT true, id_epoch, id_sequence FROM inserted
+            UNION ALL SELECT false, count(*), 0 FROM notified
             """, logger: logger
-        ).decode((Int64, Int64).self) {
+        ).decode((Bool, Int64, Int64).self) where isPost {
             stored.insert(EventID(epoch: UInt64(bitPattern: epoch), sequence: UInt64(bitPattern: sequence)))
         }
         guard stored.count < rows.count else { return Array(repeating: .stored, count: rows.count) }
@@ -384,20 +392,6 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     /// commits).
     static func notifyPosted(on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("SELECT pg_notify(\(channel), 'p')", logger: logger)
-    }
-
-    /// Tells the listening consumers which posts finished, in notifications of at most 150
-    /// identifiers (a payload must stay under 8,000 bytes).
-    static func notifyFinished(_ ids: [EventID], on connection: PostgresConnection, logger: Logger)
-        async throws
-    {
-        var start = 0
-        while start < ids.count {
-            let end = min(start + 150, ids.count)
-            let payload = "f" + ids[start..<end].map(\.notificationText).joined(separator: ",")
-            try await connection.query("SELECT pg_notify(\(channel), \(payload))", logger: logger)
-            start = end
-        }
     }
 
     /// Forgets finished posts and inbox entries older than ``retention``, and keys that have
