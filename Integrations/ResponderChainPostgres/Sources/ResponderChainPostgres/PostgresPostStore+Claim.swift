@@ -74,7 +74,7 @@ extension PostgresPostStore {
         let tokens = leases.map(\.token)
         // One statement in its own transaction; the notification, if any, is sent at its commit.
         try await run("release \(leases.count) leases") {
-            try await self.client.query(
+            for try await _ in try await self.client.query(
                 """
                 WITH locked AS (
                     SELECT key FROM responderchain_keys WHERE key = ANY(\(keys)) ORDER BY key FOR NO KEY UPDATE
@@ -87,6 +87,7 @@ extension PostgresPostStore {
                 )
                 SELECT pg_notify(\(Self.channel), 'p') FROM (SELECT 1 FROM released WHERE pending LIMIT 1) AS any_pending
                 """, logger: self.logger)
+            {}
         }
     }
 

@@ -34,11 +34,13 @@ struct BenchServer: Sendable {
             path: "postgres-bench-\(UInt64.random(in: 0...UInt64.max)).out")
         defer { try? FileManager.default.removeItem(at: output) }
         let pid = ProcessInfo.processInfo.processIdentifier
-        let status = system("/bin/bash '\(script)' start --watch \(pid) >'\(output.path)' 2>/dev/null </dev/null")
+        let status = system(
+            "/bin/bash '\(script)' start --watch \(pid) >'\(output.path)' 2>/dev/null </dev/null")
         let text = ((try? String(contentsOf: output, encoding: .utf8)) ?? "")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard status == 0, let url = text.split(separator: " ").first else {
-            return .failure(BenchServerUnavailable(reason: "pg-cluster could not start a cluster (no initdb?)"))
+            return .failure(
+                BenchServerUnavailable(reason: "pg-cluster could not start a cluster (no initdb?)"))
         }
         return parse(String(url))
     }
@@ -71,7 +73,8 @@ struct BenchServer: Sendable {
                 tls: .disable),
             id: 1, logger: Self.quiet)
         do {
-            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: Self.quiet)
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: Self.quiet)
         } catch {
             try? await connection.close()
             throw error

@@ -27,7 +27,8 @@ enum ConsumerProcess {
         while ContinuousClock.now < deadline {
             var count = 0
             for try await (found, ) in try await client.query(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = \(name)", logger: BenchServer.quiet
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = \(name)",
+                logger: BenchServer.quiet
             ).decode((Int.self,)) {
                 count = found
             }
@@ -41,7 +42,8 @@ enum ConsumerProcess {
     /// The child's side: consumes until terminated.
     static func main(_ arguments: [String]) async throws {
         guard arguments.count == 5, let port = Int(arguments[1]) else {
-            FileHandle.standardError.write(Data("usage: postgres-bench consume HOST PORT USER DATABASE NAME\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: postgres-bench consume HOST PORT USER DATABASE NAME\n".utf8))
             exit(2)
         }
         let server = BenchServer(

@@ -10,6 +10,7 @@ final class LatencyRecorder<ID: Hashable & Sendable>: Sendable {
         var latencies: [Duration] = []
         var first: ContinuousClock.Instant?
         var last: ContinuousClock.Instant?
+        var lastPosted: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
@@ -42,6 +43,14 @@ final class LatencyRecorder<ID: Hashable & Sendable>: Sendable {
             }
         }
     }
+
+    /// Records that the producer's listener heard a `.posted` signal at `instant`.
+    func heardPosted(at instant: ContinuousClock.Instant) {
+        state.withLock { $0.lastPosted = instant }
+    }
+
+    /// When the producer's listener last heard a `.posted` signal.
+    var lastPosted: ContinuousClock.Instant? { state.withLock { $0.lastPosted } }
 
     /// How many jobs ended.
     var doneCount: Int { state.withLock { $0.latencies.count } }

@@ -6,7 +6,9 @@ import PostgresNIO
 /// finished, each on a connection of its own: the database's limit for this workload on this
 /// machine.
 enum RawBaseline {
-    static func run(_ workload: Workload, consumers: Int, on client: PostgresClient) async throws -> BenchResult {
+    static func run(_ workload: Workload, consumers: Int, on client: PostgresClient) async throws
+        -> BenchResult
+    {
         let logger = BenchServer.quiet
         try await client.query(
             """
@@ -61,7 +63,8 @@ enum RawBaseline {
                                 try await Task.sleep(for: .microseconds(workload.workMicroseconds))
                             }
                             try await connection.query(
-                                "UPDATE raw_jobs SET finished_at = now() WHERE seq = ANY(\(rows))", logger: logger)
+                                "UPDATE raw_jobs SET finished_at = now() WHERE seq = ANY(\(rows))",
+                                logger: logger)
                             recorder.done(jobs, at: .now)
                         }
                     }

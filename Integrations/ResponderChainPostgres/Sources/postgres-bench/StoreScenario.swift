@@ -3,7 +3,6 @@ import PostgresNIO
 import ResponderChain
 import ResponderChainPostgres
 import ResponderChainStoredEvents
-import Synchronization
 
 /// Jobs through a ``PostgresPostStore`` end to end: a producer stores them (each batch one
 /// `store(_:)`), consumers (event systems consuming the store, in this process or in child
@@ -29,14 +28,13 @@ struct StoreScenario {
 
     /// Runs `body` with a migrated producer store listening, and the consumers consuming.
     func withConsumers<T: Sendable>(
-        _ body: (PostgresPostStore, LatencyRecorder<EventID>, Mutex<ContinuousClock.Instant?>) async throws -> T
+        _ body: (PostgresPostStore, LatencyRecorder<EventID>) async throws -> T
     ) async throws -> T {
         let logger = BenchServer.quiet
         let producer = try PostgresPostStore(
             client: client, events: try Self.events(), consumer: "producer", logger: logger)
         try await producer.migrate()
         let recorder = LatencyRecorder<EventID>()
-        let lastPosted = Mutex<ContinuousClock.Instant?>(nil)
         let signals = producer.signals()
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await producer.run() }
@@ -44,7 +42,7 @@ struct StoreScenario {
                 for await signal in signals {
                     switch signal {
                     case .finished(let ids): recorder.done(ids, at: .now)
-                    case .posted: lastPosted.withLock { $0 = .now }
+                    case .posted: recorder.heardPosted(at: .now)
                     }
                 }
             }
@@ -55,7 +53,8 @@ struct StoreScenario {
                 var systems: [EventSystem] = []
                 for number in 0..<count {
                     let store = try PostgresPostStore(
-                        client: client, events: try Self.events(), consumer: "consumer-\(number)", logger: logger)
+                        client: client, events: try Self.events(), consumer: "consumer-\(number)",
+                        logger: logger)
                     let system = EventSystem(storage: .shared(store))
                     try system.register(BenchDesk(system: system), as: "desk")
                     group.addTask { try await store.run() }
@@ -63,23 +62,25 @@ struct StoreScenario {
                     system.startConsuming(claimingUpTo: 256, pollInterval: .seconds(1))
                     systems.append(system)
                 }
-                let result = try await body(producer, recorder, lastPosted)
+                let result = try await body(producer, recorder)
                 for system in systems { _ = await system.shutDown(gracePeriod: .seconds(1)) }
                 return result
             case .processes(let count):
-                let children = try (0..<count).map { try ConsumerProcess.spawn(server, database, name: "consumer-\($0)") }
+                let children = try (0..<count).map {
+                    try ConsumerProcess.spawn(server, database, name: "consumer-\($0)")
+                }
                 defer { for child in children { child.terminate() } }
                 for child in children {
                     try await ConsumerProcess.waitUntilListening(child, on: client)
                 }
-                return try await body(producer, recorder, lastPosted)
+                return try await body(producer, recorder)
             }
         }
     }
 
     /// Stores `workload`'s jobs and waits for every one to finish.
     func run(_ scenario: String, _ workload: Workload) async throws -> BenchResult {
-        try await withConsumers { producer, recorder, _ in
+        try await withConsumers { producer, recorder in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for number in 0..<workload.producers {
                     group.addTask {
@@ -89,7 +90,8 @@ struct StoreScenario {
                             let posts = batch.map { job in
                                 EventSystem.StoredPost(
                                     id: EventID(), key: .init(workload.key(of: job)), entry: "desk",
-                                    payload: .event(BenchJob(number: job, workMicroseconds: workload.workMicroseconds)))
+                                    payload: .event(
+                                        BenchJob(number: job, workMicroseconds: workload.workMicroseconds)))
                             }
                             _ = try await producer.store(posts)
                             recorder.accepted(posts.map(\.id), at: .now)
@@ -100,7 +102,8 @@ struct StoreScenario {
             }
             try await waitForAll(workload.events, recorder)
             let (elapsed, latencies) = recorder.summary()
-            return BenchResult(scenario: scenario, events: workload.events, elapsed: elapsed, latencies: latencies)
+            return BenchResult(
+                scenario: scenario, events: workload.events, elapsed: elapsed, latencies: latencies)
         }
     }
 
@@ -114,7 +117,8 @@ struct StoreScenario {
             checked = .now
             var unfinished = 1
             for try await (left, ) in try await client.query(
-                "SELECT count(*) FROM responderchain_posts WHERE finished_at IS NULL", logger: BenchServer.quiet
+                "SELECT count(*) FROM responderchain_posts WHERE finished_at IS NULL",
+                logger: BenchServer.quiet
             ).decode((Int.self,)) {
                 unfinished = left
             }
@@ -125,7 +129,7 @@ struct StoreScenario {
     /// Stores one job at a time on idle consumers, `count` times: the time from calling
     /// `store(_:)` to the producer's listener hearing it (`.posted`), and to hearing it finish.
     func wake(_ count: Int) async throws -> (posted: BenchResult, done: BenchResult) {
-        try await withConsumers { producer, recorder, lastPosted in
+        try await withConsumers { producer, recorder in
             var posted: [Duration] = []
             var done: [Duration] = []
             for number in 0..<count {
@@ -139,7 +143,7 @@ struct StoreScenario {
                 while recorder.doneCount <= number, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .microseconds(100))
                 }
-                if let heard = lastPosted.withLock({ $0 }), heard > start { posted.append(start.duration(to: heard)) }
+                if let heard = recorder.lastPosted, heard > start { posted.append(start.duration(to: heard)) }
                 // The consumers idle again before the next post.
                 try await Task.sleep(for: .milliseconds(20))
             }
@@ -149,7 +153,8 @@ struct StoreScenario {
                 scenario: "wake: store → `.posted` at a listener", events: posted.count, elapsed: .zero,
                 latencies: posted.sorted(), note: "one post at a time, \(count) times")
             let doneResult = BenchResult(
-                scenario: "wake: one post to idle consumers, accepted → done", events: done.count, elapsed: .zero,
+                scenario: "wake: one post to idle consumers, accepted → done", events: done.count,
+                elapsed: .zero,
                 latencies: done, note: "one post at a time, \(count) times")
             return (postedResult, doneResult)
         }

@@ -53,7 +53,9 @@ print(
     "postgres-bench\(quick ? " --quick" : ""): \(ProcessInfo.processInfo.activeProcessorCount) CPUs, server \(server.host):\(server.port)"
 )
 var results: [BenchResult] = []
-let raw = try await onNewDatabase { client, _ in try await RawBaseline.run(throughput, consumers: 2, on: client) }
+let raw = try await onNewDatabase { client, _ in
+    try await RawBaseline.run(throughput, consumers: 2, on: client)
+}
 results.append(raw)
 results.append(
     try await onNewDatabase { client, database in
@@ -78,7 +80,8 @@ var jobsResult = try await onNewDatabase { client, database in
 jobsResult.note = "published, 4 CPUs: River 501 jobs/s, Oban 284 jobs/s"
 results.append(jobsResult)
 let (posted, woken) = try await onNewDatabase { client, database in
-    try await StoreScenario(server: server, database: database, client: client, consumers: .processes(2)).wake(wakes)
+    try await StoreScenario(server: server, database: database, client: client, consumers: .processes(2))
+        .wake(wakes)
 }
 results.append(posted)
 results.append(woken)
