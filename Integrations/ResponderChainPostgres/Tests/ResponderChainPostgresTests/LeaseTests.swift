@@ -85,6 +85,31 @@ struct LeaseTests {
         }
     }
 
+    @Test(
+        "A finish under an earlier lease of the same consumer is refused once it claimed the key again: the token fences, not only the owner"
+    )
+    func earlierLeaseOfTheSameOwner() async throws {
+        try await withDatabase { client, _ in
+            let store = try await migratedStore(client, consumer: "only")
+            let post = samplePost(1, key: "k")
+            _ = try await store.store([post])
+            let earlier = try #require(try await store.claim(limit: 10).first?.lease)
+            try await store.release([earlier])
+            let again = try await store.claim(limit: 10)
+            let current = try #require(again.first?.lease)
+            #expect(again.map(\.id) == [post.id])
+            #expect(current.token > earlier.token)
+
+            try await store.finish([.init(id: post.id, outcome: Self.handled, lease: earlier)])
+            #expect(store.refusedFinishes == 1)
+            #expect(try await store.outcome(of: post.id) == nil)
+
+            try await store.finish([.init(id: post.id, outcome: Self.handled, lease: current)])
+            #expect(store.refusedFinishes == 1)
+            #expect(try await store.outcome(of: post.id) == Self.handled)
+        }
+    }
+
     @Test("A finish without a lease is recorded as in a store of one consumer")
     func unleasedFinish() async throws {
         try await withDatabase { client, _ in
