@@ -5,14 +5,18 @@ import ResponderChain
 import ResponderChainPostgres
 
 /// The consumer processes of the multi-process rows: this executable again, run as
-/// `postgres-bench consume HOST PORT USER DATABASE NAME`: an event system consuming the store,
+/// `postgres-bench consume HOST PORT USER DATABASE CLAIM_LIMIT NAME`: an event system consuming the store,
 /// whose desk handles the jobs, until it is terminated.
 enum ConsumerProcess {
     /// Starts a consumer process named `name` on `database`.
-    static func spawn(_ server: BenchServer, _ database: String, name: String) throws -> Process {
+    static func spawn(_ server: BenchServer, _ database: String, claimLimit: Int, name: String) throws
+        -> Process
+    {
         let process = Process()
         process.executableURL = Bundle.main.executableURL ?? URL(filePath: CommandLine.arguments[0])
-        process.arguments = ["consume", server.host, "\(server.port)", server.username, database, name]
+        process.arguments = [
+            "consume", server.host, "\(server.port)", server.username, database, "\(claimLimit)", name,
+        ]
         var environment = ProcessInfo.processInfo.environment
         if let password = server.password { environment["PGPASSWORD"] = password }
         process.environment = environment
@@ -41,15 +45,15 @@ enum ConsumerProcess {
 
     /// The child's side: consumes until terminated.
     static func main(_ arguments: [String]) async throws {
-        guard arguments.count == 5, let port = Int(arguments[1]) else {
+        guard arguments.count == 6, let port = Int(arguments[1]), let claimLimit = Int(arguments[4]) else {
             FileHandle.standardError.write(
-                Data("usage: postgres-bench consume HOST PORT USER DATABASE NAME\n".utf8))
+                Data("usage: postgres-bench consume HOST PORT USER DATABASE CLAIM_LIMIT NAME\n".utf8))
             exit(2)
         }
         let server = BenchServer(
             host: arguments[0], port: port, username: arguments[2],
             password: ProcessInfo.processInfo.environment["PGPASSWORD"])
-        let name = arguments[4]
+        let name = arguments[5]
         let client = PostgresClient(
             configuration: server.configuration(database: arguments[3], name: name),
             backgroundLogger: BenchServer.quiet)
@@ -60,7 +64,7 @@ enum ConsumerProcess {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await client.run() }
             group.addTask { try await store.run() }
-            system.startConsuming(claimingUpTo: 256, pollInterval: .seconds(1))
+            system.startConsuming(claimingUpTo: claimLimit, pollInterval: .seconds(1))
             // Only a signal ends this process.
             let (never, keptOpen) = AsyncStream.makeStream(of: Void.self)
             for await _ in never {}

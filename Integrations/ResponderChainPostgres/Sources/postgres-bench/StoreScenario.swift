@@ -19,6 +19,8 @@ struct StoreScenario {
     let database: String
     let client: PostgresClient
     let consumers: Consumers
+    /// Each consumer's `startConsuming(claimingUpTo:)`.
+    var claimLimit = 256
 
     static func events() throws -> StoredEvents {
         var events = StoredEvents()
@@ -59,7 +61,7 @@ struct StoreScenario {
                     try system.register(BenchDesk(system: system), as: "desk")
                     group.addTask { try await store.run() }
                     while store.listenerProcessID == nil { try await Task.sleep(for: .milliseconds(1)) }
-                    system.startConsuming(claimingUpTo: 256, pollInterval: .seconds(1))
+                    system.startConsuming(claimingUpTo: claimLimit, pollInterval: .seconds(1))
                     systems.append(system)
                 }
                 let result = try await body(producer, recorder)
@@ -67,7 +69,8 @@ struct StoreScenario {
                 return result
             case .processes(let count):
                 let children = try (0..<count).map {
-                    try ConsumerProcess.spawn(server, database, name: "consumer-\($0)")
+                    try ConsumerProcess.spawn(
+                        server, database, claimLimit: claimLimit, name: "consumer-\($0)")
                 }
                 defer { for child in children { child.terminate() } }
                 for child in children {

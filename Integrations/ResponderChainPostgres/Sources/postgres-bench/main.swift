@@ -24,6 +24,10 @@ if arguments.first == "consume" {
     exit(0)
 }
 let quick = arguments.contains("--quick")
+/// `--claim N`: each consumer's `startConsuming(claimingUpTo:)` (256 by default).
+let claimLimit =
+    arguments.firstIndex(of: "--claim").flatMap { arguments.dropFirst($0 + 1).first }.flatMap { Int($0) }
+    ?? 256
 let server: BenchServer
 switch BenchServer.locate() {
 case .success(let found): server = found
@@ -50,7 +54,7 @@ jobs.workMicroseconds = 1_000
 let wakes = quick ? 10 : 50
 
 print(
-    "postgres-bench\(quick ? " --quick" : ""): \(ProcessInfo.processInfo.activeProcessorCount) CPUs, server \(server.host):\(server.port)"
+    "postgres-bench\(quick ? " --quick" : ""): \(ProcessInfo.processInfo.activeProcessorCount) CPUs, server \(server.host):\(server.port), consumers claim up to \(claimLimit)"
 )
 var results: [BenchResult] = []
 let raw = try await onNewDatabase { client, _ in
@@ -59,29 +63,41 @@ let raw = try await onNewDatabase { client, _ in
 results.append(raw)
 results.append(
     try await onNewDatabase { client, database in
-        try await StoreScenario(server: server, database: database, client: client, consumers: .inProcess(1))
-            .run("store, 1 process (producer and consumer)", throughput)
+        try await StoreScenario(
+            server: server, database: database, client: client, consumers: .inProcess(1),
+            claimLimit: claimLimit
+        )
+        .run("store, 1 process (producer and consumer)", throughput)
     })
 results.append(
     try await onNewDatabase { client, database in
-        try await StoreScenario(server: server, database: database, client: client, consumers: .processes(2))
-            .run("store, 2 consumer processes", throughput)
+        try await StoreScenario(
+            server: server, database: database, client: client, consumers: .processes(2),
+            claimLimit: claimLimit
+        )
+        .run("store, 2 consumer processes", throughput)
     })
 var pacedResult = try await onNewDatabase { client, database in
-    try await StoreScenario(server: server, database: database, client: client, consumers: .processes(2))
-        .run("store, 2 consumer processes, offered 3,000/s", paced)
+    try await StoreScenario(
+        server: server, database: database, client: client, consumers: .processes(2), claimLimit: claimLimit
+    )
+    .run("store, 2 consumer processes, offered 3,000/s", paced)
 }
 pacedResult.note = "batches of 30 every 10 ms"
 results.append(pacedResult)
 var jobsResult = try await onNewDatabase { client, database in
-    try await StoreScenario(server: server, database: database, client: client, consumers: .processes(2))
-        .run("1 ms jobs, 2 producers, 2 consumer processes", jobs)
+    try await StoreScenario(
+        server: server, database: database, client: client, consumers: .processes(2), claimLimit: claimLimit
+    )
+    .run("1 ms jobs, 2 producers, 2 consumer processes", jobs)
 }
 jobsResult.note = "published, 4 CPUs: River 501 jobs/s, Oban 284 jobs/s"
 results.append(jobsResult)
 let (posted, woken) = try await onNewDatabase { client, database in
-    try await StoreScenario(server: server, database: database, client: client, consumers: .processes(2))
-        .wake(wakes)
+    try await StoreScenario(
+        server: server, database: database, client: client, consumers: .processes(2), claimLimit: claimLimit
+    )
+    .wake(wakes)
 }
 results.append(posted)
 results.append(woken)
