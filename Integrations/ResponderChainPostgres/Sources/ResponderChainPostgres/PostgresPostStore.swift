@@ -28,7 +28,7 @@ internal import Synchronization
 /// }
 /// ```
 ///
-/// **Claims.** ``claim(limit:)`` leases, in one transaction, keys that have unfinished posts and
+/// **Claims.** ``claim(limit:)`` leases, in one statement, keys that have unfinished posts and
 /// that no live consumer holds (`FOR UPDATE SKIP LOCKED`: consumers claiming at once never wait
 /// for each other, and never get the same key). Each claim of a key takes a new fencing token
 /// from one database sequence, so a later claim always carries a larger token. Leases are
@@ -40,8 +40,8 @@ internal import Synchronization
 /// was not finished: delivery is at least once).
 ///
 /// **Fencing.** ``finish(_:)`` records a claimed post's outcome only if its lease is still its
-/// key's current one, held by this consumer; otherwise the finish is refused and counted
-/// (``refusedFinishes``). The ``inbox`` checks the same inside the application's own
+/// key's current one, held by this consumer (checked in the update's own statement); otherwise
+/// the finish is refused and counted (``refusedFinishes``). The ``inbox`` checks the same inside the application's own
 /// transaction, so that a consumer frozen past its lease cannot write an effect twice.
 ///
 /// **Signals.** A listening connection (`LISTEN`) hears the posts and finishes of every
@@ -311,7 +311,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     // MARK: Queries
 
     /// Inserts `rows` in their order, in one statement, and answers for each: stored, or a
-    /// duplicate of the retained post holding its idempotency key. Upserts their keys.
+    /// duplicate of the retained post holding its idempotency key. Upserts their keys, and
+    /// notifies the listening consumers if a post was written (when the transaction commits).
     static func insert(
         _ rows: [PostRow], on connection: PostgresConnection, logger: Logger
     ) async throws -> [EventSystem.StoredPost.Acceptance] {
@@ -386,12 +387,6 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
             }
             return holder
         }
-    }
-
-    /// Tells the listening consumers that posts were stored (delivered when the transaction
-    /// commits).
-    static func notifyPosted(on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("SELECT pg_notify(\(channel), 'p')", logger: logger)
     }
 
     /// Forgets finished posts and inbox entries older than ``retention``, and keys that have
