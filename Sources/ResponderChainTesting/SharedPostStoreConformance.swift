@@ -107,27 +107,6 @@ public enum SharedPostStoreConformance {
             #expect(next.map(\.id) == [posts[1].id])
             #expect((next.first?.lease?.token ?? .min) > lease.token)
         },
-        Check("finishing and releasing in one call records the finishes and frees the keys at once") {
-            subject in
-            let posts = [
-                Conformance.post(0, key: "a"), Conformance.post(1, key: "a"), Conformance.post(2, key: "b"),
-            ]
-            _ = try await subject.first.store(posts)
-            let claimed = try await subject.first.claim(limit: 10)
-            let a = try #require(claimed.first { $0.key == "a" }?.lease)
-            let b = try #require(claimed.first { $0.key == "b" }?.lease)
-            try await subject.first.finish(
-                [
-                    .init(id: posts[0].id, outcome: Conformance.handled, lease: a),
-                    .init(id: posts[2].id, outcome: Conformance.handled, lease: b),
-                ],
-                releasing: [a, b])
-            #expect(try await subject.second.outcome(of: posts[0].id) == Conformance.handled)
-            #expect(try await subject.second.outcome(of: posts[2].id) == Conformance.handled)
-            let next = try await subject.second.claim(limit: 10)
-            #expect(next.map(\.id) == [posts[1].id])
-            #expect((next.first?.lease?.token ?? .min) > a.token)
-        },
         Check("after a lease runs out the key is claimed again, and a finish under the old lease is refused")
         {
             subject in
