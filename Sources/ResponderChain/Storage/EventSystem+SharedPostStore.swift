@@ -39,16 +39,6 @@ extension EventSystem {
         /// ignored.
         func release(_ leases: [EventSystem.Lease]) async throws
 
-        /// Records `finishes` as ``EventSystem/PostStore/finish(_:)`` does, then ends `leases` as
-        /// ``release(_:)`` does: a store may write both in one transaction (one round trip), as
-        /// long as no lease's end is visible before the finishes (no other consumer is handed a
-        /// post whose end is not written). The post office's writer calls it with the finishes
-        /// and the drained leases handed to it since its last write. The default calls
-        /// ``EventSystem/PostStore/finish(_:)``, then ``release(_:)`` (even if the finish
-        /// failed: its posts are then delivered again), and throws the first error.
-        func finish(_ finishes: [EventSystem.StoredPost.Finish], releasing leases: [EventSystem.Lease])
-            async throws
-
         /// What the store learns of other consumers' work, as it happens: posts stored
         /// (anywhere) that may be claimable, and posts finished (anywhere). Best effort: a
         /// signal may be lost, which the post office's polling covers. Each call returns a new
@@ -81,24 +71,5 @@ extension EventSystem {
         case posted
         /// These posts finished, here or in another process.
         case finished([EventID])
-    }
-}
-
-extension EventSystem.SharedPostStore {
-    /// Calls ``EventSystem/PostStore/finish(_:)`` with `finishes`, then ``release(_:)`` with
-    /// `leases` (even if the finish failed), and throws the first error.
-    public func finish(
-        _ finishes: [EventSystem.StoredPost.Finish], releasing leases: [EventSystem.Lease]
-    ) async throws {
-        var failure: (any Error)?
-        if !finishes.isEmpty {
-            do {
-                try await finish(finishes)
-            } catch {
-                failure = error
-            }
-        }
-        if !leases.isEmpty { try await release(leases) }
-        if let failure { throw failure }
     }
 }

@@ -127,15 +127,15 @@ final class StoreWriter: Sendable {
                 return (posts, state.finishes, state.releases)
             }
             guard let (posts, finishes, releases) = next else { break }
-            // A failed finish loses nothing: the post stays unfinished in the store, and is
-            // delivered again at the next recovery (at least once). A failed release loses
-            // nothing either: the lease expires, and the next consumer claims the key after it.
-            if let shared, !finishes.isEmpty || !releases.isEmpty {
-                // One call, so that the store may write both at once (the releases after the
-                // finishes).
-                try? await shared.finish(finishes, releasing: releases)
-            } else if !finishes.isEmpty {
+            if !finishes.isEmpty {
+                // A failed finish loses nothing: the post stays unfinished in the store, and is
+                // delivered again at the next recovery (at least once).
                 try? await store.finish(finishes)
+            }
+            if !releases.isEmpty, let shared {
+                // A failed release loses nothing either: the lease expires, and the next
+                // consumer claims the key after it.
+                try? await shared.release(releases)
             }
             if !posts.isEmpty {
                 for (pending, result) in zip(posts, await results(of: posts)) {

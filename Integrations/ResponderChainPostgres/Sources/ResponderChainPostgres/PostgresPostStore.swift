@@ -191,27 +191,9 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     /// without a claim) is recorded as it is. The listening consumers hear which posts finished
     /// when the statement commits.
     public func finish(_ posts: [EventSystem.StoredPost.Finish]) async throws {
-        try await finish(posts, releasing: [])
-    }
-
-    /// Records `posts` as ``finish(_:)`` does and ends `leases` as ``release(_:)`` does, in one
-    /// statement (its own transaction, one round trip): the releases are seen by other consumers
-    /// together with the finishes, never before them.
-    public func finish(
-        _ posts: [EventSystem.StoredPost.Finish], releasing leases: [EventSystem.Lease]
-    ) async throws {
-        guard !posts.isEmpty || !leases.isEmpty else { return }
-        state.withLock { state in
-            for lease in leases where state.held[lease.key.name] == lease.token {
-                state.held[lease.key.name] = nil
-            }
-        }
+        guard !posts.isEmpty else { return }
         let consumer = self.consumer
-        let releasedKeys = leases.map(\.key.name)
-        let releasedTokens = leases.map(\.token)
-        let keys = Array(Set(posts.compactMap { $0.lease?.key.name } + releasedKeys)).sorted()
-        // A release updates the keys' rows; finishes alone only need them to stay as they are.
-        let lockMode = leases.isEmpty ? "FOR SHARE" : "FOR NO KEY UPDATE"
+        let keys = Array(Set(posts.compactMap { $0.lease?.key.name })).sorted()
         let epochs = posts.map(\.id.columns.epoch)
         let sequences = posts.map(\.id.columns.sequence)
         let kinds = posts.map(\.outcome.kind.rawValue)
@@ -219,22 +201,19 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         let leaseKeys = posts.map { $0.lease?.key.name ?? "" }
         let leaseTokens = posts.map { $0.lease?.token ?? 0 }
         let leased = posts.map { $0.lease != nil }
-        let current = try await run("finish \(posts.count) posts and release \(leases.count) leases") {
-            // `locked` holds the keys' rows until the statement commits: a claim skips them, so
-            // the fence stays true while the posts are marked. Every statement of the store that
-            // locks several keys locks them in key order (no deadlock between a finish, a
-            // heartbeat and a release). The finished identifiers are written unsigned, as
+        let current = try await run("finish \(posts.count) posts") {
+            // `fenced` holds the keys' rows FOR SHARE until the statement commits: a claim skips
+            // them, so the check stays true while the posts are marked. Every statement of the
+            // store that locks several keys locks them in key order (no deadlock between a
+            // finish, a heartbeat and a release). The identifiers are written unsigned, as
             // ``EventID/notificationText`` writes them, 150 to a notification (a payload must
-            // stay under 8,000 bytes); a released key with posts left is announced as posted
-            // (the posts this statement finished do not count: it does not see its own updates).
+            // stay under 8,000 bytes).
             var current: [String: Int64] = [:]
             for try await (isKey, key, token) in try await self.client.query(
                 """
-                WITH locked AS (
-                    SELECT key, token, owner FROM responderchain_keys WHERE key = ANY(\(keys))
-                    ORDER BY key \(unescaped: lockMode)
-                ), fenced AS (
-                    SELECT key, token FROM locked WHERE owner = \(consumer)
+                WITH fenced AS (
+                    SELECT key, token FROM responderchain_keys WHERE key = ANY(\(keys)) AND owner = \(consumer)
+                    ORDER BY key FOR SHARE
                 ), finishes AS (
                     SELECT * FROM unnest(\(epochs)::bigint[], \(sequences)::bigint[], \(kinds)::text[],
                         \(descriptions)::text[], \(leaseKeys)::text[], \(leaseTokens)::bigint[], \(leased)::boolean[])
@@ -245,7 +224,7 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
                     FROM finishes f
                     WHERE p.id_epoch = f.epoch AND p.id_sequence = f.sequence AND p.finished_at IS NULL
                         AND (NOT f.leased OR EXISTS (SELECT 1 FROM fenced WHERE fenced.key = f.key AND fenced.token = f.token))
-                    RETURNING p.seq, p.id_epoch, p.id_sequence
+                    RETURNING p.id_epoch, p.id_sequence
                 ), notified AS (
                     SELECT pg_notify(\(Self.channel), 'f' || string_agg(d.id, ',')) AS sent
                     FROM (SELECT (CASE WHEN id_epoch < 0 THEN id_epoch::numeric + 18446744073709551616
@@ -255,19 +234,9 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
                             (row_number() OVER () - 1) / 150 AS chunk
                         FROM done) AS d
                     GROUP BY d.chunk
-                ), released AS (
-                    UPDATE responderchain_keys k SET owner = NULL, lease_until = NULL
-                    FROM unnest(\(releasedKeys)::text[], \(releasedTokens)::bigint[]) AS r(key, token), locked
-                    WHERE k.key = r.key AND k.token = r.token AND locked.key = k.key
-                    RETURNING k.key
-                ), posted AS (
-                    SELECT pg_notify(\(Self.channel), 'p') AS sent
-                    FROM (SELECT 1 FROM released r WHERE EXISTS (SELECT 1 FROM responderchain_posts p
-                        WHERE p.ordering_key = r.key AND p.finished_at IS NULL
-                            AND p.seq NOT IN (SELECT seq FROM done)) LIMIT 1) AS any_pending
                 )
                 SELECT true, key, token FROM fenced
-                UNION ALL SELECT false, '', (SELECT count(*) FROM notified) + (SELECT count(*) FROM posted)
+                UNION ALL SELECT false, '', count(*) FROM notified
                 """, logger: self.logger
             ).decode((Bool, String, Int64).self) where isKey {
                 current[key] = token
@@ -287,7 +256,7 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
                     "leases": "\(Set(stale.compactMap(\.lease)).map(\.description).sorted())",
                 ])
         }
-        if !posts.isEmpty { try await pruneIfDue() }
+        try await pruneIfDue()
     }
 
     /// Every post not finished, oldest first, whatever its lease, with its time left now; rows
