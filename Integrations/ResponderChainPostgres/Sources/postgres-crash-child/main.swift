@@ -1,0 +1,88 @@
+// The child process of the PostgreSQL crash suite (Tests/ResponderChainPostgresTests/CrashTests.swift):
+// a consumer of a shared PostgresPostStore (`storage: .shared`, `startConsuming`) that posts its
+// share of work on four ordering keys, applies each effect once through the fenced inbox, and
+// kills itself with SIGKILL at its crash point (ResponderChainTesting's CrashPoint, CrashTrigger
+// and CrashingPostStore). The posts an earlier run left unfinished are claimed once the dead
+// run's leases end. Without a crash point, it handles everything and shuts down.
+//
+// Standard output: `recovered <count>` once it read how many posts the database held unfinished;
+// `accepted <seq> <event id>`, one line per post as soon as `post` returned it accepted;
+// `skipped <seq>` for a delivery the inbox found done already. Standard error: `reached <point>`
+// just before the kill. Exit status: 0 after a clean run, 3 if the crash point was never reached,
+// 4 if a clean run shut down with work left, 64 for a bad command line, 1 for any other error.
+//
+//   postgres-crash-child HOST PORT USER DATABASE LEASE_MS RUN FIRST_SEQ COUNT POINT|none OCCURRENCE SEED
+import Foundation
+import Logging
+import PostgresNIO
+import ResponderChain
+import ResponderChainPostgres
+import ResponderChainStoredEvents
+import ResponderChainTesting
+
+let arguments: ChildArguments
+do {
+    arguments = try ChildArguments(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    CrashInjection.writeLine(error.description, to: 2)
+    exit(64)
+}
+let run = arguments.run
+
+do {
+    var logger = Logger(label: "postgres-crash-child")
+    logger.logLevel = .warning
+    let client = PostgresClient(
+        configuration: .init(
+            host: arguments.host, port: arguments.port, username: arguments.username, password: nil,
+            database: arguments.database, tls: .disable),
+        backgroundLogger: logger)
+    var events = StoredEvents()
+    try events.register(CrashSuite.Work.self, as: "work")
+    // A new consumer per run: a killed run's keys are taken over once its lease ends.
+    let store = try PostgresPostStore(
+        client: client, events: events, consumer: "crash-run-\(run.number)", lease: arguments.lease,
+        logger: logger)
+    let trigger = CrashTrigger(point: run.point, occurrence: run.occurrence)
+    let crashing = CrashingPostStore(wrapping: store, trigger: trigger)
+    let system = EventSystem(storage: .shared(crashing))
+    let desk = WorkDesk(system: system, store: store, trigger: trigger, run: run)
+    try system.register(desk, as: "work")
+
+    try await withThrowingDiscardingTaskGroup { group in
+        group.addTask { await client.run() }
+        group.addTask { try await store.run() }
+        try await store.migrate()
+        for statement in WorkDesk.schema {
+            try await client.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+        }
+        // What earlier runs left unfinished: handling one of these is a redelivery.
+        CrashInjection.writeLine("recovered \(try await crashing.unfinished().count)", to: 1)
+        system.startConsuming(claimingUpTo: 64, pollInterval: .milliseconds(100))
+
+        let tickets = await run.post(from: desk)
+        for ticket in tickets { _ = await ticket.outcome }
+        // The posts an earlier run left on keys this run posted nothing more to end after these:
+        // wait for the store to hold nothing unfinished (a clean run), or for the crash.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(30))
+        while clock.now < deadline, !(try await store.unfinished().isEmpty) {
+            try await clock.sleep(for: .milliseconds(50))
+        }
+        let report = await system.shutDown(gracePeriod: .seconds(30))
+        if trigger.isArmed {
+            CrashInjection.writeLine(
+                "run \(run.number): \(run.point!.rawValue) not reached after \(trigger.passes) occurrences (\(report))",
+                to: 2)
+            exit(3)
+        }
+        guard report.kept == 0, report.endedEarly == 0, try await store.unfinished().isEmpty else {
+            CrashInjection.writeLine("run \(run.number): shut down with work left (\(report))", to: 2)
+            exit(4)
+        }
+        exit(0)
+    }
+} catch {
+    CrashInjection.writeLine("run \(run.number): \(error)", to: 2)
+    exit(1)
+}
