@@ -32,11 +32,13 @@ let run = arguments.run
 do {
     var logger = Logger(label: "postgres-crash-child")
     logger.logLevel = .warning
-    let client = PostgresClient(
-        configuration: .init(
-            host: arguments.host, port: arguments.port, username: arguments.username, password: nil,
-            database: arguments.database, tls: .disable),
-        backgroundLogger: logger)
+    var configuration = PostgresClient.Configuration(
+        host: arguments.host, port: arguments.port, username: arguments.username, password: nil,
+        database: arguments.database, tls: .disable)
+    // Its connections carry its consumer's name (pg_stat_activity), so that the test sees when
+    // the server has closed them all: nothing the killed run sent can commit after that.
+    configuration.options.additionalStartupParameters = [("application_name", "crash-run-\(run.number)")]
+    let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     var events = StoredEvents()
     try events.register(CrashSuite.Work.self, as: "work")
     // A new consumer per run: a killed run's keys are taken over once its lease ends.

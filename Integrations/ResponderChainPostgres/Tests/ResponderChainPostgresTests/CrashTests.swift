@@ -30,6 +30,11 @@ struct CrashTests {
                         "\(Self.lease.milliseconds)",
                     ] + run.arguments)
                 tally.record(output, of: run)
+                // A commit the killed run sent before it died still lands: once the server has
+                // closed its connections, nothing it wrote can commit while the next run reads.
+                try await eventually("run \(run.number)'s connections to close") {
+                    try await connections(of: "crash-run-\(run.number)", client) == 0 ? true : nil
+                }
             }
             let summary = tally.check(
                 effects: try await Self.effects(client), posts: try await Self.posts(client))
