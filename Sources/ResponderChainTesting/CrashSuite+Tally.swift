@@ -51,7 +51,8 @@ extension CrashSuite {
         public private(set) var posted = Set<Int>()
         /// How many kills landed at each point.
         public private(set) var landed: [CrashPoint: Int] = [:]
-        /// How many posts the runs recovered (redeliveries).
+        /// How many posts the runs found unfinished at their start, summed over the runs (a post
+        /// left unfinished through several runs counts in each).
         public private(set) var recovered = 0
         /// How many deliveries the inbox kept from a second effect.
         public private(set) var skipped = 0
@@ -167,8 +168,9 @@ extension CrashSuite {
                 separator: ", ")
             return """
                 \(landed.values.reduce(0, +)) kills landed (\(points)); \(posted.count) posts made, \
-                \(accepted.count) acknowledged, \(posts.count) stored, \(recovered) redelivered, \(skipped) \
-                kept from a second effect by the inbox, \(effects.count) effects
+                \(accepted.count) acknowledged, \(posts.count) stored, \(recovered) found unfinished at a run's \
+                start (summed over the runs), \(skipped) kept from a second effect by the inbox, \(effects.count) \
+                effects
                 """
         }
     }
