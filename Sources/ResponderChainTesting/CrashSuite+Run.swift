@@ -69,7 +69,7 @@ extension CrashSuite {
 
         /// Posts the run's work from `entry`, one poster per key, each posting its key's share
         /// in order, interleaved by the seed; writes `accepted <seq> <event id>` (the full
-        /// form, ``EventID/debugDescription``) to standard output as soon as a `post` returns
+        /// form, `EventID.debugDescription`) to standard output as soon as a `post` returns
         /// accepted, `rejected <seq> <reason>` to standard error otherwise. Returns the
         /// tickets.
         public func post(from entry: some Responder) async -> [Ticket] {

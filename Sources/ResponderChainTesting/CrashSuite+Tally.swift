@@ -9,7 +9,7 @@ extension CrashSuite {
         public let seq: Int
         /// The work's ordering key's name.
         public let key: String
-        /// The event identifier the handler saw (``EventID/debugDescription``).
+        /// The event identifier the handler saw (`EventID.debugDescription`).
         public let eventID: String
         /// The stored post the database links the effect to (through the inbox entry written
         /// in the effect's transaction), as ``StoredPost/id`` names it; `nil` if none.
