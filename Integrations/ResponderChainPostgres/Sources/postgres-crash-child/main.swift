@@ -64,8 +64,9 @@ do {
 
         let tickets = await run.post(from: desk)
         for ticket in tickets { _ = await ticket.outcome }
-        // The posts an earlier run left on keys this run posted nothing more to end after these:
-        // wait for the store to hold nothing unfinished (a clean run), or for the crash.
+        // Each key's earlier posts are ahead of this run's, so all were handled once the tickets
+        // ended; their finishes may still be on their way to the store: wait until it holds
+        // nothing unfinished (a clean run), or for the crash.
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: .seconds(30))
         while clock.now < deadline, !(try await store.unfinished().isEmpty) {
