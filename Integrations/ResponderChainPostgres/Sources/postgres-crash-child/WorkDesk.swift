@@ -77,12 +77,19 @@ actor WorkDesk: Responder {
         trigger.passHandler(of: id)
         await run.pace(work)
         let logger = store.logger
-        let ran = try await store.inbox.handleOnce(id) { connection in
-            try await connection.query(
-                """
-                INSERT INTO effect (seq, key, event_id)
-                VALUES (\(work.seq), \(work.key.name), \(id.debugDescription))
-                """, logger: logger)
+        let ran: Bool
+        do {
+            ran = try await store.inbox.handleOnce(id) { connection in
+                try await connection.query(
+                    """
+                    INSERT INTO effect (seq, key, event_id)
+                    VALUES (\(work.seq), \(work.key.name), \(id.debugDescription))
+                    """, logger: logger)
+            }
+        } catch {
+            // The post ends failed; it is delivered again if its finish is refused.
+            CrashInjection.writeLine("failed \(work.seq) \(id.debugDescription): \(error)", to: 2)
+            throw error
         }
         // A redelivery of a post whose effect an earlier run applied: the inbox kept it once.
         if !ran { CrashInjection.writeLine("skipped \(work.seq)", to: 1) }

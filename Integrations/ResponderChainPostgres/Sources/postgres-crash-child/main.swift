@@ -32,18 +32,20 @@ let run = arguments.run
 do {
     var logger = Logger(label: "postgres-crash-child")
     logger.logLevel = .warning
+    // A new consumer per run: a killed run's keys are taken over once its lease ends. (Its
+    // database in its name: suites on other databases of the server run at the same time.)
+    let name = "crash-run-\(run.number)-\(arguments.database)"
     var configuration = PostgresClient.Configuration(
         host: arguments.host, port: arguments.port, username: arguments.username, password: nil,
         database: arguments.database, tls: .disable)
     // Its connections carry its consumer's name (pg_stat_activity), so that the test sees when
     // the server has closed them all: nothing the killed run sent can commit after that.
-    configuration.options.additionalStartupParameters = [("application_name", "crash-run-\(run.number)")]
+    configuration.options.additionalStartupParameters = [("application_name", name)]
     let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     var events = StoredEvents()
     try events.register(CrashSuite.Work.self, as: "work")
-    // A new consumer per run: a killed run's keys are taken over once its lease ends.
     let store = try PostgresPostStore(
-        client: client, events: events, consumer: "crash-run-\(run.number)", lease: arguments.lease,
+        client: client, events: events, consumer: name, lease: arguments.lease,
         logger: logger)
     let trigger = CrashTrigger(point: run.point, occurrence: run.occurrence)
     let crashing = CrashingPostStore(wrapping: store, trigger: trigger)
