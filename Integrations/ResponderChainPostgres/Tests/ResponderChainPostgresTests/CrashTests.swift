@@ -9,7 +9,10 @@ import Testing
 /// is killed with SIGKILL at injected crash points, run after run on one database, the next run
 /// taking the dead one's keys over once their leases end; the database is checked after a last,
 /// clean run.
-@Suite("Crashes lose nothing accepted on a shared PostgreSQL store", .timeLimit(.minutes(5)))
+///
+/// The two leases run one after the other: at once, their children would starve the other suites'
+/// heartbeats on a small machine.
+@Suite("Crashes lose nothing accepted on a shared PostgreSQL store", .timeLimit(.minutes(5)), .serialized)
 struct CrashTests {
     /// The leases the suite runs with: short, so that each run takes over the killed run's keys
     /// quickly; and so short that the running consumer's own leases lapse under way and it claims
