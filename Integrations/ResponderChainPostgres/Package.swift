@@ -58,6 +58,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The crash suite's child: a consumer that posts, handles through the fenced inbox and
+        // kills itself with SIGKILL at a crash point (Tests/…/CrashTests.swift).
+        .executableTarget(
+            name: "postgres-crash-child",
+            dependencies: [
+                "ResponderChainPostgres",
+                .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
+                .product(name: "ResponderChainTesting", package: "ResponderChain"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The store's benchmark rows, release build (Docs/Benchmarks.md, "PostgreSQL store"):
         // swift run -c release --package-path Integrations/ResponderChainPostgres postgres-bench [--quick]
         .executableTarget(
@@ -77,6 +90,7 @@ let package = Package(
                 // Built with the tests, so that the crash test finds it beside their bundle.
                 "postgres-lease-child",
                 "postgres-consumer-child",
+                "postgres-crash-child",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),

@@ -44,6 +44,7 @@ let package = Package(
                 "ResponderChainSQLite",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
+                .product(name: "ResponderChainTesting", package: "ResponderChain"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -76,8 +76,8 @@ extension PostgresPostStore {
     /// tables in the same database).
     public var inbox: Inbox { Inbox(store: self) }
 
-    /// Throws ``PostgresPostStoreError/lostLease(key:token:)`` unless the lease this store holds
-    /// on `id`'s key is the key's current one, owned by this consumer, or no consumer leases
+    /// Throws ``PostgresPostStoreError/lostLease(key:token:)`` unless `id`'s key's current lease
+    /// is owned by this consumer (under this or a later claim of its own), or no consumer leases
     /// the key and this store holds no lease on it; locks the key's row until the transaction
     /// ends.
     func checkFence(of id: EventID, on connection: PostgresConnection) async throws {
@@ -97,13 +97,15 @@ extension PostgresPostStore {
         ).decode((Int64, String?).self) {
             current = (token, owner)
         }
+        // The key's current lease is this consumer's, whichever of its claims took it: its lease
+        // may have lapsed and its own claim taken the key again (with a new token) while this
+        // post, claimed before, was under way. This consumer delivers a key's posts one at a
+        // time, so the write is still in the key's order; refusing it would send the post back
+        // to be delivered after the key's later posts.
+        if current?.owner == consumer { return }
         let held = state.withLock { $0.held[key] }
-        if let held {
-            guard let current, current.token == held, current.owner == consumer else {
-                throw PostgresPostStoreError.lostLease(key: key, token: held)
-            }
-        } else if current?.owner != nil {
-            throw PostgresPostStoreError.lostLease(key: key, token: nil)
+        if held != nil || current?.owner != nil {
+            throw PostgresPostStoreError.lostLease(key: key, token: held)
         }
     }
 }

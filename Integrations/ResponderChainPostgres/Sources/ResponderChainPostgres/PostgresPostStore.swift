@@ -41,8 +41,9 @@ internal import Synchronization
 ///
 /// **Fencing.** ``finish(_:)`` records a claimed post's outcome only if its lease is still its
 /// key's current one, held by this consumer (checked in the update's own statement); otherwise
-/// the finish is refused and counted (``refusedFinishes``). The ``inbox`` checks the same inside the application's own
-/// transaction, so that a consumer frozen past its lease cannot write an effect twice.
+/// the finish is refused and counted (``refusedFinishes``). The ``inbox`` checks inside the
+/// application's own transaction that the key's current lease is this consumer's (this claim or
+/// a later one of its own), so that a consumer frozen past its lease cannot write an effect twice.
 ///
 /// **Signals.** A listening connection (`LISTEN`) hears the posts and finishes of every
 /// consumer; ``signals()`` passes them on. The listener checks its connection every ``lease``

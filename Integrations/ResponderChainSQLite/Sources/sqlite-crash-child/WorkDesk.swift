@@ -1,8 +1,9 @@
 import GRDB
 import ResponderChain
 import ResponderChainSQLite
+import ResponderChainTesting
 
-/// The child's entry responder: applies each ``Work``'s effect once, through the store's inbox.
+/// The child's entry responder: applies each work's effect once, through the store's inbox.
 actor WorkDesk: Responder {
     nonisolated let eventSystem: EventSystem
     nonisolated var isRoot: Bool { true }
@@ -10,17 +11,17 @@ actor WorkDesk: Responder {
 
     let store: SQLitePostStore
     let trigger: CrashTrigger
-    let seed: UInt64
+    let run: CrashSuite.Run
 
-    init(system: EventSystem, store: SQLitePostStore, trigger: CrashTrigger, seed: UInt64) {
+    init(system: EventSystem, store: SQLitePostStore, trigger: CrashTrigger, run: CrashSuite.Run) {
         self.eventSystem = system
         self.store = store
         self.trigger = trigger
-        self.seed = seed
+        self.run = run
     }
 
     static let strategies = Strategies<WorkDesk> {
-        $0.on(Work.self) { desk, work, context in
+        $0.on(CrashSuite.Work.self) { desk, work, context in
             try await desk.apply(work, id: context.eventID)
             return .handled
         }
@@ -43,17 +44,15 @@ actor WorkDesk: Responder {
         END;
         """
 
-    private func apply(_ work: Work, id: EventID) async throws {
+    private func apply(_ work: CrashSuite.Work, id: EventID) async throws {
         trigger.passHandler(of: id)
-        // Handlers take a varying, seeded while (yields, no clock): with the keys' order broken,
-        // a later post of a key would overtake an earlier one.
-        for _ in 0..<(seed &+ UInt64(work.seq) &* 0x9E37_79B9) % 256 { await Task.yield() }
+        await run.pace(work)
         let ran = try await store.inbox.handleOnce(id) { db in
             try db.execute(
                 sql: "INSERT INTO effect (seq, key, event_id) VALUES (?, ?, ?)",
-                arguments: [work.seq, work.key.name, id.description])
+                arguments: [work.seq, work.key.name, id.debugDescription])
         }
         // A redelivery of a post whose effect an earlier run applied: the inbox kept it once.
-        if !ran { writeLine("skipped \(work.seq)", to: 1) }
+        if !ran { CrashInjection.writeLine("skipped \(work.seq)", to: 1) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ResponderChainTesting
 
 /// Runs the `sqlite-crash-child` executable (built with the tests, which depend on its target)
 /// and reports how it ended.
@@ -8,48 +9,6 @@ import Foundation
 /// `.xctest` bundle loaded by a runner, whose parent directory is the products directory.
 /// `RESPONDERCHAIN_CRASH_CHILD` names another path.
 struct CrashChild {
-    /// How one run of the child ended, and what it wrote.
-    struct Run {
-        let reason: Process.TerminationReason
-        let status: Int32
-        let standardOutput: String
-        let standardError: String
-
-        /// Whether it died of SIGKILL (an uncaught signal, number 9).
-        var diedOfSIGKILL: Bool { reason == .uncaughtSignal && status == SIGKILL }
-        /// Whether it exited with status 0.
-        var exitedCleanly: Bool { reason == .exit && status == 0 }
-
-        /// The `accepted <seq> <event id>` lines: event identifiers by sequence number.
-        var accepted: [Int: String] {
-            var accepted: [Int: String] = [:]
-            for line in standardOutput.split(separator: "\n") {
-                let words = line.split(separator: " ", maxSplits: 2)  // an identifier may hold spaces
-                if words.count == 3, words[0] == "accepted", let seq = Int(words[1]) {
-                    accepted[seq] = String(words[2])
-                }
-            }
-            return accepted
-        }
-
-        /// How many posts the run recovered from the file (0 if it died before it knew).
-        var recovered: Int {
-            standardOutput.split(separator: "\n").lazy.compactMap { line in
-                line.hasPrefix("recovered ") ? Int(line.dropFirst("recovered ".count)) : nil
-            }.first ?? 0
-        }
-
-        /// How many deliveries the inbox found done already (redeliveries it kept from applying
-        /// an effect twice).
-        var skipped: Int {
-            standardOutput.split(separator: "\n").count { $0.hasPrefix("skipped ") }
-        }
-
-        var summary: String {
-            "\(reason == .exit ? "exit" : "signal") \(status); stderr: \(standardError)"
-        }
-    }
-
     /// The child could not be found.
     struct NotBuilt: Error, CustomStringConvertible {
         let looked: [String]
@@ -81,7 +40,7 @@ struct CrashChild {
 
     /// Runs the child with `arguments` to its end; its output goes through files in `directory`
     /// (never a pipe that could fill up).
-    func run(_ arguments: [String], in directory: String) async throws -> Run {
+    func run(_ arguments: [String], in directory: String) async throws -> CrashSuite.Output {
         let out = URL(fileURLWithPath: directory + "/child.out")
         let err = URL(fileURLWithPath: directory + "/child.err")
         try Data().write(to: out)
@@ -95,8 +54,9 @@ struct CrashChild {
         process.terminationHandler = { _ in ended.continuation.finish() }
         try process.run()
         for await _ in ended.stream {}
-        return Run(
-            reason: process.terminationReason, status: process.terminationStatus,
+        return CrashSuite.Output(
+            ending: process.terminationReason == .uncaughtSignal
+                ? .signalled(process.terminationStatus) : .exited(process.terminationStatus),
             standardOutput: try String(contentsOf: out, encoding: .utf8),
             standardError: try String(contentsOf: err, encoding: .utf8))
     }
