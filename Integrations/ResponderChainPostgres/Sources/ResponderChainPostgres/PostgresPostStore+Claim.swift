@@ -15,7 +15,7 @@ extension PostgresPostStore {
         guard limit > 0 else { return [] }
         let consumer = self.consumer
         let leaseMicros = lease.microseconds
-        let (rows, tokens) = try await transaction("claim up to \(limit) posts") { connection in
+        let (rows, tokens, counts) = try await transaction("claim up to \(limit) posts") { connection in
             var candidates: [String] = []
             for try await (key, ) in try await connection.query(
                 """
@@ -30,7 +30,7 @@ extension PostgresPostStore {
             ).decode((String,).self) {
                 candidates.append(key)
             }
-            guard !candidates.isEmpty else { return ([PostRow](), [String: Int64]()) }
+            guard !candidates.isEmpty else { return ([PostRow](), [String: Int64](), ClaimCounts()) }
             var rows: [PostRow] = []
             for try await row in try await connection.query(
                 """
@@ -41,6 +41,8 @@ extension PostgresPostStore {
                 rows.append(try PostRow(row))
             }
             let claimed = Array(Set(rows.map(\.key)))
+            let counts = try await Self.countClaim(
+                keys: claimed, seqs: rows.map(\.seq), consumer: consumer, on: connection, logger: self.logger)
             var tokens: [String: Int64] = [:]
             for try await (key, token) in try await connection.query(
                 """
@@ -51,8 +53,9 @@ extension PostgresPostStore {
             ).decode((String, Int64).self) {
                 tokens[key] = token
             }
-            return (rows, tokens)
+            return (rows, tokens, counts)
         }
+        recorder?.recordClaim(keys: tokens.count, posts: rows.count, counts: counts)
         guard !rows.isEmpty else { return [] }
         state.withLock { state in
             for (key, token) in tokens { state.held[key] = token }
@@ -128,7 +131,10 @@ extension PostgresPostStore {
         if !lost.isEmpty {
             // Still held here: a finish or inbox write under them is refused by the database's
             // token, and the post office releases them once their posts end.
-            let stillHeld = state.withLock { state in lost.filter { state.held[$0] != nil } }
+            let (stillHeld, nowHeld) = state.withLock { state in
+                (lost.filter { state.held[$0] != nil }, state.held)
+            }
+            recorder?.recordLost(held.filter { stillHeld.contains($0.key) }, held: nowHeld)
             if !stillHeld.isEmpty {
                 logger.warning(
                     "leases lost: another consumer claimed these keys after their leases expired",

@@ -1,0 +1,250 @@
+import ExampleHTTPService
+import Foundation
+import Logging
+import PostgresNIO
+import ResponderChain
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// In the serialized suite of the other server tests: they share two cores.
+extension OrderServiceTests {
+    /// Two instances of the service on one PostgreSQL database, one killed with SIGKILL in the
+    /// middle of a burst of posted orders sent to both.
+    @Suite(
+        "Two instances of the order service on PostgreSQL lose no order when one is killed",
+        .enabled(
+            if: PostgresTestServer.isAvailable,
+            "no PostgreSQL here: neither RESPONDERCHAIN_POSTGRES_URL nor initdb"),
+        .timeLimit(.minutes(3)))
+    struct TwoInstancesTests {
+        /// How many orders the burst posts (alternately to each instance), and after how many 202
+        /// answers from the first instance it is killed.
+        static let orders = 400
+        static let killAfter = 60
+        static let users = (0..<8).map { "user\($0)" }
+
+        struct Answer: Sendable {
+            let requestID: String
+            let instance: Int
+            let result: RequestResult
+        }
+
+        @Test(
+            "Every order answered 202 by either instance is booked exactly once, the survivor takes over the dead one's keys after its lease, and its /metrics shows the store's counters"
+        )
+        func survivorTakesOver() async throws {
+            let url = try await PostgresTestServer.newDatabaseURL()
+            let urlText = try #require(url.string)
+            func environment(_ consumer: String) -> [String: String] {
+                [
+                    "ORDERS_STORAGE": "postgres", "ORDERS_POSTGRES_URL": urlText,
+                    "ORDERS_POSTGRES_CONSUMER": consumer, "ORDERS_POSTGRES_LEASE_MS": "1000",
+                    "ORDERS_POSTGRES_METRICS_INTERVAL_MS": "200", "ORDERS_SPANS": "0", "ORDERS_METRICS": "0",
+                ]
+            }
+            async let startingFirst = ServiceProcess.start(environment: environment("first"))
+            async let startingSecond = ServiceProcess.start(environment: environment("second"))
+            let (first, second) = try await (startingFirst, startingSecond)
+            defer { if second.process.isRunning { second.send(SIGKILL) } }
+            defer { if first.process.isRunning { first.send(SIGKILL) } }
+            let ports = [first.port, second.port]
+
+            // The burst, to both, and the kill of the first once it answered `killAfter` 202s.
+            var answers: [Answer] = []
+            var acceptedByFirst = 0
+            await withTaskGroup(of: Answer.self) { group in
+                for index in 0..<Self.orders {
+                    group.addTask {
+                        let requestID = "order-\(index)"
+                        let instance = index % 2
+                        let result = await RawHTTPClient.request(
+                            port: ports[instance], path: "/orders/async",
+                            headers: [
+                                ("X-User", Self.users[index % Self.users.count]), ("X-Request-ID", requestID),
+                            ],
+                            body: #"{"sku":"A-1","quantity":1}"#)
+                        return Answer(requestID: requestID, instance: instance, result: result)
+                    }
+                }
+                for await answer in group {
+                    answers.append(answer)
+                    if answer.instance == 0, answer.result.response?.status == 202 {
+                        acceptedByFirst += 1
+                        if acceptedByFirst == Self.killAfter { first.send(SIGKILL) }
+                    }
+                }
+            }
+            let exit = await first.exited()
+            #expect(exit == ServiceProcess.Exit(bySignal: true, status: SIGKILL), "\(first.log)")
+
+            try await withDatabase(url) { client in
+                // The dead instance's keys that still had posts: no one can release them, so
+                // the survivor waits for their leases and takes them over.
+                let deadKeys = try await Self.strings(
+                    """
+                    SELECT k.key FROM responderchain_keys k WHERE k.owner = 'first' AND EXISTS (
+                        SELECT 1 FROM responderchain_posts p WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
+                    """, on: client)
+                let claimedByTheDead =
+                    try await Self.strings(
+                        """
+                        SELECT count(*)::text FROM responderchain_posts
+                        WHERE finished_at IS NULL AND claims > 0 AND ordering_key = ANY(\(deadKeys))
+                        """, on: client
+                    ).first.flatMap { Int($0) } ?? 0
+                let leftByTheDead = Set(
+                    try await Self.strings(
+                        """
+                        SELECT id_epoch::text || ':' || id_sequence::text FROM responderchain_posts
+                        WHERE finished_at IS NULL AND ordering_key = ANY(\(deadKeys))
+                        """, on: client
+                    ).compactMap(Self.eventID))
+
+                var accepted: [String: String] = [:]  // request → event, for every 202
+                for answer in answers {
+                    guard let response = answer.result.response else { continue }
+                    // Only the dead instance may leave a request unanswered or answer otherwise.
+                    if answer.instance == 1 {
+                        #expect(
+                            response.status == 202, "\(answer.requestID): \(response.status) \(response.body)"
+                        )
+                    }
+                    guard response.status == 202 else { continue }
+                    let reply = try JSONDecoder().decode(OrderReply.self, from: Data(response.body.utf8))
+                    accepted[answer.requestID] = try #require(reply.eventID)
+                }
+                #expect(accepted.count >= Self.orders / 2 + Self.killAfter)
+                #expect(accepted.count < Self.orders, "the kill came after the burst")
+
+                let booked = try await Self.settled(
+                    port: second.port, client: client, including: Set(accepted.values))
+                var byEvent: [String: Int] = [:]
+                var byRequest: [String: Int] = [:]
+                for order in booked.orders {
+                    byEvent[order.eventID ?? "none", default: 0] += 1
+                    byRequest[order.requestID ?? "none", default: 0] += 1
+                }
+                for (requestID, eventID) in accepted {
+                    #expect(byEvent[eventID] == 1, "order \(requestID) (\(eventID)) answered 202")
+                }
+                let fired = Set(answers.map(\.requestID))
+                for (requestID, count) in byRequest {
+                    #expect(fired.contains(requestID), "booked \(requestID), never posted")
+                    #expect(count == 1, "\(requestID) booked \(count) times")
+                }
+                // What the dead left unfinished on its keys, the survivor booked.
+                for order in booked.orders where leftByTheDead.contains(order.eventID ?? "") {
+                    #expect(
+                        order.bookedBy == "second",
+                        "\(order.eventID ?? "") booked by \(order.bookedBy ?? "none")")
+                }
+
+                // The survivor's /metrics: the store's counters and gauges, the takeovers counted.
+                let metrics = try await Self.scrape(port: second.metricsPort)
+                let takeovers = Self.value(
+                    of: "responderchain_store_lease_expiries_total", labelled: #"kind="takeover""#,
+                    in: metrics)
+                let redelivered = Self.value(of: "responderchain_store_redelivered_posts_total", in: metrics)
+                #expect(takeovers ?? -1 >= Double(deadKeys.count), "\(metrics)")
+                #expect(redelivered ?? -1 >= Double(claimedByTheDead), "\(metrics)")
+                #expect(Self.value(of: "responderchain_store_claimed_posts_total", in: metrics) ?? 0 > 0)
+                #expect(Self.value(of: "responderchain_store_unfinished_posts", in: metrics) != nil)
+                print(
+                    "two instances: \(Self.orders) orders, \(accepted.count) answered 202, \(booked.orders.count) booked; "
+                        + "the dead instance left \(deadKeys.count) keys with \(leftByTheDead.count) posts "
+                        + "(\(claimedByTheDead) claimed), the survivor counted \(takeovers ?? 0) takeovers "
+                        + "and \(redelivered ?? 0) redeliveries")
+            }
+            second.send(SIGTERM)
+            #expect(await second.exited() == ServiceProcess.Exit(bySignal: false, status: 0), "\(second.log)")
+        }
+
+        /// `epoch:sequence` (the columns' bit patterns) as an event's full identifier.
+        static func eventID(_ columns: String) -> String? {
+            let parts = columns.split(separator: ":")
+            guard parts.count == 2, let epoch = Int64(parts[0]), let sequence = Int64(parts[1]) else {
+                return nil
+            }
+            return EventID(epoch: UInt64(bitPattern: epoch), sequence: UInt64(bitPattern: sequence))
+                .debugDescription
+        }
+
+        /// The booked orders once every event of `events` is booked and no post is unfinished,
+        /// polled every 50 ms for at most 60 s.
+        static func settled(port: Int, client: PostgresClient, including events: Set<String>) async throws
+            -> BookedReply
+        {
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(60)
+            var last: BookedReply?
+            while clock.now < deadline {
+                let result = await RawHTTPClient.request(port: port, method: "GET", path: "/orders/booked")
+                let response = try #require(result.response, "GET /orders/booked: \(result)")
+                let booked = try JSONDecoder().decode(BookedReply.self, from: Data(response.body.utf8))
+                let unfinished = try await strings(
+                    "SELECT count(*)::text FROM responderchain_posts WHERE finished_at IS NULL", on: client)
+                if unfinished == ["0"], events.isSubset(of: Set(booked.orders.compactMap(\.eventID))) {
+                    return booked
+                }
+                last = booked
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            Issue.record("not settled in 60 s: \(last.map { "\($0.orders.count) booked" } ?? "")")
+            return try #require(last)
+        }
+
+        /// `GET /metrics`'s body.
+        static func scrape(port: Int) async throws -> String {
+            let result = await RawHTTPClient.request(port: port, method: "GET", path: "/metrics")
+            let response = try #require(result.response, "GET /metrics: \(result)")
+            #expect(response.status == 200)
+            return response.body
+        }
+
+        /// The value of the first sample of `metric` whose labels contain `label` in `text` (the
+        /// Prometheus text format).
+        static func value(of metric: String, labelled label: String = "", in text: String) -> Double? {
+            for line in text.split(separator: "\n")
+            where line.hasPrefix(metric + "{") || line.hasPrefix(metric + " ") {
+                guard label.isEmpty || line.contains(label), let value = line.split(separator: " ").last
+                else {
+                    continue
+                }
+                return Double(value)
+            }
+            return nil
+        }
+
+        /// The first column of `query`'s rows, as text.
+        static func strings(_ query: PostgresQuery, on client: PostgresClient) async throws -> [String] {
+            var values: [String] = []
+            for try await (value, ) in try await client.query(query, logger: PostgresTestServer.quiet)
+                .decode((String,).self)
+            {
+                values.append(value)
+            }
+            return values
+        }
+
+        /// Runs `body` with a running client on the database at `url`.
+        func withDatabase<T: Sendable>(_ url: URLComponents, _ body: (PostgresClient) async throws -> T)
+            async throws -> T
+        {
+            let client = PostgresClient(
+                configuration: .init(
+                    host: url.host ?? "127.0.0.1", port: url.port ?? 5432, username: url.user ?? "postgres",
+                    password: url.password, database: String(url.path.dropFirst()), tls: .disable),
+                backgroundLogger: PostgresTestServer.quiet)
+            return try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await client.run() }
+                defer { group.cancelAll() }
+                return try await body(client)
+            }
+        }
+    }
+}
