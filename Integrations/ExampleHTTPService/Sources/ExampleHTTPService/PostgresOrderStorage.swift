@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 public import PostgresNIO
 
 /// The settings of ``OrderStorage/postgres(_:)``: the database, and this instance's lease.

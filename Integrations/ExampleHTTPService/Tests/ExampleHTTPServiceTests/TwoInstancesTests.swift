@@ -40,15 +40,14 @@ extension OrderServiceTests {
         func survivorTakesOver() async throws {
             let url = try await PostgresTestServer.newDatabaseURL()
             let urlText = try #require(url.string)
-            func environment(_ consumer: String) -> [String: String] {
-                [
-                    "ORDERS_STORAGE": "postgres", "ORDERS_POSTGRES_URL": urlText,
-                    "ORDERS_POSTGRES_CONSUMER": consumer, "ORDERS_POSTGRES_LEASE_MS": "1000",
-                    "ORDERS_POSTGRES_METRICS_INTERVAL_MS": "200", "ORDERS_SPANS": "0", "ORDERS_METRICS": "0",
-                ]
-            }
-            async let startingFirst = ServiceProcess.start(environment: environment("first"))
-            async let startingSecond = ServiceProcess.start(environment: environment("second"))
+            let environment = [
+                "ORDERS_STORAGE": "postgres", "ORDERS_POSTGRES_URL": urlText, "ORDERS_POSTGRES_LEASE_MS": "1000",
+                "ORDERS_POSTGRES_METRICS_INTERVAL_MS": "200", "ORDERS_SPANS": "0", "ORDERS_METRICS": "0",
+            ]
+            let firstEnvironment = environment.merging(["ORDERS_POSTGRES_CONSUMER": "first"]) { $1 }
+            let secondEnvironment = environment.merging(["ORDERS_POSTGRES_CONSUMER": "second"]) { $1 }
+            async let startingFirst = ServiceProcess.start(environment: firstEnvironment)
+            async let startingSecond = ServiceProcess.start(environment: secondEnvironment)
             let (first, second) = try await (startingFirst, startingSecond)
             defer { if second.process.isRunning { second.send(SIGKILL) } }
             defer { if first.process.isRunning { first.send(SIGKILL) } }

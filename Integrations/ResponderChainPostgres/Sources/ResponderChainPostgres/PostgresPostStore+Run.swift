@@ -32,7 +32,7 @@ extension PostgresPostStore: Service {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.heartbeat() }
                 group.addTask { await self.listen() }
-                if let recorder { group.addTask { await self.sampleMetrics(into: recorder) } }
+                if let recorder = self.recorder { group.addTask { await self.sampleMetrics(into: recorder) } }
             }
         }
     }

@@ -255,7 +255,7 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         }
         if !stale.isEmpty {
             refused.add(stale.count, ordering: .relaxed)
-            recorder?.refusedFinishes.increment(by: Int64(stale.count))
+            recorder?.recordRefused(stale.count)
             logger.warning(
                 "refused finishes under leases that are no longer current: another consumer owns their keys",
                 metadata: [

@@ -50,6 +50,11 @@ final class StoreMetricsRecorder: Sendable {
         if counts.redeliveries > 0 { redeliveredPosts.increment(by: Int64(counts.redeliveries)) }
     }
 
+    /// Counts `count` refused finishes.
+    func recordRefused(_ count: Int) {
+        refusedFinishes.increment(by: Int64(count))
+    }
+
     /// Counts the leases of `lost` (key → token) not counted yet, and forgets the counted
     /// leases that are no longer in `held`.
     func recordLost(_ lost: [String: Int64], held: [String: Int64]) {

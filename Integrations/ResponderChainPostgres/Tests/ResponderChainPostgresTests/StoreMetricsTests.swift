@@ -54,7 +54,7 @@ struct StoreMetricsTests {
 
             // The first store's heartbeat finds its lease taken, and counts it once.
             let lost = try firstMetrics.expectCounter(Names.leaseExpiries, [("kind", "lost")])
-            try await whileRunning(first) {
+            _ = try await whileRunning(first) {
                 try await eventually("the first store's heartbeat to count its lost lease") {
                     lost.totalValue > 0 ? true : nil
                 }
