@@ -41,7 +41,8 @@ extension OrderServiceTests {
             let url = try await PostgresTestServer.newDatabaseURL()
             let urlText = try #require(url.string)
             let environment = [
-                "ORDERS_STORAGE": "postgres", "ORDERS_POSTGRES_URL": urlText, "ORDERS_POSTGRES_LEASE_MS": "1000",
+                "ORDERS_STORAGE": "postgres", "ORDERS_POSTGRES_URL": urlText,
+                "ORDERS_POSTGRES_LEASE_MS": "1000",
                 "ORDERS_POSTGRES_METRICS_INTERVAL_MS": "200", "ORDERS_SPANS": "0", "ORDERS_METRICS": "0",
             ]
             let firstEnvironment = environment.merging(["ORDERS_POSTGRES_CONSUMER": "first"]) { $1 }
@@ -115,7 +116,8 @@ extension OrderServiceTests {
                     }
                     guard response.status == 202 else { continue }
                     let reply = try JSONDecoder().decode(OrderReply.self, from: Data(response.body.utf8))
-                    accepted[answer.requestID] = try #require(reply.eventID)
+                    let eventID = try #require(reply.eventID)
+                    accepted[answer.requestID] = eventID
                 }
                 #expect(accepted.count >= Self.orders / 2 + Self.killAfter)
                 #expect(accepted.count < Self.orders, "the kill came after the burst")
