@@ -21,9 +21,15 @@ public struct PostgresOrderStorage: Hashable, Sendable {
     /// How often the store's gauges (queue depth, oldest order's age) are sampled.
     public var metricsInterval: Duration = .seconds(5)
 
-    /// The database at `url`.
-    public init(url: String) {
+    /// The database at `url`, with these settings.
+    public init(
+        url: String, lease: Duration = .seconds(30), consumer: String? = nil,
+        metricsInterval: Duration = .seconds(5)
+    ) {
         self.url = url
+        self.lease = lease
+        self.consumer = consumer
+        self.metricsInterval = metricsInterval
     }
 
     /// The settings in `environment`: `ORDERS_POSTGRES_URL` (required),

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import ResponderChain
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -54,35 +55,41 @@ extension OrderServiceTests {
             defer { if first.process.isRunning { first.send(SIGKILL) } }
             let ports = [first.port, second.port]
 
-            // The burst, to both, and the kill of the first once it answered `killAfter` 202s.
-            var answers: [Answer] = []
-            var acceptedByFirst = 0
-            await withTaskGroup(of: Answer.self) { group in
-                for index in 0..<Self.orders {
-                    group.addTask {
-                        let requestID = "order-\(index)"
-                        let instance = index % 2
-                        let result = await RawHTTPClient.request(
-                            port: ports[instance], path: "/orders/async",
-                            headers: [
-                                ("X-User", Self.users[index % Self.users.count]), ("X-Request-ID", requestID),
-                            ],
-                            body: #"{"sku":"A-1","quantity":1}"#)
-                        return Answer(requestID: requestID, instance: instance, result: result)
-                    }
-                }
-                for await answer in group {
-                    answers.append(answer)
-                    if answer.instance == 0, answer.result.response?.status == 202 {
-                        acceptedByFirst += 1
-                        if acceptedByFirst == Self.killAfter { first.send(SIGKILL) }
-                    }
-                }
-            }
-            let exit = await first.exited()
-            #expect(exit == ServiceProcess.Exit(bySignal: true, status: SIGKILL), "\(first.log)")
-
             try await withDatabase(url) { client in
+                // The load: one client per user, each sending its orders one after the other to one
+                // instance (the even users to the first). Once the first answered `killAfter` 202s,
+                // it is killed while it holds keys with posts (its clients' later requests are
+                // refused).
+                let acceptedByFirst = Tally()
+                var answers: [Answer] = []
+                try await withThrowingTaskGroup(of: [Answer].self) { group in
+                    for user in Self.users.indices {
+                        group.addTask {
+                            var answers: [Answer] = []
+                            let instance = user % 2
+                            for index in stride(from: user, to: Self.orders, by: Self.users.count) {
+                                let requestID = "order-\(index)"
+                                let result = await RawHTTPClient.request(
+                                    port: ports[instance], path: "/orders/async",
+                                    headers: [("X-User", Self.users[user]), ("X-Request-ID", requestID)],
+                                    body: #"{"sku":"A-1","quantity":1}"#)
+                                answers.append(
+                                    Answer(requestID: requestID, instance: instance, result: result))
+                                if instance == 0, result.response?.status == 202,
+                                    acceptedByFirst.add() == Self.killAfter
+                                {
+                                    let killed = try await Self.kill(first, whileItHoldsKeysOn: client)
+                                    #expect(killed, "the first instance never held a key with posts")
+                                }
+                            }
+                            return answers
+                        }
+                    }
+                    for try await some in group { answers += some }
+                }
+                let exit = await first.exited()
+                #expect(exit == ServiceProcess.Exit(bySignal: true, status: SIGKILL), "\(first.log)")
+
                 // The dead instance's keys that still had posts: no one can release them, so
                 // the survivor waits for their leases and takes them over.
                 let deadKeys = try await Self.strings(
@@ -97,11 +104,12 @@ extension OrderServiceTests {
                         WHERE finished_at IS NULL AND claims > 0 AND ordering_key = ANY(\(deadKeys))
                         """, on: client
                     ).first.flatMap { Int($0) } ?? 0
+                // Those it had not claimed: only the survivor can book them.
                 let leftByTheDead = Set(
                     try await Self.strings(
                         """
                         SELECT id_epoch::text || ':' || id_sequence::text FROM responderchain_posts
-                        WHERE finished_at IS NULL AND ordering_key = ANY(\(deadKeys))
+                        WHERE finished_at IS NULL AND claims = 0 AND ordering_key = ANY(\(deadKeys))
                         """, on: client
                     ).compactMap(Self.eventID))
 
@@ -120,6 +128,7 @@ extension OrderServiceTests {
                     accepted[answer.requestID] = eventID
                 }
                 #expect(accepted.count >= Self.orders / 2 + Self.killAfter)
+                #expect(!deadKeys.isEmpty, "the dead instance held no key with posts")
                 #expect(accepted.count < Self.orders, "the kill came after the burst")
 
                 let booked = try await Self.settled(
@@ -138,7 +147,7 @@ extension OrderServiceTests {
                     #expect(fired.contains(requestID), "booked \(requestID), never posted")
                     #expect(count == 1, "\(requestID) booked \(count) times")
                 }
-                // What the dead left unfinished on its keys, the survivor booked.
+                // What the dead left on its keys unclaimed, the survivor booked.
                 for order in booked.orders where leftByTheDead.contains(order.eventID ?? "") {
                     #expect(
                         order.bookedBy == "second",
@@ -157,12 +166,52 @@ extension OrderServiceTests {
                 #expect(Self.value(of: "responderchain_store_unfinished_posts", in: metrics) != nil)
                 print(
                     "two instances: \(Self.orders) orders, \(accepted.count) answered 202, \(booked.orders.count) booked; "
-                        + "the dead instance left \(deadKeys.count) keys with \(leftByTheDead.count) posts "
-                        + "(\(claimedByTheDead) claimed), the survivor counted \(takeovers ?? 0) takeovers "
+                        + "the dead instance left \(deadKeys.count) keys with \(claimedByTheDead) posts claimed and "
+                        + "\(leftByTheDead.count) not, the survivor counted \(takeovers ?? 0) takeovers "
                         + "and \(redelivered ?? 0) redeliveries")
             }
             second.send(SIGTERM)
             #expect(await second.exited() == ServiceProcess.Exit(bySignal: false, status: 0), "\(second.log)")
+        }
+
+        /// Kills `process` (the consumer `first`) with SIGKILL once it holds a live lease on a
+        /// key with unfinished posts: it is stopped (SIGSTOP) while the database is asked, and
+        /// continued to try again a little later if it holds none. Returns whether it held one.
+        static func kill(_ process: ServiceProcess, whileItHoldsKeysOn client: PostgresClient) async throws
+            -> Bool
+        {
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(20)
+            while clock.now < deadline {
+                process.send(SIGSTOP)
+                let held = try await strings(
+                    """
+                    SELECT k.key FROM responderchain_keys k
+                    WHERE k.owner = 'first' AND k.lease_until > now() AND EXISTS (
+                        SELECT 1 FROM responderchain_posts p WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
+                    """, on: client)
+                if !held.isEmpty {
+                    process.send(SIGKILL)
+                    return true
+                }
+                process.send(SIGCONT)
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            process.send(SIGKILL)
+            return false
+        }
+
+        /// A count that several tasks add to.
+        final class Tally: Sendable {
+            private let count = Mutex(0)
+
+            /// Adds one, and returns the count.
+            func add() -> Int {
+                count.withLock { count in
+                    count += 1
+                    return count
+                }
+            }
         }
 
         /// `epoch:sequence` (the columns' bit patterns) as an event's full identifier.
