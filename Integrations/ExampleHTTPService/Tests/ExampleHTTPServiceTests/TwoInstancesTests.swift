@@ -58,14 +58,16 @@ extension OrderServiceTests {
             try await withDatabase(url) { client in
                 // The load: one client per user, each sending its orders one after the other to one
                 // instance (the even users to the first). Once the first answered `killAfter` 202s,
-                // it is killed while it holds keys with posts (its clients' later requests are
-                // refused).
+                // it is killed while it holds a key with a post it booked and has not recorded as
+                // finished; its clients' later requests are refused.
                 let acceptedByFirst = Tally()
                 var answers: [Answer] = []
-                try await withThrowingTaskGroup(of: [Answer].self) { group in
+                var dead: DeadInstance?
+                try await withThrowingTaskGroup(of: ([Answer], DeadInstance?).self) { group in
                     for user in Self.users.indices {
                         group.addTask {
                             var answers: [Answer] = []
+                            var dead: DeadInstance?
                             let instance = user % 2
                             for index in stride(from: user, to: Self.orders, by: Self.users.count) {
                                 let requestID = "order-\(index)"
@@ -78,40 +80,27 @@ extension OrderServiceTests {
                                 if instance == 0, result.response?.status == 202,
                                     acceptedByFirst.add() == Self.killAfter
                                 {
-                                    let killed = try await Self.kill(first, whileItHoldsKeysOn: client)
-                                    #expect(killed, "the first instance never held a key with posts")
+                                    dead = try await Self.kill(first, whileItHoldsKeysOn: client)
                                 }
                             }
-                            return answers
+                            return (answers, dead)
                         }
                     }
-                    for try await some in group { answers += some }
+                    for try await (some, killed) in group {
+                        answers += some
+                        dead = dead ?? killed
+                    }
                 }
                 let exit = await first.exited()
                 #expect(exit == ServiceProcess.Exit(bySignal: true, status: SIGKILL), "\(first.log)")
-
-                // The dead instance's keys that still had posts: no one can release them, so
-                // the survivor waits for their leases and takes them over.
-                let deadKeys = try await Self.strings(
-                    """
-                    SELECT k.key FROM responderchain_keys k WHERE k.owner = 'first' AND EXISTS (
-                        SELECT 1 FROM responderchain_posts p WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
-                    """, on: client)
-                let claimedByTheDead =
-                    try await Self.strings(
-                        """
-                        SELECT count(*)::text FROM responderchain_posts
-                        WHERE finished_at IS NULL AND claims > 0 AND ordering_key = ANY(\(deadKeys))
-                        """, on: client
-                    ).first.flatMap { Int($0) } ?? 0
-                // Those it had not claimed: only the survivor can book them.
-                let leftByTheDead = Set(
-                    try await Self.strings(
-                        """
-                        SELECT id_epoch::text || ':' || id_sequence::text FROM responderchain_posts
-                        WHERE finished_at IS NULL AND claims = 0 AND ordering_key = ANY(\(deadKeys))
-                        """, on: client
-                    ).compactMap(Self.eventID))
+                let killed = try #require(
+                    dead, "the first instance never held a key with a booked, unfinished post")
+                // Its keys with posts: no one can release them, so the survivor waits for their
+                // leases and takes them over.
+                let deadKeys = killed.keys
+                let claimedByTheDead = killed.claimed
+                // The posts it had not claimed: only the survivor can book them.
+                let leftByTheDead = killed.unclaimed
 
                 var accepted: [String: String] = [:]  // request → event, for every 202
                 for answer in answers {
@@ -128,7 +117,6 @@ extension OrderServiceTests {
                     accepted[answer.requestID] = eventID
                 }
                 #expect(accepted.count >= Self.orders / 2 + Self.killAfter)
-                #expect(!deadKeys.isEmpty, "the dead instance held no key with posts")
                 #expect(accepted.count < Self.orders, "the kill came after the burst")
 
                 let booked = try await Self.settled(
@@ -166,7 +154,8 @@ extension OrderServiceTests {
                 #expect(Self.value(of: "responderchain_store_unfinished_posts", in: metrics) != nil)
                 print(
                     "two instances: \(Self.orders) orders, \(accepted.count) answered 202, \(booked.orders.count) booked; "
-                        + "the dead instance left \(deadKeys.count) keys with \(claimedByTheDead) posts claimed and "
+                        + "the dead instance left \(deadKeys.count) keys with \(claimedByTheDead) posts claimed "
+                        + "(\(killed.booked) booked) and "
                         + "\(leftByTheDead.count) not, the survivor counted \(takeovers ?? 0) takeovers "
                         + "and \(redelivered ?? 0) redeliveries")
             }
@@ -174,31 +163,68 @@ extension OrderServiceTests {
             #expect(await second.exited() == ServiceProcess.Exit(bySignal: false, status: 0), "\(second.log)")
         }
 
+        /// What the first instance held when it was killed.
+        struct DeadInstance: Sendable {
+            /// Its keys with unfinished posts.
+            let keys: [String]
+            /// How many of their unfinished posts had been claimed.
+            let claimed: Int
+            /// Their unfinished posts never claimed, as event identifiers.
+            let unclaimed: Set<String>
+            /// How many of their unfinished posts it had booked.
+            let booked: Int
+        }
+
         /// Kills `process` (the consumer `first`) with SIGKILL once it holds a live lease on a
-        /// key with unfinished posts: it is stopped (SIGSTOP) while the database is asked, and
-        /// continued to try again a little later if it holds none. Returns whether it held one.
+        /// key with a post it booked and has not yet recorded as finished (so that the survivor
+        /// delivers it again). It is stopped (SIGSTOP) while the database is read, and continued
+        /// to try again a little later if there is no such post; returns what it held, or `nil`
+        /// if it never held such a key within 20 s.
         static func kill(_ process: ServiceProcess, whileItHoldsKeysOn client: PostgresClient) async throws
-            -> Bool
+            -> DeadInstance?
         {
             let clock = ContinuousClock()
             let deadline = clock.now + .seconds(20)
             while clock.now < deadline {
                 process.send(SIGSTOP)
-                let held = try await strings(
+                let booked =
+                    try await strings(
+                        """
+                        SELECT count(*)::text FROM responderchain_keys k
+                        JOIN responderchain_posts p ON p.ordering_key = k.key AND p.finished_at IS NULL
+                        JOIN example_booked_order o
+                            ON o.event_id = lpad(to_hex(p.id_epoch), 16, '0') || '#' || p.id_sequence::text
+                        WHERE k.owner = 'first' AND k.lease_until > now()
+                        """, on: client
+                    ).first.flatMap { Int($0) } ?? 0
+                guard booked > 0 else {
+                    process.send(SIGCONT)
+                    try await Task.sleep(for: .milliseconds(5))
+                    continue
+                }
+                let keys = try await strings(
                     """
-                    SELECT k.key FROM responderchain_keys k
-                    WHERE k.owner = 'first' AND k.lease_until > now() AND EXISTS (
+                    SELECT k.key FROM responderchain_keys k WHERE k.owner = 'first' AND EXISTS (
                         SELECT 1 FROM responderchain_posts p WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
                     """, on: client)
-                if !held.isEmpty {
-                    process.send(SIGKILL)
-                    return true
-                }
-                process.send(SIGCONT)
-                try await Task.sleep(for: .milliseconds(10))
+                let claimed =
+                    try await strings(
+                        """
+                        SELECT count(*)::text FROM responderchain_posts
+                        WHERE finished_at IS NULL AND claims > 0 AND ordering_key = ANY(\(keys))
+                        """, on: client
+                    ).first.flatMap { Int($0) } ?? 0
+                let unclaimed = try await strings(
+                    """
+                    SELECT id_epoch::text || ':' || id_sequence::text FROM responderchain_posts
+                    WHERE finished_at IS NULL AND claims = 0 AND ordering_key = ANY(\(keys))
+                    """, on: client
+                ).compactMap(eventID)
+                process.send(SIGKILL)
+                return DeadInstance(keys: keys, claimed: claimed, unclaimed: Set(unclaimed), booked: booked)
             }
             process.send(SIGKILL)
-            return false
+            return nil
         }
 
         /// A count that several tasks add to.
