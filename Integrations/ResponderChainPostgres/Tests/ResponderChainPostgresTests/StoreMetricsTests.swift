@@ -1,4 +1,6 @@
 import CoreMetrics
+import InMemoryLogging
+import Logging
 import MetricsTestKit
 import PostgresNIO
 import ResponderChain
@@ -61,6 +63,39 @@ struct StoreMetricsTests {
             }
             #expect(lost.totalValue == 1)
             #expect(try secondMetrics.expectCounter(Names.leaseExpiries, [("kind", "lost")]).totalValue == 0)
+        }
+    }
+
+    @Test("A lost lease is counted once, however many heartbeats find it lost")
+    func lostLeaseCountedOnce() async throws {
+        try await withDatabase { client, _ in
+            let metrics = TestMetrics()
+            let logs = InMemoryLogHandler()
+            let clock = ManualClock()
+            let first = try PostgresPostStore(
+                client: client, events: try .forTests(), consumer: "first", lease: .milliseconds(300),
+                clock: clock,
+                logger: Logger(label: "first") { _ in logs },
+                metrics: PostgresStoreMetrics(factory: metrics, interval: .seconds(3600)))
+            try await first.migrate()
+            let second = try await migratedStore(client, consumer: "second")
+            _ = try await first.store([samplePost(1, key: "k")])
+            #expect(try await first.claim(limit: 10).count == 1)
+            _ = try await eventually("the second consumer to take the key over") {
+                let posts = try await second.claim(limit: 10)
+                return posts.isEmpty ? nil : posts
+            }
+            let lost = try metrics.expectCounter(Names.leaseExpiries, [("kind", "lost")])
+            _ = try await whileRunning(first) {
+                // Each step of the manual clock lets the heartbeat beat once more; each beat
+                // that finds the lease lost says so.
+                try await eventually("three heartbeats to find the lease lost") {
+                    await clock.advance(by: .milliseconds(100))
+                    return logs.entries.filter { "\($0.message)".hasPrefix("leases lost") }.count >= 3
+                        ? true : nil
+                }
+            }
+            #expect(lost.totalValue == 1)
         }
     }
 
