@@ -3,7 +3,8 @@
 // chain, request data as event information, the request's span as the parent of the chain's spans,
 // outcomes mapped to HTTP statuses, Prometheus metrics on /metrics, a ServiceGroup that shuts
 // down without losing a request, and posted orders in memory or in an SQLite file that survives
-// a SIGKILL (ORDERS_STORAGE=sqlite). Test it with
+// a SIGKILL (ORDERS_STORAGE=sqlite), or in PostgreSQL shared by several instances that take over
+// each other's orders (ORDERS_STORAGE=postgres). Test it with
 //   swift test --package-path Integrations/ExampleHTTPService
 import PackageDescription
 
@@ -19,6 +20,8 @@ let package = Package(
         .package(name: "ResponderChainDistributedTracing", path: "../ResponderChainDistributedTracing"),
         .package(name: "ResponderChainServiceLifecycle", path: "../ResponderChainServiceLifecycle"),
         .package(name: "ResponderChainSQLite", path: "../ResponderChainSQLite"),
+        .package(name: "ResponderChainPostgres", path: "../ResponderChainPostgres"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -38,6 +41,8 @@ let package = Package(
                     name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
                 .product(name: "ResponderChainServiceLifecycle", package: "ResponderChainServiceLifecycle"),
                 .product(name: "ResponderChainSQLite", package: "ResponderChainSQLite"),
+                .product(name: "ResponderChainPostgres", package: "ResponderChainPostgres"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -67,6 +72,7 @@ let package = Package(
                 "example-http-service",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderChainSQLite", package: "ResponderChainSQLite"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

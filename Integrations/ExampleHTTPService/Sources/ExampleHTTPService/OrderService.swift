@@ -3,6 +3,8 @@ public import Logging
 import NIOCore
 public import Prometheus
 public import ResponderChain
+import PostgresNIO
+import ResponderChainPostgres
 import ResponderChainSQLite
 import ResponderChainDistributedTracing
 import ResponderChainMetrics
@@ -75,6 +77,12 @@ public struct OrderServiceConfiguration: Sendable {
 /// orders live in the same file (``BookedOrders``), and the posts an earlier run accepted and had
 /// not finished are delivered again before the service is returned (so before it listens). A
 /// graceful shutdown then leaves the posts still queued in the file for the next start.
+///
+/// With ``OrderStorage/postgres(_:)`` the system's store is a `PostgresPostStore` that every
+/// instance shares (`storage: .shared(store)`): the group also runs the `PostgresClient` and the
+/// store's `run()` before the chain, and the order server listens only once the store's schema
+/// and the book's tables (``PostgresBookedOrders``) are migrated and the system consumes
+/// (`startConsuming`). The store's metrics go to the same registry as the chain's.
 public struct OrderService: Sendable {
     /// The group to run: `try await service.group.run()`.
     public let group: ServiceGroup
@@ -119,12 +127,24 @@ public struct OrderService: Sendable {
             tracers.append(MetricsTracer(dimensions: dimensions, factory: factory))
         }
         var storage = EventSystem.Storage.memory
-        var booked: BookedOrders?
-        if case .sqlite(let path, let durability) = configuration.storage {
+        var booked: (any OrderLedger)?
+        var shared: PostgresOrders?
+        switch configuration.storage {
+        case .memory:
+            break
+        case .sqlite(let path, let durability):
             let store = try SQLitePostStore(
                 path: path, events: OrderBook.storedEvents, durability: durability)
             booked = try await BookedOrders(store: store, stock: configuration.stock)
             storage = .store(store)
+        case .postgres(let settings):
+            let postgres = try PostgresOrders(
+                settings, logger: logger,
+                metrics: PostgresStoreMetrics(
+                    factory: factory, interval: settings.metricsInterval, dimensions: dimensions))
+            booked = postgres.booked
+            storage = .shared(postgres.store)
+            shared = postgres
         }
         let system = EventSystem(
             tracer: tracers.isEmpty ? nil : MultiplexTracer(tracers),
@@ -141,7 +161,11 @@ public struct OrderService: Sendable {
                 maxOutstanding: configuration.maxOutstandingPosts, whenFull: .reject),
             storage: storage)
         let book = OrderBook(stock: configuration.stock, system: system, booked: booked)
-        if booked != nil {
+        if shared != nil {
+            // Every instance delivers what any instance posted: nothing to recover at start.
+            try system.register(book, as: OrderBook.entryName)
+            recoveredPosts = 0
+        } else if booked != nil {
             try system.register(book, as: OrderBook.entryName)
             recoveredPosts = try await system.recoverStoredPosts()
             if recoveredPosts > 0 {
@@ -185,14 +209,28 @@ public struct OrderService: Sendable {
         self.book = book
         self.system = system
         self.registry = registry
+        let chain = EventSystemService(
+            system, gracePeriod: configuration.gracePeriod, logger: logger, onShutdown: onShutdown)
+        var services: [any Service] = [
+            metricsServer,
+            ClosureService { await cancelWhenGracefulShutdown { await gauges.run(every: .seconds(1)) } },
+        ]
+        if let shared {
+            // The client and the store outlive the chain (its last finishes and releases); the
+            // order server listens once the schema is there and the system consumes.
+            let stock = configuration.stock
+            services += [
+                shared.client, shared.store, chain,
+                ClosureService {
+                    try await shared.prepare(stock: stock, system: system)
+                    try await orderServer.run()
+                },
+            ]
+        } else {
+            services += [chain, orderServer]
+        }
         self.group = ServiceGroup(
-            services: [
-                metricsServer,
-                ClosureService { await cancelWhenGracefulShutdown { await gauges.run(every: .seconds(1)) } },
-                EventSystemService(
-                    system, gracePeriod: configuration.gracePeriod, logger: logger, onShutdown: onShutdown),
-                orderServer,
-            ],
+            services: services,
             gracefulShutdownSignals: gracefulShutdownSignals,
             logger: logger)
     }

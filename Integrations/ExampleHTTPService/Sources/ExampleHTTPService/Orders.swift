@@ -57,10 +57,13 @@ public struct PlacedOrder: Hashable, Sendable {
     public let requestID: String?
     /// The identifier of the event that placed it (`nil` for `POST /orders/direct`).
     public let eventID: String?
+    /// The instance that placed it: its store's consumer name on PostgreSQL, `nil` elsewhere.
+    public var bookedBy: String?
 
     /// A placed order.
     public init(
-        number: Int, sku: String, quantity: Int, user: String?, requestID: String?, eventID: String? = nil
+        number: Int, sku: String, quantity: Int, user: String?, requestID: String?, eventID: String? = nil,
+        bookedBy: String? = nil
     ) {
         self.number = number
         self.sku = sku
@@ -68,6 +71,7 @@ public struct PlacedOrder: Hashable, Sendable {
         self.user = user
         self.requestID = requestID
         self.eventID = eventID
+        self.bookedBy = bookedBy
     }
 }
 
@@ -81,17 +85,17 @@ extension PlacedOrder: Codable {}
 /// than the stock throws ``OutOfStock`` (the event fails), any other is placed and its number
 /// added to the event's information as ``OrderNumber``.
 ///
-/// A book in memory keeps its stock and orders in the actor. A durable book (with
-/// ``BookedOrders``) keeps them in its store's SQLite file, and books an event's order through
-/// the store's inbox, so that an order posted before a crash and delivered again after the
-/// restart is booked once.
+/// A book in memory keeps its stock and orders in the actor. A durable book (with an
+/// ``OrderLedger``) keeps them in its store's SQLite file or PostgreSQL database, and books an
+/// event's order through the store's inbox, so that an order posted before a crash and delivered
+/// again after the restart (or by another instance) is booked once.
 public actor OrderBook: Responder {
     private var stock: [String: Int]
     private var placedOrders: [Int: PlacedOrder] = [:]
     private var lastNumber = 0
     private let system: EventSystem
     /// Where a durable book books its orders; `nil` for a book in memory.
-    public nonisolated let booked: BookedOrders?
+    public nonisolated let booked: (any OrderLedger)?
 
     /// The name the book is registered under in a durable system (`EventSystem.register(_:as:)`):
     /// a stored post names it, and a restart delivers it from the book registered under it.
@@ -108,8 +112,8 @@ public actor OrderBook: Responder {
 
     /// A book selling `stock` (article → quantity), whose events go through `system`; with
     /// `booked`, a durable book that keeps its stock and orders there (its `stock` is then the
-    /// file's business: see ``BookedOrders/init(store:stock:)``).
-    public init(stock: [String: Int], system: EventSystem, booked: BookedOrders? = nil) {
+    /// ledger's business: see ``BookedOrders/init(store:stock:)``).
+    public init(stock: [String: Int], system: EventSystem, booked: (any OrderLedger)? = nil) {
         self.stock = stock
         self.system = system
         self.booked = booked
@@ -145,7 +149,7 @@ public actor OrderBook: Responder {
     /// Places `order` and returns its number, or `nil` for an article the book does not sell;
     /// throws ``OutOfStock``. The chain's handlers call it with their event's identifier, and so
     /// does the route that answers without the chain (to measure what the chain costs), without.
-    /// A durable book places an event's order once (through ``BookedOrders``): placing it again
+    /// A durable book places an event's order once (through its ``OrderLedger``): placing it again
     /// returns the number it has.
     public func place(_ order: PlaceOrder, user: String?, requestID: String?, eventID: EventID? = nil)
         async throws -> Int?

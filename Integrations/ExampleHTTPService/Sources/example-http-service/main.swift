@@ -1,6 +1,8 @@
 // The order service as a program: `swift run -c release example-http-service [port] [metrics-port]`.
 // SIGTERM or SIGINT shuts it down gracefully. ORDERS_STORAGE=sqlite (with ORDERS_SQLITE_PATH and
-// ORDERS_SQLITE_DURABILITY) keeps posted orders in an SQLite file that survives a crash.
+// ORDERS_SQLITE_DURABILITY) keeps posted orders in an SQLite file that survives a crash;
+// ORDERS_STORAGE=postgres (with ORDERS_POSTGRES_URL, and ORDERS_POSTGRES_LEASE_MS,
+// ORDERS_POSTGRES_CONSUMER) shares them in a PostgreSQL database with the other instances.
 import ExampleHTTPService
 import Foundation
 import Logging
@@ -16,7 +18,7 @@ configuration.traceSpans = environment["ORDERS_SPANS"] != "0"
 configuration.recordMetrics = environment["ORDERS_METRICS"] != "0"
 // ORDERS_SEND_TIMEOUT=0 sends with no deadline.
 if environment["ORDERS_SEND_TIMEOUT"] == "0" { configuration.sendTimeout = nil }
-// ORDERS_STORAGE=memory (the default) or sqlite; see OrderStorage(environment:).
+// ORDERS_STORAGE=memory (the default), sqlite or postgres; see OrderStorage(environment:).
 configuration.storage = try OrderStorage(environment: environment)
 let logger = {
     var logger = Logger(label: "orders")

@@ -151,6 +151,15 @@ extension OrderServiceTests {
                     ],
                     .sqlite(path: "/tmp/o.db", durability: .powerLoss)
                 ),
+                (
+                    [
+                        "ORDERS_STORAGE": "postgres", "ORDERS_POSTGRES_URL": "postgres://orders@db:5433/shop",
+                        "ORDERS_POSTGRES_LEASE_MS": "1500", "ORDERS_POSTGRES_CONSUMER": "a",
+                    ],
+                    .postgres(
+                        PostgresOrderStorage(
+                            url: "postgres://orders@db:5433/shop", lease: .milliseconds(1500), consumer: "a"))
+                ),
             ] as [([String: String], OrderStorage)])
         func storageFromTheEnvironment(environment: [String: String], expected: OrderStorage) throws {
             #expect(try OrderStorage(environment: environment) == expected)
@@ -158,8 +167,17 @@ extension OrderServiceTests {
 
         @Test("An unknown storage setting is refused with its variable named")
         func unknownSettings() {
-            #expect(throws: OrderStorageError.unknownValue("postgres", of: "ORDERS_STORAGE")) {
+            #expect(throws: OrderStorageError.unknownValue("mongodb", of: "ORDERS_STORAGE")) {
+                try OrderStorage(environment: ["ORDERS_STORAGE": "mongodb"])
+            }
+            #expect(throws: OrderStorageError.missingValue(of: "ORDERS_POSTGRES_URL")) {
                 try OrderStorage(environment: ["ORDERS_STORAGE": "postgres"])
+            }
+            #expect(throws: OrderStorageError.unknownValue("0", of: "ORDERS_POSTGRES_LEASE_MS")) {
+                try OrderStorage(environment: [
+                    "ORDERS_STORAGE": "postgres", "ORDERS_POSTGRES_URL": "postgres://u@h/d",
+                    "ORDERS_POSTGRES_LEASE_MS": "0",
+                ])
             }
             #expect(throws: OrderStorageError.unknownValue("fast", of: "ORDERS_SQLITE_DURABILITY")) {
                 try OrderStorage(environment: [

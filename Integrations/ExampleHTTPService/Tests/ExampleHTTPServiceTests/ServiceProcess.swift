@@ -42,12 +42,15 @@ final class ServiceProcess: Sendable {
     let process: Process
     /// The port of the order routes.
     let port: Int
+    /// The port of `GET /metrics`.
+    let metricsPort: Int
     private let output: Output
     private let exit: AsyncStream<Exit>
 
-    private init(process: Process, port: Int, output: Output, exit: AsyncStream<Exit>) {
+    private init(process: Process, port: Int, metricsPort: Int, output: Output, exit: AsyncStream<Exit>) {
         self.process = process
         self.port = port
+        self.metricsPort = metricsPort
         self.output = output
         self.exit = exit
     }
@@ -77,7 +80,8 @@ final class ServiceProcess: Sendable {
     }
 
     /// Starts the service with `environment` added to this process's, and returns once it
-    /// listens (it says so in its log: `orders listening on 127.0.0.1:<port>`).
+    /// listens (it says so in its log: `orders listening on 127.0.0.1:<port>`, and `metrics
+    /// listening on 127.0.0.1:<port>`).
     static func start(environment: [String: String]) async throws -> ServiceProcess {
         let process = Process()
         process.executableURL = try executable()
@@ -112,17 +116,18 @@ final class ServiceProcess: Sendable {
         var seen = ""
         for await text in lines {
             seen += text
-            if let port = listeningPort(in: seen) {
-                return ServiceProcess(process: process, port: port, output: output, exit: exit)
+            if let port = listeningPort(in: seen), let metricsPort = listeningPort(in: seen, of: "metrics") {
+                return ServiceProcess(
+                    process: process, port: port, metricsPort: metricsPort, output: output, exit: exit)
             }
         }
         let ended = await exit.first { _ in true } ?? Exit(bySignal: false, status: -1)
         throw Failure.endedBeforeListening(ended, output: output.text.withLock { $0 })
     }
 
-    /// The port in the log's `orders listening on 127.0.0.1:<port>` line, once it is whole.
-    static func listeningPort(in log: String) -> Int? {
-        guard let range = log.range(of: "orders listening on 127.0.0.1:") else { return nil }
+    /// The port in the log's `<server> listening on 127.0.0.1:<port>` line, once it is whole.
+    static func listeningPort(in log: String, of server: String = "orders") -> Int? {
+        guard let range = log.range(of: "\(server) listening on 127.0.0.1:") else { return nil }
         let digits = log[range.upperBound...].prefix { $0.isNumber }
         guard digits.endIndex < log.endIndex else { return nil }  // the line may not have ended
         return Int(digits)

@@ -93,6 +93,25 @@ struct PostRow: Sendable {
         traceContext = try read("trace_context", as: String?.self)
     }
 
+    /// What a claim's row says besides the post: how many claims the post has had, this one
+    /// included, and whether its key's expired lease was another consumer's.
+    static func claimFacts(of row: PostgresRow, seq: Int64) throws(PostgresPostStoreError) -> (
+        claims: Int, takenOver: Bool
+    ) {
+        let cells = row.makeRandomAccess()
+        let claims: Int32
+        do {
+            claims = try cells["claim_count"].decode(Int32.self)
+        } catch {
+            throw .malformedRow(seq: seq, column: "claims", reason: "\(error)")
+        }
+        do {
+            return (Int(claims), try cells["taken_over"].decode(Bool.self))
+        } catch {
+            throw .malformedRow(seq: seq, column: "owner", reason: "\(error)")
+        }
+    }
+
     /// The `lease_token` column of a claimed row: its key's new fencing token.
     static func leaseToken(of row: PostgresRow, seq: Int64) throws(PostgresPostStoreError) -> Int64 {
         do {

@@ -12,17 +12,20 @@ extension PostgresPostStore {
     /// oldest first by their oldest unfinished post; each key whose posts fit in `limit` gets a
     /// new fencing token from the database's sequence, this consumer as its owner, and a lease
     /// until the database's `now()` plus ``lease``. A key whose posts did not fit in `limit` is
-    /// not leased.
+    /// not leased. Each post claimed counts the claim (a second one is a redelivery), and a key
+    /// whose expired lease another consumer held is a takeover: both go to the store's metrics.
     public func claim(limit: Int) async throws -> [EventSystem.StoredPost] {
         guard limit > 0 else { return [] }
         let consumer = self.consumer
         let leaseMicros = lease.microseconds
         let claimed = try await run("claim up to \(limit) posts") {
             var claimed: [(row: PostRow, token: Int64)] = []
+            var counts = ClaimCounts()
+            var takenOver = Set<String>()
             for try await row in try await self.client.query(
                 """
                 WITH picked AS (
-                    SELECT k.key FROM responderchain_keys k
+                    SELECT k.key, k.owner FROM responderchain_keys k
                     WHERE (k.owner IS NULL OR k.lease_until < now())
                         AND EXISTS (SELECT 1 FROM responderchain_posts p
                             WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
@@ -40,22 +43,36 @@ extension PostgresPostStore {
                         lease_until = now() + \(leaseMicros) * interval '1 microsecond'
                     WHERE k.key IN (SELECT ordering_key FROM posts)
                     RETURNING k.key, k.token
+                ), counted AS (
+                    UPDATE responderchain_posts p SET claims = p.claims + 1
+                    WHERE p.seq IN (SELECT seq FROM posts)
+                    RETURNING p.seq, p.claims
                 )
-                SELECT posts.*, leased.token AS lease_token FROM posts JOIN leased ON leased.key = posts.ordering_key
+                SELECT posts.*, leased.token AS lease_token, counted.claims AS claim_count,
+                    (picked.owner IS NOT NULL AND picked.owner <> \(consumer)) AS taken_over
+                FROM posts JOIN leased ON leased.key = posts.ordering_key
+                    JOIN counted ON counted.seq = posts.seq JOIN picked ON picked.key = posts.ordering_key
                 ORDER BY posts.seq
                 """, logger: self.logger)
             {
                 let post = try PostRow(row)
                 claimed.append((post, try PostRow.leaseToken(of: row, seq: post.seq)))
+                let (claims, wasTakenOver) = try PostRow.claimFacts(of: row, seq: post.seq)
+                if claims > 1 { counts.redeliveries += 1 }
+                if wasTakenOver { takenOver.insert(post.key) }
             }
-            return claimed
+            counts.takeovers = takenOver.count
+            return (claimed, counts)
         }
-        guard !claimed.isEmpty else { return [] }
+        recorder?.recordClaim(
+            keys: Set(claimed.0.map(\.row.key)).count, posts: claimed.0.count, counts: claimed.1)
+        let posts = claimed.0
+        guard !posts.isEmpty else { return [] }
         state.withLock { state in
-            for (row, token) in claimed { state.held[row.key] = token }
+            for (row, token) in posts { state.held[row.key] = token }
         }
         let now = try await wallNow()
-        return claimed.map { row, token in
+        return posts.map { row, token in
             row.post(events: events, now: now, lease: EventSystem.Lease(key: .init(row.key), token: token))
         }
     }
@@ -122,7 +139,10 @@ extension PostgresPostStore {
         if !lost.isEmpty {
             // Still held here: a finish or inbox write under them is refused by the database's
             // token, and the post office releases them once their posts end.
-            let stillHeld = state.withLock { state in lost.filter { state.held[$0] != nil } }
+            let (stillHeld, nowHeld) = state.withLock { state in
+                (lost.filter { state.held[$0] != nil }, state.held)
+            }
+            recorder?.recordLost(held.filter { stillHeld.contains($0.key) }, held: nowHeld)
             if !stillHeld.isEmpty {
                 logger.warning(
                     "leases lost: another consumer claimed these keys after their leases expired",

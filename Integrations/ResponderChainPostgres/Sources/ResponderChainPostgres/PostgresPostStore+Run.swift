@@ -7,8 +7,9 @@ public import ServiceLifecycle
 extension PostgresPostStore: Service {
     /// Runs the store's background work until the task is cancelled or the service group shuts
     /// down gracefully: the heartbeat that renews the leases this store holds (each third of
-    /// ``lease``, on the store's clock), and the listener behind ``signals()``, on a connection
-    /// of the client's pool held for it. Every ``signals()`` sequence finishes when it returns.
+    /// ``lease``, on the store's clock), the listener behind ``signals()``, on a connection
+    /// of the client's pool held for it, and with ``metrics``, the sampling of the gauges (each
+    /// ``PostgresStoreMetrics/interval``). Every ``signals()`` sequence finishes when it returns.
     ///
     /// Run it beside `client.run()` (in a ServiceGroup, after the client and before the event
     /// system's service, so that it outlives the system's last finish and release):
@@ -31,6 +32,7 @@ extension PostgresPostStore: Service {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.heartbeat() }
                 group.addTask { await self.listen() }
+                if let recorder = self.recorder { group.addTask { await self.sampleMetrics(into: recorder) } }
             }
         }
     }

@@ -74,6 +74,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     public let retention: Duration
     /// Where the store logs (refused finishes, a listener replaced, failed heartbeats).
     public let logger: Logger
+    /// What the store reports to swift-metrics (`nil`: nothing).
+    public let metrics: PostgresStoreMetrics?
 
     /// The notification channel: posts stored (`p`) and posts finished (`f` and their
     /// identifiers).
@@ -84,6 +86,7 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     let elapsed: @Sendable () -> Duration
     let state = Mutex(StoreState())
     private let refused = Atomic<Int>(0)
+    let recorder: StoreMetricsRecorder?
 
     /// A store on `client`'s database. It runs no query until it is used: call ``migrate()``
     /// before the first use (and when a new version of this package is deployed), and run
@@ -104,6 +107,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     ///     intervals, and a stored post's time left (give it a test's manual clock). Leases are
     ///     measured on the database's clock.
     ///   - logger: Where the store logs.
+    ///   - metrics: The counters and gauges the store reports (see ``PostgresStoreMetrics``), to
+    ///     the bootstrapped `MetricsSystem.factory` by default; `nil` for none.
     /// - Throws: ``PostgresPostStoreError/invalidSetting(_:)`` for a lease or retention that is
     ///   not positive, or an empty consumer name.
     public init(
@@ -111,7 +116,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         consumer: String = PostgresPostStore.defaultConsumerName(),
         lease: Duration = .seconds(30), retention: Duration = .seconds(24 * 60 * 60),
         clock: any Clock<Duration> = ContinuousClock(),
-        logger: Logger = Logger(label: "ResponderChainPostgres")
+        logger: Logger = Logger(label: "ResponderChainPostgres"),
+        metrics: PostgresStoreMetrics? = PostgresStoreMetrics()
     ) throws(PostgresPostStoreError) {
         guard lease >= .milliseconds(3) else { throw .invalidSetting("lease must be at least 3 ms") }
         guard retention > .zero else { throw .invalidSetting("retention must be positive") }
@@ -124,6 +130,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         self.clock = clock
         self.elapsed = Self.elapsedTime(on: clock)
         self.logger = logger
+        self.metrics = metrics
+        self.recorder = metrics.map(StoreMetricsRecorder.init)
     }
 
     private static func elapsedTime(on clock: some Clock<Duration>) -> @Sendable () -> Duration {
@@ -250,6 +258,7 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         }
         if !stale.isEmpty {
             refused.add(stale.count, ordering: .relaxed)
+            recorder?.recordRefused(stale.count)
             logger.warning(
                 "refused finishes under leases that are no longer current: another consumer owns their keys",
                 metadata: [

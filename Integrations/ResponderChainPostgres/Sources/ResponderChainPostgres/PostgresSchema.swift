@@ -59,7 +59,13 @@ enum PostgresSchema {
             )
             """,
             "CREATE INDEX responderchain_inbox_handled ON responderchain_inbox (handled_at)",
-        ]
+        ],
+        // 2: how many times each post was claimed (a claim of a post claimed before is a
+        // redelivery). `IF NOT EXISTS`: a database where the column is there already is left
+        // alone.
+        [
+            "ALTER TABLE responderchain_posts ADD COLUMN IF NOT EXISTS claims integer NOT NULL DEFAULT 0"
+        ],
     ]
 
     /// The version this binary writes.

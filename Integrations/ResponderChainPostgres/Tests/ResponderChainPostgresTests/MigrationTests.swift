@@ -45,6 +45,42 @@ struct MigrationTests {
         }
     }
 
+    @Test(
+        "A version-1 database gains the claim count, its posts kept and counted as never claimed; a column there already is left alone"
+    )
+    func claimCount() async throws {
+        try await withDatabase { client, _ in
+            let store = try await migratedStore(client)
+            _ = try await store.store([samplePost(1)])
+            // Back to version 1, as a database of the previous release is.
+            try await client.query(
+                "ALTER TABLE responderchain_posts DROP COLUMN claims", logger: TestServer.quiet)
+            try await client.query(
+                "DELETE FROM responderchain_schema_version WHERE version > 1", logger: TestServer.quiet)
+            #expect(try await store.migrate() == 1)
+            #expect(try await Self.claimCounts(client) == [0])
+            #expect(try await store.claim(limit: 10).count == 1)
+            #expect(try await Self.claimCounts(client) == [1])
+            // Version 1 recorded with the column there (a migration interrupted between the two,
+            // say): migrating again keeps the counts.
+            try await client.query(
+                "DELETE FROM responderchain_schema_version WHERE version > 1", logger: TestServer.quiet)
+            #expect(try await store.migrate() == 1)
+            #expect(try await Self.claimCounts(client) == [1])
+            #expect(try await store.migrate() == PostgresPostStore.schemaVersion)
+        }
+    }
+
+    private static func claimCounts(_ client: PostgresClient) async throws -> [Int] {
+        var counts: [Int] = []
+        for try await (claims, ) in try await client.query(
+            "SELECT claims::bigint FROM responderchain_posts ORDER BY seq", logger: TestServer.quiet
+        ).decode((Int.self,)) {
+            counts.append(claims)
+        }
+        return counts
+    }
+
     @Test("A database migrated by a newer binary is refused, typed, and left as it is")
     func newerRefused() async throws {
         try await withDatabase { client, _ in

@@ -1,0 +1,47 @@
+internal import Logging
+internal import PostgresNIO
+
+extension PostgresPostStore {
+    /// Samples the unfinished posts into `recorder`'s gauges every
+    /// ``PostgresStoreMetrics/interval``, on the store's clock, until cancelled; a failed
+    /// sample (the server is down, say) is logged at debug level and tried again at the next.
+    func sampleMetrics(into recorder: StoreMetricsRecorder) async {
+        while !Task.isCancelled {
+            do {
+                recorder.record(try await sampleUnfinished(keyLimit: recorder.settings.keyLimit))
+            } catch {
+                logger.debug("sampling the store's gauges failed", metadata: ["error": "\(error)"])
+            }
+            do {
+                try await clock.sleep(for: recorder.settings.interval)
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// The unfinished posts' count, their keys' count, and the oldest post's age of at most
+    /// `keyLimit` keys (at least one, for the overall oldest), in one query.
+    func sampleUnfinished(keyLimit: Int) async throws -> UnfinishedSample {
+        let limit = max(1, keyLimit)
+        return try await run("sample the unfinished posts") {
+            var sample = UnfinishedSample()
+            for try await (key, ageMicros, posts, keys) in try await client.query(
+                """
+                WITH unfinished AS (
+                    SELECT ordering_key, count(*) AS posts, min(stored_at) AS oldest FROM responderchain_posts
+                    WHERE finished_at IS NULL GROUP BY ordering_key
+                )
+                SELECT ordering_key, (extract(epoch FROM now() - oldest) * 1000000)::bigint,
+                    (sum(posts) OVER ())::bigint, (count(*) OVER ())::bigint
+                FROM unfinished ORDER BY oldest LIMIT \(limit)
+                """, logger: logger
+            ).decode((String, Int64, Int64, Int64).self) {
+                sample.posts = Int(posts)
+                sample.keys = Int(keys)
+                sample.oldestAges.append((key, Double(max(0, ageMicros)) / 1_000_000))
+            }
+            return sample
+        }
+    }
+}
