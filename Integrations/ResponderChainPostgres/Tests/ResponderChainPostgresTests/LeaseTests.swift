@@ -46,15 +46,17 @@ struct LeaseTests {
     @Test("The heartbeat keeps a slow consumer's keys past several leases")
     func heartbeatKeepsKeys() async throws {
         try await withDatabase { client, _ in
-            let slow = try await migratedStore(client, consumer: "slow", lease: .milliseconds(600))
-            let other = try await migratedStore(client, consumer: "other", lease: .milliseconds(600))
+            // Two seconds: a heartbeat (every third of a lease) late by more than a lease's
+            // two thirds would lose the key; a loaded CI machine delays one by a few hundred ms.
+            let slow = try await migratedStore(client, consumer: "slow", lease: .seconds(2))
+            let other = try await migratedStore(client, consumer: "other", lease: .seconds(2))
             _ = try await slow.store([samplePost(1, key: "k")])
             try await whileRunning(slow) {
                 let claimed = try await slow.claim(limit: 10)
                 let lease = try #require(claimed.first?.lease)
-                // Over five leases' time, no claim by another consumer gets the key.
+                // Over three leases' time, no claim by another consumer gets the key.
                 let clock = ContinuousClock()
-                let end = clock.now.advanced(by: .seconds(3))
+                let end = clock.now.advanced(by: .seconds(6))
                 while clock.now < end {
                     #expect(try await other.claim(limit: 10).isEmpty)
                     try await clock.sleep(for: .milliseconds(100))
