@@ -98,8 +98,10 @@ extension PostgresPostStore {
     }
 
     /// Renews every lease this store holds until the database's `now()` plus ``lease``; logs
-    /// the ones that are no longer current (another consumer took the key: this consumer was
-    /// not heard from for a whole lease).
+    /// the ones it did not renew: no longer current (another consumer took the key: this
+    /// consumer was not heard from for a whole lease), or their key's row locked by another
+    /// transaction just then (`SKIP LOCKED`: a foreign transaction holding one key's row never
+    /// holds back the renewal of the others; that key is renewed at a later beat).
     func renewLeases() async throws {
         let held = state.withLock { $0.held }
         guard !held.isEmpty else { return }
@@ -107,22 +109,26 @@ extension PostgresPostStore {
         let tokens = keys.map { held[$0] ?? 0 }
         let consumer = self.consumer
         let leaseMicros = lease.microseconds
-        let renewed = try await run("renew \(keys.count) leases") {
-            var renewed = Set<String>()
-            for try await (key, ) in try await self.client.query(
-                """
-                WITH locked AS (
-                    SELECT key FROM responderchain_keys WHERE key = ANY(\(keys)) ORDER BY key FOR NO KEY UPDATE
-                )
-                UPDATE responderchain_keys k SET lease_until = now() + \(leaseMicros) * interval '1 microsecond'
-                FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS h(key, token), locked
-                WHERE k.key = h.key AND k.token = h.token AND k.owner = \(consumer) AND locked.key = k.key
-                RETURNING k.key
-                """, logger: self.logger
-            ).decode((String,).self) {
-                renewed.insert(key)
+        let operation = "renew \(keys.count) leases"
+        let renewed = try await run(operation) {
+            try await self.withConnection(operation) { connection in
+                var renewed = Set<String>()
+                for try await (key, ) in try await connection.query(
+                    """
+                    WITH locked AS (
+                        SELECT key FROM responderchain_keys WHERE key = ANY(\(keys)) ORDER BY key
+                        FOR NO KEY UPDATE SKIP LOCKED
+                    )
+                    UPDATE responderchain_keys k SET lease_until = now() + \(leaseMicros) * interval '1 microsecond'
+                    FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS h(key, token), locked
+                    WHERE k.key = h.key AND k.token = h.token AND k.owner = \(consumer) AND locked.key = k.key
+                    RETURNING k.key
+                    """, logger: self.logger
+                ).decode((String,).self) {
+                    renewed.insert(key)
+                }
+                return renewed
             }
-            return renewed
         }
         let lost = keys.filter { !renewed.contains($0) }
         if !lost.isEmpty {
@@ -131,7 +137,7 @@ extension PostgresPostStore {
             let stillHeld = state.withLock { state in lost.filter { state.held[$0] != nil } }
             if !stillHeld.isEmpty {
                 logger.warning(
-                    "leases lost: another consumer claimed these keys after their leases expired",
+                    "leases not renewed: another consumer claimed these keys after their leases expired, or another transaction holds their rows",
                     metadata: ["keys": "\(stillHeld.sorted())"])
             }
         }
