@@ -67,7 +67,10 @@ extension PostgresPostStore {
 
     /// Ends `leases`: their keys lose their owner (another consumer may claim them at once), the
     /// store stops renewing them, and the listening consumers hear of keys that still have
-    /// unfinished posts. A lease that is no longer its key's current one changes nothing.
+    /// unfinished posts. A lease that is no longer its key's current one changes nothing. A
+    /// release that fails (the server restarting, no connection free, a row locked past
+    /// ``lockTimeout``) is tried again while ``run()`` runs, so that the keys do not wait for
+    /// their leases to expire.
     public func release(_ leases: [EventSystem.Lease]) async throws {
         guard !leases.isEmpty else { return }
         state.withLock { state in
@@ -75,6 +78,16 @@ extension PostgresPostStore {
                 state.held[lease.key.name] = nil
             }
         }
+        do {
+            try await releaseRows(of: leases)
+        } catch {
+            releaseLater(leases)
+            throw error
+        }
+    }
+
+    /// Ends `leases` in the database.
+    func releaseRows(of leases: [EventSystem.Lease]) async throws {
         let keys = leases.map(\.key.name)
         let tokens = leases.map(\.token)
         try await transaction("release \(leases.count) leases") { connection in

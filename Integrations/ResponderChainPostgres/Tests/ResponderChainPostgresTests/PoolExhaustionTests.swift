@@ -65,6 +65,12 @@ struct PoolExhaustionTests {
                         return tickets
                     }
                     for ticket in await post(8) { #expect(await ticket.outcome.kind == .handled) }
+                    // Their ends and releases written (a ticket ends before its finish is).
+                    try await eventually("the first posts' ends and releases to be written") {
+                        let owners = try await owners(of: Array(accepted.keys), client)
+                        return try await store.unfinished().isEmpty && owners.values.allSatisfy({ $0 == nil })
+                            ? true : nil
+                    }
 
                     // The application takes every connection: the listener holds one, the hog
                     // the others (its last request waits in the pool's queue).
