@@ -99,4 +99,126 @@ struct LongTransactionTests {
             for child in children { #expect(child.killAndReap() == SIGKILL) }
         }
     }
+
+    @Test(
+        "A finish, an inbox write and a release behind a key's row another transaction holds end typed lockTimeout after the store's lock timeout; the release is done again once the row is free"
+    )
+    func waitsBehindAForeignLockEndTyped() async throws {
+        try await withDatabase { client, configuration in
+            let store = try PostgresPostStore(
+                client: client, events: try .forTests(), consumer: "consumer",
+                lockTimeout: .milliseconds(300),
+                logger: TestServer.quiet)
+            try await store.migrate()
+            try await whileRunning(store) {
+                let post = samplePost(1, key: "k")
+                _ = try await store.store([post])
+                let lease = try #require(try await store.claim(limit: 1).first?.lease)
+                let foreign = try await foreignTransaction(on: configuration, locking: "k")
+                let finish = await result(within: .seconds(10)) {
+                    try await store.finish([
+                        .init(id: post.id, outcome: .init(kind: .handled, description: ""), lease: lease)
+                    ])
+                }
+                let inbox = await result(within: .seconds(10)) {
+                    try await store.inbox.handleOnce(post.id) { _ in }
+                }
+                let release = await result(within: .seconds(10)) { try await store.release([lease]) }
+                for (operation, result) in [
+                    ("finish", finish), ("inbox", inbox.map { $0.map { _ in () } }), ("release", release),
+                ] {
+                    guard case .failure(let error)? = result, let error = error as? PostgresPostStoreError,
+                        case .lockTimeout = error, error.isTransient
+                    else {
+                        Issue.record("\(operation): expected lockTimeout, got \(String(describing: result))")
+                        continue
+                    }
+                }
+                #expect(try await owners(of: ["k"], client)["k"] == .some("consumer"))
+                try await foreign.query("ROLLBACK", logger: TestServer.quiet)
+                try await foreign.close()
+                try await eventually("the release to be done again once the row is free") {
+                    try await owners(of: ["k"], client)["k"] == .some(nil) ? true : nil
+                }
+                // Its finish was not written: the post is delivered again (the inbox makes that
+                // harmless).
+                #expect(try await store.unfinished().map(\.id) == [post.id])
+            }
+        }
+    }
+
+    @Test("Heartbeats skip a key whose row another transaction holds: the other keys' leases are renewed")
+    func heartbeatsSkipALockedKey() async throws {
+        try await withDatabase { client, configuration in
+            let lease = Duration.milliseconds(1500)
+            let store = try await migratedStore(client, consumer: "consumer", lease: lease)
+            try await whileRunning(store) {
+                _ = try await store.store([samplePost(1, key: "a"), samplePost(2, key: "b")])
+                #expect(try await store.claim(limit: 2).count == 2)
+                let foreign = try await foreignTransaction(on: configuration, locking: "a")
+                let lockedAt = try await databaseNow(client)
+                // A heartbeat after the lock renewed b past the lease it had when a was locked.
+                try await eventually("b's lease to be renewed", within: .seconds(10)) {
+                    try await leaseEnd(of: "b", client) > lockedAt + 1.5 + 0.1 ? true : nil
+                }
+                #expect(try await leaseEnd(of: "a", client) <= lockedAt + 1.5)
+                try await foreign.query("ROLLBACK", logger: TestServer.quiet)
+                try await foreign.close()
+            }
+        }
+    }
+}
+
+/// Another application's connection to `configuration`'s database, in a transaction that holds
+/// `key`'s row `FOR UPDATE`.
+func foreignTransaction(on configuration: PostgresClient.Configuration, locking key: String) async throws
+    -> PostgresConnection
+{
+    let location = try await TestServer.location
+    let foreign = try await PostgresConnection.connect(
+        configuration: .init(
+            host: location.host, port: location.port, username: location.username,
+            password: location.password, database: configuration.database, tls: .disable),
+        id: 98, logger: TestServer.quiet)
+    try await foreign.query("BEGIN", logger: TestServer.quiet)
+    try await foreign.query(
+        "SELECT key FROM responderchain_keys WHERE key = \(key) FOR UPDATE", logger: TestServer.quiet)
+    return foreign
+}
+
+/// When `key`'s lease ends, in seconds since 1970 on the database's clock.
+func leaseEnd(of key: String, _ client: PostgresClient) async throws -> Double {
+    var end = 0.0
+    for try await (seconds, ) in try await client.query(
+        "SELECT extract(epoch FROM lease_until)::float8 FROM responderchain_keys WHERE key = \(key)",
+        logger: TestServer.quiet
+    ).decode((Double,).self) {
+        end = seconds
+    }
+    return end
+}
+
+/// What `body` returned or threw, or `nil` if it had not ended within `limit` (it is left
+/// running): a wait that would hang the test fails it instead.
+func result<T: Sendable>(within limit: Duration, of body: @escaping @Sendable () async throws -> T) async
+    -> Result<T, any Error>?
+{
+    let (results, yield) = AsyncStream.makeStream(of: Result<T, any Error>?.self)
+    Task {
+        do {
+            yield.yield(.success(try await body()))
+        } catch {
+            yield.yield(.failure(error))
+        }
+    }
+    let timer = Task {
+        try? await Task.sleep(for: limit)
+        yield.yield(nil)
+    }
+    defer {
+        timer.cancel()
+        yield.finish()
+    }
+    for await result in results { return result }
+    return nil
 }
