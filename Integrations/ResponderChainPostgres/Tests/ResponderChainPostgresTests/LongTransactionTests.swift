@@ -39,41 +39,33 @@ struct LongTransactionTests {
                 return complete.count >= 4 ? complete.map(\.count) : nil
             }
 
+            var heldKeyAcceptedDuring = 0
+            var heldKeyFinishes = 0
+            var during: [Int] = []
             // Another application's transaction: a snapshot of the posts, one key's row locked,
             // then idle in transaction.
-            let location = try await TestServer.location
-            let foreign = try await PostgresConnection.connect(
-                configuration: .init(
-                    host: location.host, port: location.port, username: location.username,
-                    password: location.password, database: database, tls: .disable),
-                id: 99, logger: TestServer.quiet)
-            try await foreign.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: TestServer.quiet)
-            try await foreign.query("SELECT count(*) FROM responderchain_posts", logger: TestServer.quiet)
-            try await foreign.query(
-                "SELECT key FROM responderchain_keys WHERE key = \(heldKey) FOR UPDATE",
-                logger: TestServer.quiet)
-            let heldFrom = try await databaseNow(client)
-            let heldKeyAcceptedBefore = load.accepted[heldKey, default: 0]
-            // The scenario's length, not a wait for something to settle.
-            try await Task.sleep(for: Self.hold)
-            let heldUntil = try await databaseNow(client)
-            let others = try await FinishedWindows.read(client, window: Self.window, keys: otherKeys)
-            let during = others.complete(from: heldFrom + 1).filter {
-                Double($0.number + 1) * Self.window <= heldUntil
+            try await withForeignTransaction(
+                on: database, locking: heldKey, isolation: "REPEATABLE READ",
+                readingFirst: "SELECT count(*) FROM responderchain_posts"
+            ) {
+                let heldFrom = try await databaseNow(client)
+                let heldKeyAcceptedBefore = load.accepted[heldKey, default: 0]
+                // The scenario's length, not a wait for something to settle.
+                try await Task.sleep(for: Self.hold)
+                let heldUntil = try await databaseNow(client)
+                let others = try await FinishedWindows.read(client, window: Self.window, keys: otherKeys)
+                during = others.complete(from: heldFrom + 1)
+                    .filter { Double($0.number + 1) * Self.window <= heldUntil }.map(\.count)
+                for try await (count, ) in try await client.query(
+                    """
+                    SELECT count(*)::bigint FROM responderchain_posts
+                    WHERE ordering_key = \(heldKey) AND finished_at >= to_timestamp(\(heldFrom))
+                    """, logger: TestServer.quiet
+                ).decode((Int64,).self) {
+                    heldKeyFinishes = Int(count)
+                }
+                heldKeyAcceptedDuring = load.accepted[heldKey, default: 0] - heldKeyAcceptedBefore
             }
-            .map(\.count)
-            var heldKeyFinishes = 0
-            for try await (count, ) in try await client.query(
-                """
-                SELECT count(*)::bigint FROM responderchain_posts
-                WHERE ordering_key = \(heldKey) AND finished_at >= to_timestamp(\(heldFrom))
-                """, logger: TestServer.quiet
-            ).decode((Int64,).self) {
-                heldKeyFinishes = Int(count)
-            }
-            let heldKeyAcceptedDuring = load.accepted[heldKey, default: 0] - heldKeyAcceptedBefore
-            try await foreign.query("ROLLBACK", logger: TestServer.quiet)
-            try await foreign.close()
             print(
                 "measured: a transaction holding \(heldKey)'s row for \(Self.hold): other keys' finishes per \(Self.window) s before \(before) (median \(median(before))), while held \(during) (median \(median(during))); \(heldKey): \(heldKeyAcceptedDuring) posts accepted and \(heldKeyFinishes) finished while held"
             )
@@ -114,29 +106,31 @@ struct LongTransactionTests {
                 let post = samplePost(1, key: "k")
                 _ = try await store.store([post])
                 let lease = try #require(try await store.claim(limit: 1).first?.lease)
-                let foreign = try await foreignTransaction(on: configuration, locking: "k")
-                let finish = await result(within: .seconds(10)) {
-                    try await store.finish([
-                        .init(id: post.id, outcome: .init(kind: .handled, description: ""), lease: lease)
-                    ])
-                }
-                let inbox = await result(within: .seconds(10)) {
-                    try await store.inbox.handleOnce(post.id) { _ in }
-                }
-                let release = await result(within: .seconds(10)) { try await store.release([lease]) }
-                for (operation, result) in [
-                    ("finish", finish), ("inbox", inbox.map { $0.map { _ in () } }), ("release", release),
-                ] {
-                    guard case .failure(let error)? = result, let error = error as? PostgresPostStoreError,
-                        case .lockTimeout = error, error.isTransient
-                    else {
-                        Issue.record("\(operation): expected lockTimeout, got \(String(describing: result))")
-                        continue
+                try await withForeignTransaction(on: configuration.database ?? "", locking: "k") {
+                    let finish = await result(within: .seconds(10)) {
+                        try await store.finish([
+                            .init(id: post.id, outcome: .init(kind: .handled, description: ""), lease: lease)
+                        ])
                     }
+                    let inbox = await result(within: .seconds(10)) {
+                        try await store.inbox.handleOnce(post.id) { _ in }
+                    }
+                    let release = await result(within: .seconds(10)) { try await store.release([lease]) }
+                    for (operation, result) in [
+                        ("finish", finish), ("inbox", inbox.map { $0.map { _ in () } }), ("release", release),
+                    ] {
+                        guard case .failure(let error)? = result,
+                            let error = error as? PostgresPostStoreError,
+                            case .lockTimeout = error, error.isTransient
+                        else {
+                            Issue.record(
+                                "\(operation): expected lockTimeout, got \(String(describing: result))")
+                            continue
+                        }
+                    }
+                    let owner = try await owners(of: ["k"], client)["k"]
+                    #expect(owner == .some("consumer"))
                 }
-                #expect(try await owners(of: ["k"], client)["k"] == .some("consumer"))
-                try await foreign.query("ROLLBACK", logger: TestServer.quiet)
-                try await foreign.close()
                 try await eventually("the release to be done again once the row is free") {
                     try await owners(of: ["k"], client)["k"] == .some(nil) ? true : nil
                 }
@@ -155,35 +149,45 @@ struct LongTransactionTests {
             try await whileRunning(store) {
                 _ = try await store.store([samplePost(1, key: "a"), samplePost(2, key: "b")])
                 #expect(try await store.claim(limit: 2).count == 2)
-                let foreign = try await foreignTransaction(on: configuration, locking: "a")
-                let lockedAt = try await databaseNow(client)
-                // A heartbeat after the lock renewed b past the lease it had when a was locked.
-                try await eventually("b's lease to be renewed", within: .seconds(10)) {
-                    try await leaseEnd(of: "b", client) > lockedAt + 1.5 + 0.1 ? true : nil
+                try await withForeignTransaction(on: configuration.database ?? "", locking: "a") {
+                    let lockedAt = try await databaseNow(client)
+                    // A heartbeat after the lock renewed b past the lease it had when a was locked.
+                    try await eventually("b's lease to be renewed", within: .seconds(10)) {
+                        try await leaseEnd(of: "b", client) > lockedAt + 1.5 + 0.1 ? true : nil
+                    }
+                    #expect(try await leaseEnd(of: "a", client) <= lockedAt + 1.5)
                 }
-                #expect(try await leaseEnd(of: "a", client) <= lockedAt + 1.5)
-                try await foreign.query("ROLLBACK", logger: TestServer.quiet)
-                try await foreign.close()
             }
         }
     }
 }
 
-/// Another application's connection to `configuration`'s database, in a transaction that holds
-/// `key`'s row `FOR UPDATE`.
-func foreignTransaction(on configuration: PostgresClient.Configuration, locking key: String) async throws
-    -> PostgresConnection
-{
+/// Runs `body` while another application's connection to `database` is in a transaction (of
+/// `isolation`, having run `readingFirst`) that holds `key`'s row `FOR UPDATE`; rolls it back
+/// after.
+func withForeignTransaction(
+    on database: String, locking key: String, isolation: String = "READ COMMITTED",
+    readingFirst query: String = "SELECT 1", _ body: () async throws -> Void
+) async throws {
     let location = try await TestServer.location
     let foreign = try await PostgresConnection.connect(
         configuration: .init(
             host: location.host, port: location.port, username: location.username,
-            password: location.password, database: configuration.database, tls: .disable),
+            password: location.password, database: database, tls: .disable),
         id: 98, logger: TestServer.quiet)
-    try await foreign.query("BEGIN", logger: TestServer.quiet)
-    try await foreign.query(
-        "SELECT key FROM responderchain_keys WHERE key = \(key) FOR UPDATE", logger: TestServer.quiet)
-    return foreign
+    do {
+        try await foreign.query(
+            PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"), logger: TestServer.quiet)
+        try await foreign.query(PostgresQuery(unsafeSQL: query), logger: TestServer.quiet)
+        try await foreign.query(
+            "SELECT key FROM responderchain_keys WHERE key = \(key) FOR UPDATE", logger: TestServer.quiet)
+        try await body()
+        try await foreign.query("ROLLBACK", logger: TestServer.quiet)
+    } catch {
+        try? await foreign.close()
+        throw error
+    }
+    try await foreign.close()
 }
 
 /// When `key`'s lease ends, in seconds since 1970 on the database's clock.
