@@ -18,11 +18,11 @@ extension PostgresPostStore {
         guard limit > 0 else { return [] }
         let consumer = self.consumer
         let leaseMicros = lease.microseconds
-        let claimed = try await run("claim up to \(limit) posts") {
+        let claimed = try await onConnection("claim up to \(limit) posts") { connection in
             var claimed: [(row: PostRow, token: Int64)] = []
             var counts = ClaimCounts()
             var takenOver = Set<String>()
-            for try await row in try await self.client.query(
+            for try await row in try await connection.query(
                 """
                 WITH picked AS (
                     SELECT k.key, k.owner FROM responderchain_keys k
@@ -79,7 +79,10 @@ extension PostgresPostStore {
 
     /// Ends `leases`: their keys lose their owner (another consumer may claim them at once), the
     /// store stops renewing them, and the listening consumers hear of keys that still have
-    /// unfinished posts. A lease that is no longer its key's current one changes nothing.
+    /// unfinished posts. A lease that is no longer its key's current one changes nothing. A
+    /// release that fails (the server restarting, no connection free, a row locked past
+    /// ``lockTimeout``) is tried again while ``run()`` runs, so that the keys do not wait for
+    /// their leases to expire.
     public func release(_ leases: [EventSystem.Lease]) async throws {
         guard !leases.isEmpty else { return }
         state.withLock { state in
@@ -87,11 +90,22 @@ extension PostgresPostStore {
                 state.held[lease.key.name] = nil
             }
         }
+        do {
+            try await releaseRows(of: leases)
+        } catch {
+            releaseLater(leases)
+            throw error
+        }
+    }
+
+    /// Ends `leases` in the database.
+    func releaseRows(of leases: [EventSystem.Lease]) async throws {
         let keys = leases.map(\.key.name)
         let tokens = leases.map(\.token)
-        // One statement in its own transaction; the notification, if any, is sent at its commit.
-        try await run("release \(leases.count) leases") {
-            for try await _ in try await self.client.query(
+        // One statement, in a transaction that waits at most `lockTimeout` for a key's row; the
+        // notification, if any, is sent at its commit.
+        try await transaction("release \(leases.count) leases") { connection in
+            for try await _ in try await connection.query(
                 """
                 WITH locked AS (
                     SELECT key FROM responderchain_keys WHERE key = ANY(\(keys)) ORDER BY key FOR NO KEY UPDATE
@@ -109,8 +123,10 @@ extension PostgresPostStore {
     }
 
     /// Renews every lease this store holds until the database's `now()` plus ``lease``; logs
-    /// the ones that are no longer current (another consumer took the key: this consumer was
-    /// not heard from for a whole lease).
+    /// the ones it did not renew: no longer current (another consumer took the key: this
+    /// consumer was not heard from for a whole lease), or their key's row locked by another
+    /// transaction just then (`SKIP LOCKED`: a foreign transaction holding one key's row never
+    /// holds back the renewal of the others; that key is renewed at a later beat).
     func renewLeases() async throws {
         let held = state.withLock { $0.held }
         guard !held.isEmpty else { return }
@@ -118,24 +134,44 @@ extension PostgresPostStore {
         let tokens = keys.map { held[$0] ?? 0 }
         let consumer = self.consumer
         let leaseMicros = lease.microseconds
-        let renewed = try await run("renew \(keys.count) leases") {
-            var renewed = Set<String>()
-            for try await (key, ) in try await self.client.query(
-                """
-                WITH locked AS (
-                    SELECT key FROM responderchain_keys WHERE key = ANY(\(keys)) ORDER BY key FOR NO KEY UPDATE
-                )
-                UPDATE responderchain_keys k SET lease_until = now() + \(leaseMicros) * interval '1 microsecond'
-                FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS h(key, token), locked
-                WHERE k.key = h.key AND k.token = h.token AND k.owner = \(consumer) AND locked.key = k.key
-                RETURNING k.key
-                """, logger: self.logger
-            ).decode((String,).self) {
-                renewed.insert(key)
+        let operation = "renew \(keys.count) leases"
+        let (renewed, busy) = try await run(operation) {
+            try await self.withConnection(operation) { connection in
+                var renewed = Set<String>()
+                var busy = Set<String>()
+                // Renewed: the key's lease is still this consumer's and its row was free. Busy:
+                // still this consumer's, but its row was locked by another transaction just then
+                // (renewed at a later beat). Anything else is lost.
+                for try await (key, wasRenewed) in try await connection.query(
+                    """
+                    WITH held AS (
+                        SELECT * FROM unnest(\(keys)::text[], \(tokens)::bigint[]) AS h(key, token)
+                    ), locked AS (
+                        SELECT key FROM responderchain_keys WHERE key = ANY(\(keys)) ORDER BY key
+                        FOR NO KEY UPDATE SKIP LOCKED
+                    ), renewed AS (
+                        UPDATE responderchain_keys k SET lease_until = now() + \(leaseMicros) * interval '1 microsecond'
+                        FROM held h, locked
+                        WHERE k.key = h.key AND k.token = h.token AND k.owner = \(consumer) AND locked.key = k.key
+                        RETURNING k.key
+                    )
+                    SELECT key, true FROM renewed
+                    UNION ALL
+                    SELECT h.key, false FROM held h JOIN responderchain_keys k ON k.key = h.key
+                    WHERE h.key NOT IN (SELECT key FROM locked) AND k.token = h.token AND k.owner = \(consumer)
+                    """, logger: self.logger
+                ).decode((String, Bool).self) {
+                    if wasRenewed { renewed.insert(key) } else { busy.insert(key) }
+                }
+                return (renewed, busy)
             }
-            return renewed
         }
-        let lost = keys.filter { !renewed.contains($0) }
+        if !busy.isEmpty {
+            logger.debug(
+                "leases not renewed at this beat: another transaction holds their keys' rows",
+                metadata: ["keys": "\(busy.sorted())"])
+        }
+        let lost = keys.filter { !renewed.contains($0) && !busy.contains($0) }
         if !lost.isEmpty {
             // Still held here: a finish or inbox write under them is refused by the database's
             // token, and the post office releases them once their posts end.

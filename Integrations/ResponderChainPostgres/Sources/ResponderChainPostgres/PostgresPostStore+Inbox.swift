@@ -60,14 +60,16 @@ extension PostgresPostStore {
         public func hasHandled(_ id: EventID) async throws -> Bool {
             let (epoch, sequence) = id.columns
             return try await store.run("read the inbox") {
-                var found = false
-                for try await _ in try await store.client.query(
-                    "SELECT 1 FROM responderchain_inbox WHERE id_epoch = \(epoch) AND id_sequence = \(sequence)",
-                    logger: store.logger)
-                {
-                    found = true
+                try await store.withConnection("read the inbox") { connection in
+                    var found = false
+                    for try await _ in try await connection.query(
+                        "SELECT 1 FROM responderchain_inbox WHERE id_epoch = \(epoch) AND id_sequence = \(sequence)",
+                        logger: store.logger)
+                    {
+                        found = true
+                    }
+                    return found
                 }
-                return found
             }
         }
     }

@@ -24,9 +24,9 @@ extension PostgresPostStore {
     /// `keyLimit` keys (at least one, for the overall oldest), in one query.
     func sampleUnfinished(keyLimit: Int) async throws -> UnfinishedSample {
         let limit = max(1, keyLimit)
-        return try await run("sample the unfinished posts") {
+        return try await onConnection("sample the unfinished posts") { connection in
             var sample = UnfinishedSample()
-            for try await (key, ageMicros, posts, keys) in try await client.query(
+            for try await (key, ageMicros, posts, keys) in try await connection.query(
                 """
                 WITH unfinished AS (
                     SELECT ordering_key, count(*) AS posts, min(stored_at) AS oldest FROM responderchain_posts

@@ -28,11 +28,22 @@ extension PostgresPostStore: Service {
         }
         guard first else { throw PostgresPostStoreError.invalidSetting("run() runs once per store") }
         defer { stopSignals() }
+        let (releases, wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let failedBefore = state.withLock { state in
+            state.releaseWakeup = wakeup
+            return !state.unreleased.isEmpty
+        }
+        if failedBefore { wakeup.yield() }
+        defer {
+            state.withLock { $0.releaseWakeup = nil }
+            wakeup.finish()
+        }
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.heartbeat() }
                 group.addTask { await self.listen() }
                 if let recorder = self.recorder { group.addTask { await self.sampleMetrics(into: recorder) } }
+                group.addTask { await self.releaseAgain(whenWokenBy: releases) }
             }
         }
     }
@@ -69,6 +80,42 @@ extension PostgresPostStore: Service {
             return Array(state.subscribers.values)
         }
         for continuation in subscribers { continuation.finish() }
+    }
+
+    /// Releases the leases whose release failed, each time it is woken: tries again after a
+    /// pause that doubles from 50 ms up to a third of ``lease`` until none is left (a lease
+    /// another consumer took meanwhile changes nothing), until cancelled.
+    private func releaseAgain(whenWokenBy wakeups: AsyncStream<Void>) async {
+        for await _ in wakeups {
+            var pause = Duration.milliseconds(50)
+            while true {
+                let leases = state.withLock { state in
+                    defer { state.unreleased = [] }
+                    return state.unreleased
+                }
+                guard !leases.isEmpty else { break }
+                do {
+                    try await releaseRows(of: leases)
+                } catch {
+                    state.withLock { $0.unreleased += leases }
+                    logger.debug("releasing leases again failed", metadata: ["error": "\(error)"])
+                    do {
+                        try await clock.sleep(for: pause)
+                    } catch {
+                        return
+                    }
+                    pause = min(pause * 2, max(lease / 3, .milliseconds(50)))
+                }
+            }
+        }
+    }
+
+    /// Keeps `leases`, whose release failed, for ``releaseAgain(whenWokenBy:)``.
+    func releaseLater(_ leases: [EventSystem.Lease]) {
+        state.withLock { state in
+            state.unreleased += leases
+            return state.releaseWakeup
+        }?.yield()
     }
 
     /// Renews the held leases each third of ``lease`` until cancelled; a failed renewal (the

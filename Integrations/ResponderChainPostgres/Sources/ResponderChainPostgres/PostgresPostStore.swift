@@ -58,9 +58,22 @@ internal import Synchronization
 /// nothing outlives the task that owns it, and a store whose ``run()`` is not running still
 /// stores, claims and finishes (its leases then last ``lease`` at most).
 ///
-/// **Outages.** While the server is down, every operation throws
-/// ``PostgresPostStoreError/unreachable(operation:underlying:)``; the client's pool reconnects
-/// and the listener listens again once it is back, with no call from you.
+/// **When PostgreSQL is in trouble.** Nothing of the store waits without a bound, and every
+/// failure is typed, so that the post office rejects what it could not store (`notStored`),
+/// the consumer claims again at its next poll, and a finish or release that failed leaves its
+/// post to be delivered again (the ``inbox`` makes that harmless):
+/// - While the server is down or restarting, an operation throws
+///   ``PostgresPostStoreError/unreachable(operation:underlying:)``; the client's pool
+///   reconnects and the listener listens again once it is back, with no call from you.
+/// - An operation waits at most ``connectionRequestTimeout`` for a connection of the pool (the
+///   application may hold them all), then throws
+///   ``PostgresPostStoreError/connectionUnavailable(operation:waited:)``, having run nothing.
+/// - A transaction of the store waits at most ``lockTimeout`` for a lock another transaction
+///   holds (a key's row held `FOR UPDATE` by a transaction left open, say), then throws
+///   ``PostgresPostStoreError/lockTimeout(operation:underlying:)``. Claims and heartbeats skip
+///   locked rows instead of waiting: the other keys keep moving.
+///
+/// ``PostgresPostStoreError/isTransient`` says which errors are worth trying again.
 public final class PostgresPostStore: EventSystem.SharedPostStore {
     /// The client the store runs its queries on (the application runs it).
     public let client: PostgresClient
@@ -76,6 +89,13 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     public let logger: Logger
     /// What the store reports to swift-metrics (`nil`: nothing).
     public let metrics: PostgresStoreMetrics?
+    /// How long a transaction of the store waits for a lock that another transaction holds
+    /// (a key's row, a table) before it ends with
+    /// ``PostgresPostStoreError/lockTimeout(operation:underlying:)``.
+    public let lockTimeout: Duration
+    /// How long an operation of the store waits for a connection of the client's pool before it
+    /// ends with ``PostgresPostStoreError/connectionUnavailable(operation:waited:)``.
+    public let connectionRequestTimeout: Duration
 
     /// The notification channel: posts stored (`p`) and posts finished (`f` and their
     /// identifiers).
@@ -103,6 +123,13 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     ///     seconds by default).
     ///   - retention: How long finished posts' outcomes, their idempotency keys and inbox
     ///     entries are kept (a day by default).
+    ///   - lockTimeout: How long a transaction of the store waits for a lock another transaction
+    ///     holds (5 seconds by default): a finish, a release, an inbox write or a prune behind a
+    ///     foreign transaction that holds a key's row ends typed, and is tried again later,
+    ///     instead of hanging the consumer. Claims and heartbeats skip locked rows and never wait.
+    ///   - connectionRequestTimeout: How long an operation waits for a connection of the
+    ///     client's pool (10 seconds by default): while the application holds every connection,
+    ///     or the server cannot be reached, operations end typed instead of waiting silently.
     ///   - clock: Measures time in the process: the heartbeats' and the listener's checks'
     ///     intervals, and a stored post's time left (give it a test's manual clock). Leases are
     ///     measured on the database's clock.
@@ -110,11 +137,13 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     ///   - metrics: The counters and gauges the store reports (see ``PostgresStoreMetrics``), to
     ///     the bootstrapped `MetricsSystem.factory` by default; `nil` for none.
     /// - Throws: ``PostgresPostStoreError/invalidSetting(_:)`` for a lease or retention that is
+    ///   not positive, a lock timeout under a millisecond, a connection request timeout that is
     ///   not positive, or an empty consumer name.
     public init(
         client: PostgresClient, events: StoredEvents,
         consumer: String = PostgresPostStore.defaultConsumerName(),
         lease: Duration = .seconds(30), retention: Duration = .seconds(24 * 60 * 60),
+        lockTimeout: Duration = .seconds(5), connectionRequestTimeout: Duration = .seconds(10),
         clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "ResponderChainPostgres"),
         metrics: PostgresStoreMetrics? = PostgresStoreMetrics()
@@ -122,11 +151,19 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         guard lease >= .milliseconds(3) else { throw .invalidSetting("lease must be at least 3 ms") }
         guard retention > .zero else { throw .invalidSetting("retention must be positive") }
         guard !consumer.isEmpty else { throw .invalidSetting("consumer must not be empty") }
+        guard lockTimeout >= .milliseconds(1) else {
+            throw .invalidSetting("lockTimeout must be at least 1 ms")
+        }
+        guard connectionRequestTimeout > .zero else {
+            throw .invalidSetting("connectionRequestTimeout must be positive")
+        }
         self.client = client
         self.events = events
         self.consumer = consumer
         self.lease = lease
         self.retention = retention
+        self.lockTimeout = lockTimeout
+        self.connectionRequestTimeout = connectionRequestTimeout
         self.clock = clock
         self.elapsed = Self.elapsedTime(on: clock)
         self.logger = logger
@@ -175,10 +212,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     public func store(_ posts: [EventSystem.StoredPost]) async throws -> [EventSystem.StoredPost.Acceptance] {
         guard !posts.isEmpty else { return [] }
         let rows = try await rows(for: posts)
-        return try await run("store \(posts.count) posts") {
-            try await client.withConnection { connection in
-                try await Self.insert(rows, on: connection, logger: self.logger)
-            }
+        return try await onConnection("store \(posts.count) posts") { connection in
+            try await Self.insert(rows, on: connection, logger: self.logger)
         }
     }
 
@@ -210,7 +245,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         let leaseKeys = posts.map { $0.lease?.key.name ?? "" }
         let leaseTokens = posts.map { $0.lease?.token ?? 0 }
         let leased = posts.map { $0.lease != nil }
-        let current = try await run("finish \(posts.count) posts") {
+        let current = try await transaction("finish \(posts.count) posts") { connection in
+            // One statement, in a transaction that waits at most `lockTimeout` for a lock.
             // `fenced` holds the keys' rows FOR SHARE until the statement commits: a claim skips
             // them, so the check stays true while the posts are marked. Every statement of the
             // store that locks several keys locks them in key order (no deadlock between a
@@ -218,7 +254,7 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
             // ``EventID/notificationText`` writes them, 150 to a notification (a payload must
             // stay under 8,000 bytes).
             var current: [String: Int64] = [:]
-            for try await (isKey, key, token) in try await self.client.query(
+            for try await (isKey, key, token) in try await connection.query(
                 """
                 WITH fenced AS (
                     SELECT key, token FROM responderchain_keys WHERE key = ANY(\(keys)) AND owner = \(consumer)
@@ -273,7 +309,7 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     /// this binary cannot read come back as `.undecodable` with their bytes.
     public func unfinished() async throws -> [EventSystem.StoredPost] {
         let rows = try await run("read the unfinished posts") {
-            try await self.client.withConnection { connection in
+            try await self.withConnection("read the unfinished posts") { connection in
                 var rows: [PostRow] = []
                 for try await row in try await connection.query(
                     "SELECT \(unescaped: PostRow.columns) FROM responderchain_posts WHERE finished_at IS NULL ORDER BY seq",
@@ -291,17 +327,20 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     /// The outcome of `id`, if it finished and is still retained.
     public func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome? {
         let (epoch, sequence) = id.columns
-        return try await run("read the outcome of \(id)") {
-            var outcome: EventSystem.StoredOutcome?
-            for try await (seq, kind, description) in try await self.client.query(
-                """
-                SELECT seq, outcome_kind, outcome_description FROM responderchain_posts
-                WHERE id_epoch = \(epoch) AND id_sequence = \(sequence)
-                """, logger: self.logger
-            ).decode((Int64, String?, String?).self) {
-                outcome = try Self.outcome(kind: kind, description: description, seq: seq)
+        let operation = "read the outcome of \(id)"
+        return try await run(operation) {
+            try await self.withConnection(operation) { connection in
+                var outcome: EventSystem.StoredOutcome?
+                for try await (seq, kind, description) in try await connection.query(
+                    """
+                    SELECT seq, outcome_kind, outcome_description FROM responderchain_posts
+                    WHERE id_epoch = \(epoch) AND id_sequence = \(sequence)
+                    """, logger: self.logger
+                ).decode((Int64, String?, String?).self) {
+                    outcome = try Self.outcome(kind: kind, description: description, seq: seq)
+                }
+                return outcome
             }
-            return outcome
         }
     }
 
@@ -434,19 +473,6 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         }
     }
 
-    /// Runs `body` in one transaction on a connection of the pool, its errors named by
-    /// `operation`.
-    func transaction<T: Sendable>(
-        _ operation: String, _ body: (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection)
-            }
-        } catch {
-            throw PostgresPostStoreError.wrapping(error, operation: operation)
-        }
-    }
-
     /// Runs `body`, its errors named by `operation`.
     func run<T: Sendable>(_ operation: String, _ body: () async throws -> T) async throws -> T {
         do {
@@ -463,13 +489,15 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     func wallNow() async throws -> Int64 {
         if let origin = state.withLock({ $0.wallOrigin }) { return origin + elapsed().microseconds }
         let read = try await run("read the database's clock") {
-            var micros: Int64 = 0
-            for try await (now, ) in try await self.client.query(
-                "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint", logger: self.logger
-            ).decode((Int64,).self) {
-                micros = now
+            try await self.withConnection("read the database's clock") { connection in
+                var micros: Int64 = 0
+                for try await (now, ) in try await connection.query(
+                    "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint", logger: self.logger
+                ).decode((Int64,).self) {
+                    micros = now
+                }
+                return micros
             }
-            return micros
         }
         let origin = state.withLock { state in
             if let origin = state.wallOrigin { return origin }

@@ -24,6 +24,14 @@ public enum PostgresPostStoreError: Error, CustomStringConvertible {
     /// The server could not be reached, or the connection broke, while doing `operation`; the
     /// client reconnects by itself, so the operation can be tried again.
     case unreachable(operation: String, underlying: any Error)
+    /// No connection of the client's pool came free for `operation` within `waited` (the
+    /// store's `connectionRequestTimeout`): every connection was in use, or none could be
+    /// opened. Nothing of the operation ran; it can be tried again.
+    case connectionUnavailable(operation: String, waited: Duration)
+    /// `operation` waited longer than the store's `lockTimeout` for a row or table that another
+    /// transaction holds (SQLSTATE 55P03); its transaction was rolled back, so it can be tried
+    /// again.
+    case lockTimeout(operation: String, underlying: any Error)
     /// The server refused `operation` (an SQL error, a conflict, a constraint).
     case failed(operation: String, underlying: any Error)
     /// A stored row cannot be read: `column` holds what this binary does not understand.
@@ -46,6 +54,10 @@ public enum PostgresPostStoreError: Error, CustomStringConvertible {
             "the lease on ordering key \"\(key)\"\(token.map { " (token \($0))" } ?? "") is no longer current: another consumer holds the key"
         case .unreachable(let operation, let underlying):
             "\(operation): PostgreSQL is unreachable: \(Self.describe(underlying))"
+        case .connectionUnavailable(let operation, let waited):
+            "\(operation): no connection of the client's pool came free within \(waited) (the pool is exhausted, or the server unreachable)"
+        case .lockTimeout(let operation, let underlying):
+            "\(operation): waited past the lock timeout for a row or table another transaction holds: \(Self.describe(underlying))"
         case .failed(let operation, let underlying):
             "\(operation) failed: \(Self.describe(underlying))"
         case .malformedRow(let seq, let column, let reason):
@@ -54,6 +66,29 @@ public enum PostgresPostStoreError: Error, CustomStringConvertible {
             "\(type) is not registered in the store's StoredEvents, so it has no stored name"
         case .encodingFailed(let type, let reason): "\(type) did not encode: \(reason)"
         case .invalidSetting(let reason): "invalid setting: \(reason)"
+        }
+    }
+
+    /// Whether the operation may succeed if it is tried again as it is: the server was
+    /// unreachable, no connection came free in time, or a lock was held past the lock timeout.
+    /// A lost lease, a refusal, a malformed row or bad input stays as it is.
+    ///
+    /// ```swift
+    /// while true {
+    ///     do {
+    ///         try await store.inbox.handleOnce(id) { connection in … }
+    ///         break
+    ///     } catch let error as PostgresPostStoreError where error.isTransient {
+    ///         try await Task.sleep(for: .milliseconds(100))
+    ///     }
+    /// }
+    /// ```
+    public var isTransient: Bool {
+        switch self {
+        case .unreachable, .connectionUnavailable, .lockTimeout: true
+        case .newerSchema, .lostLease, .failed, .malformedRow, .unregisteredEvent, .encodingFailed,
+            .invalidSetting:
+            false
         }
     }
 
@@ -70,7 +105,9 @@ public enum PostgresPostStoreError: Error, CustomStringConvertible {
     }
 
     /// The store's error for `error`, thrown while doing `operation`: a store error as it is,
-    /// a transaction's error by what failed in it, a server's refusal as ``failed(operation:underlying:)``,
+    /// a transaction's error by what failed in it, a lock not granted within the lock timeout as
+    /// ``lockTimeout(operation:underlying:)``, a server shutting down or starting up as
+    /// ``unreachable(operation:underlying:)``, a server's refusal as ``failed(operation:underlying:)``,
     /// anything else (a broken or refused connection, a closed pool) as
     /// ``unreachable(operation:underlying:)``.
     static func wrapping(_ error: any Error, operation: String) -> any Error {
@@ -85,6 +122,15 @@ public enum PostgresPostStoreError: Error, CustomStringConvertible {
         }
         if error is CancellationError { return error }
         if let error = error as? PSQLError, error.code == .server {
+            let state = error.serverInfo?[.sqlState] ?? ""
+            if state == PostgresError.Code.lockNotAvailable.raw {
+                return PostgresPostStoreError.lockTimeout(operation: operation, underlying: error)
+            }
+            // A connection exception (class 08), or the server shutting down or starting up
+            // (57P01 to 57P05): the server is going away or not yet back, not refusing.
+            if state.hasPrefix("08") || state.hasPrefix("57P") {
+                return PostgresPostStoreError.unreachable(operation: operation, underlying: error)
+            }
             return PostgresPostStoreError.failed(operation: operation, underlying: error)
         }
         return PostgresPostStoreError.unreachable(operation: operation, underlying: error)

@@ -17,6 +17,10 @@ struct StoreState: Sendable {
     var wallOrigin: Int64?
     /// The backend process of the listening connection, while there is one.
     var listenerProcessID: Int32?
+    /// Leases whose release failed, to release again.
+    var unreleased: [EventSystem.Lease] = []
+    /// Wakes the task that releases them, while ``PostgresPostStore/run()`` runs.
+    var releaseWakeup: AsyncStream<Void>.Continuation?
 
     /// Sends `signal` to every subscriber.
     func broadcast(_ signal: EventSystem.StoreSignal) {

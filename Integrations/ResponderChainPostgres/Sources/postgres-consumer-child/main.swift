@@ -8,7 +8,11 @@
 // consumes, `lostLease KEY NUMBER` when the inbox refused a write because another consumer holds
 // the key now, and `refused TOTAL` when the store refused a finish for the same reason. With `gated`, each handler first prints `handling KEY NUMBER` and waits for
 // a line on standard input (so that a test can stop the process mid-handler). Its connections'
-// application_name is NAME. It runs until it is killed.
+// application_name is NAME. An inbox write that fails for a reason worth trying again (the server
+// restarting, no connection free, a lock held past the store's lock timeout) is tried again, after
+// a pause that grows to half a second at most, so that an outage delays an effect and never loses
+// it. Its store waits at most a second for a lock and two for a connection. It runs until it is
+// killed.
 //
 //   postgres-consumer-child HOST PORT USER DATABASE LEASE_MILLISECONDS NAME [gated]
 import Foundation
@@ -61,15 +65,22 @@ actor EffectDesk: Responder {
         }
         let name = self.name
         let logger = store.logger
-        do {
-            try await store.inbox.handleOnce(id) { connection in
-                try await connection.query(
-                    "INSERT INTO effects (key, number, consumer) VALUES (\(work.key), \(work.number), \(name))",
-                    logger: logger)
+        var pause = Duration.milliseconds(20)
+        while true {
+            do {
+                try await store.inbox.handleOnce(id) { connection in
+                    try await connection.query(
+                        "INSERT INTO effects (key, number, consumer) VALUES (\(work.key), \(work.number), \(name))",
+                        logger: logger)
+                }
+                return
+            } catch PostgresPostStoreError.lostLease(let key, _) {
+                say("lostLease \(key) \(work.number)")
+                throw PostgresPostStoreError.lostLease(key: key, token: nil)
+            } catch let error as PostgresPostStoreError where error.isTransient {
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(500))
             }
-        } catch PostgresPostStoreError.lostLease(let key, _) {
-            say("lostLease \(key) \(work.number)")
-            throw PostgresPostStoreError.lostLease(key: key, token: nil)
         }
     }
 
@@ -132,7 +143,8 @@ let client = PostgresClient(configuration: configuration, backgroundLogger: logg
 var events = StoredEvents()
 try events.register(Work.self, as: "work")
 let store = try PostgresPostStore(
-    client: client, events: events, consumer: name, lease: .milliseconds(leaseMilliseconds), logger: logger)
+    client: client, events: events, consumer: name, lease: .milliseconds(leaseMilliseconds),
+    lockTimeout: .seconds(1), connectionRequestTimeout: .seconds(2), logger: logger)
 let system = EventSystem(storage: .shared(ReportingStore(store)))
 try system.register(
     EffectDesk(system: system, store: store, name: name, gated: arguments.count == 8), as: "desk")

@@ -16,11 +16,16 @@ final class ConsumerChild: @unchecked Sendable {
     private let input: Int32
     private var reaped = false
 
-    /// Starts a consumer named `name` on `database`, with leases of `lease`; a `gated` one waits
-    /// for a line on its standard input (``proceed()``) at the start of each handler.
-    init(name: String, database: String, lease: Duration, gated: Bool = false) async throws {
+    /// Starts a consumer named `name` on `database` of `server` (the tests' server by default),
+    /// with leases of `lease`; a `gated` one waits for a line on its standard input
+    /// (``proceed()``) at the start of each handler.
+    init(
+        name: String, database: String, lease: Duration, gated: Bool = false,
+        server: TestServer.Location? = nil
+    ) async throws {
         self.name = name
-        let location = try await TestServer.location
+        let location: TestServer.Location
+        if let server { location = server } else { location = try await TestServer.location }
         let executable = try CrashTakeOverTests.child(named: "postgres-consumer-child")
         let folder = FileManager.default.temporaryDirectory
         let stem = "postgres-consumer-child-\(name)-\(UInt64.random(in: 0...UInt64.max))"

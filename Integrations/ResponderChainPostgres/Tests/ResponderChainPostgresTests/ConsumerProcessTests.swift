@@ -16,12 +16,14 @@ struct Effect: Sendable {
     let consumer: String
 }
 
-/// A new database with the store's schema and the effects table the children write to, a
-/// store that posts (it does not consume), and the database's name.
+/// A new database on `server` (the tests' server by default) with the store's schema and the
+/// effects table the children write to, a store that posts (it does not consume), and the
+/// database's name.
 func withEffectsDatabase(
+    on server: TestServer.Location? = nil,
     _ body: (_ client: PostgresClient, _ database: String, _ poster: PostgresPostStore) async throws -> Void
 ) async throws {
-    try await withDatabase { client, configuration in
+    try await withDatabase(on: server) { client, configuration in
         let poster = try PostgresPostStore(
             client: client, events: try .forConsumers(), consumer: "poster", logger: TestServer.quiet)
         try await poster.migrate()

@@ -104,8 +104,11 @@ struct StoreMetricsTests {
         try await withDatabase { client, _ in
             let firstMetrics = TestMetrics()
             let secondMetrics = TestMetrics()
+            // A lease long enough to outlast the finish below on a loaded machine: the finish
+            // prunes keys with no unfinished post and no live lease, and a pruned key would come
+            // back unowned (no takeover).
             let first = try await meteredStore(
-                client, "first", lease: .milliseconds(300), metrics: firstMetrics)
+                client, "first", lease: .milliseconds(1500), metrics: firstMetrics)
             let second = try await meteredStore(client, "second", lease: .seconds(30), metrics: secondMetrics)
             _ = try await first.store([samplePost(1, key: "k")])
             let claimed = try await first.claim(limit: 10)
