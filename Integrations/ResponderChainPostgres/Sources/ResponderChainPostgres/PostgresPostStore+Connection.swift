@@ -33,7 +33,7 @@ extension PostgresPostStore {
             }
             let connection: PostgresConnection
             do {
-                connection = try await Self.first(of: handover, within: timeout)
+                connection = try await Self.first(of: handover, within: timeout, on: clock)
             } catch {
                 group.cancelAll()
                 if case ConnectionWait.timedOut = error {
@@ -62,9 +62,10 @@ extension PostgresPostStore {
     }
 
     /// The first connection `handover` yields, or ``ConnectionWait/timedOut`` after `timeout`
-    /// (on the continuous clock: a test's manual clock does not move it).
+    /// on `clock` (the store's).
     private static func first(
-        of handover: AsyncThrowingStream<PostgresConnection, any Error>, within timeout: Duration
+        of handover: AsyncThrowingStream<PostgresConnection, any Error>, within timeout: Duration,
+        on clock: any Clock<Duration>
     ) async throws -> PostgresConnection {
         try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
             group.addTask {
@@ -72,7 +73,7 @@ extension PostgresPostStore {
                 throw ConnectionWait.poolEnded
             }
             group.addTask {
-                try await ContinuousClock().sleep(for: timeout)
+                try await clock.sleep(for: timeout)
                 return nil
             }
             defer { group.cancelAll() }

@@ -78,7 +78,7 @@ actor EffectDesk: Responder {
                 say("lostLease \(key) \(work.number)")
                 throw PostgresPostStoreError.lostLease(key: key, token: nil)
             } catch let error as PostgresPostStoreError where error.isTransient {
-                try await Task.sleep(for: pause)
+                try await eventSystem.clock.sleep(for: pause)
                 pause = min(pause * 2, .milliseconds(500))
             }
         }
