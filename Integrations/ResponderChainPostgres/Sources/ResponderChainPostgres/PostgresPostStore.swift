@@ -228,7 +228,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         return rows
     }
 
-    /// Records the outcomes in one statement (its own transaction, one round trip); a post
+    /// Records the outcomes in one statement (in a transaction that waits at most
+    /// ``lockTimeout`` for its keys' rows); a post
     /// already finished keeps its first outcome. A finish under a lease that is no longer its
     /// key's current one held by this consumer is not recorded: it is counted in
     /// ``refusedFinishes`` and logged. A finish without a lease (a post recovered or delivered
