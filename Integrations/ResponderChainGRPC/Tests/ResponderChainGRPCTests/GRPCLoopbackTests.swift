@@ -58,7 +58,10 @@ struct GRPCLoopbackTests {
         try await Self.withHTTP2Link(to: chain.b[0]) { link in
             let front = Station("front", .pass, next: link, system: chain.front)
 
-            let options = giveUp == .deadline ? SendOptions(timeout: .milliseconds(500)) : SendOptions()
+            // The deadline must pass while the event waits at the gate, not before it gets there:
+            // the link's first call opens its HTTP/2 connection, which a loaded machine may take
+            // a good part of a second to do.
+            let options = giveUp == .deadline ? SendOptions(timeout: .seconds(3)) : SendOptions()
             let sending = Task { await front.send(PlaceOrder(sku: "A-1"), options: options) }
             try await gate.waitForArrivals(1)
             if giveUp == .cancel { sending.cancel() }
