@@ -63,7 +63,7 @@ public struct PostgresBookedOrders: OrderLedger {
     {
         let logger = self.logger
         let consumer = store.consumer
-        let write: (PostgresConnection) async throws -> Void = { connection in
+        let write: @Sendable (PostgresConnection) async throws -> Void = { connection in
             var available: Int?
             for try await (count, ) in try await connection.query(
                 "SELECT available FROM example_stock WHERE sku = \(order.sku) FOR UPDATE", logger: logger

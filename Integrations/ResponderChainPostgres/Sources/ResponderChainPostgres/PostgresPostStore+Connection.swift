@@ -1,5 +1,6 @@
 internal import Logging
 internal import PostgresNIO
+internal import Synchronization
 
 extension PostgresPostStore {
     /// Runs `body` on a connection of the client's pool, waiting at most
@@ -7,79 +8,106 @@ extension PostgresPostStore {
     ///
     /// `PostgresClient` queues a request for a connection until one comes free, without a time
     /// limit: while the application holds every connection (or the server cannot be reached),
-    /// a store operation would wait silently. Here the connection is leased by a child task
-    /// that hands it over and holds the lease until `body` is done; if none came within the
-    /// timeout, the request is cancelled and the operation throws
-    /// ``PostgresPostStoreError/connectionUnavailable(operation:waited:)``, having run nothing.
-    func withConnection<T>(
-        _ operation: String, _ body: (PostgresConnection) async throws -> T
+    /// a store operation would wait silently. Here a task leases the connection and runs `body`
+    /// on it; if none came within the timeout, the operation throws
+    /// ``PostgresPostStoreError/connectionUnavailable(operation:waited:)``, having run nothing
+    /// (the request stays queued, and the connection it gets is given back at once: cancelling
+    /// a queued request is not needed, nor relied on).
+    ///
+    /// A connection that closes while `body` runs on it ends the operation
+    /// (``PostgresPostStoreError/unreachable(operation:underlying:)``), even if a query of
+    /// `body` is never answered: postgres-nio 1.33 can leave a query written just as its
+    /// connection closes waiting for ever (``ConnectionCloseWatch``).
+    func withConnection<T: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let client = self.client
+        let watch = self.closeWatch
         let timeout = connectionRequestTimeout
-        let (handover, handing) = AsyncThrowingStream.makeStream(of: PostgresConnection.self)
-        let (done, finishing) = AsyncStream.makeStream(of: Never.self)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                do {
-                    try await client.withConnection { connection in
-                        handing.yield(connection)
-                        // Held until `body` is done (or the wait was given up: cancelled).
-                        for await _ in done {}
+        let clock = self.clock
+        let run = ConnectionOperation<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                run.start(continuation)
+                let work = Task {
+                    do {
+                        try await client.withConnection { connection in
+                            guard run.begin() else { return }
+                            // A connection the pool handed over as it closed: nothing is written
+                            // on it (a query written now may never be answered).
+                            guard !connection.isClosed else {
+                                return run.end(
+                                    .failure(
+                                        PostgresPostStoreError.unreachable(
+                                            operation: operation, underlying: ConnectionClosed())))
+                            }
+                            // `body` runs in a task of its own, so that the lease is given
+                            // back when the connection closes even if `body` never returns.
+                            await withCheckedContinuation { (released: CheckedContinuation<Void, Never>) in
+                                let release = ReleaseOnce(released)
+                                let registration = watch.watch(connection) {
+                                    run.end(
+                                        .failure(
+                                            PostgresPostStoreError.unreachable(
+                                                operation: operation, underlying: ConnectionClosed())))
+                                    release.resume()
+                                }
+                                Task {
+                                    do {
+                                        run.end(.success(try await body(connection)))
+                                    } catch {
+                                        // `body`'s errors are its own (the user's, in an inbox or
+                                        // an outbox, stay as they are).
+                                        run.end(.failure(error))
+                                    }
+                                    watch.end(registration)
+                                    release.resume()
+                                }
+                            }
+                        }
+                    } catch {
+                        run.end(.failure(PostgresPostStoreError.wrapping(error, operation: operation)))
                     }
-                    handing.finish()
-                } catch {
-                    handing.finish(throwing: error)
                 }
-            }
-            let connection: PostgresConnection
-            do {
-                connection = try await Self.first(of: handover, within: timeout, on: clock)
-            } catch {
-                group.cancelAll()
-                if case ConnectionWait.timedOut = error {
-                    throw PostgresPostStoreError.connectionUnavailable(operation: operation, waited: timeout)
+                let timer = Task {
+                    guard (try? await clock.sleep(for: timeout)) != nil else { return }
+                    run.giveUp(
+                        PostgresPostStoreError.connectionUnavailable(operation: operation, waited: timeout))
                 }
-                throw PostgresPostStoreError.wrapping(error, operation: operation)
+                run.keep(work: work, timer: timer)
             }
-            // Gives the connection back once `body` is done; its errors are its own.
-            defer { finishing.finish() }
-            return try await body(connection)
+        } onCancel: {
+            run.cancel()
         }
+    }
+
+    /// Resumes a continuation once, whoever comes first.
+    final class ReleaseOnce: Sendable {
+        private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+
+        init(_ continuation: CheckedContinuation<Void, Never>) {
+            self.continuation = Mutex(continuation)
+        }
+
+        func resume() {
+            continuation.withLock { continuation in
+                defer { continuation = nil }
+                return continuation
+            }?.resume()
+        }
+    }
+
+    /// The error of an operation whose connection closed under it.
+    struct ConnectionClosed: Error, CustomStringConvertible {
+        var description: String { "the connection closed" }
     }
 
     /// Runs `body` (one statement, in its own transaction) on a connection leased as
     /// ``withConnection(_:_:)`` leases it, its errors named by `operation`.
     func onConnection<T: Sendable>(
-        _ operation: String, _ body: (PostgresConnection) async throws -> T
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         try await run(operation) { try await withConnection(operation, body) }
-    }
-
-    /// Why no connection was handed over.
-    private enum ConnectionWait: Error {
-        case timedOut
-        case poolEnded
-    }
-
-    /// The first connection `handover` yields, or ``ConnectionWait/timedOut`` after `timeout`
-    /// on `clock` (the store's).
-    private static func first(
-        of handover: AsyncThrowingStream<PostgresConnection, any Error>, within timeout: Duration,
-        on clock: any Clock<Duration>
-    ) async throws -> PostgresConnection {
-        try await withThrowingTaskGroup(of: PostgresConnection?.self) { group in
-            group.addTask {
-                for try await connection in handover { return connection }
-                throw ConnectionWait.poolEnded
-            }
-            group.addTask {
-                try await clock.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let connection = try await group.next() ?? nil else { throw ConnectionWait.timedOut }
-            return connection
-        }
     }
 
     /// Runs `body` in one transaction on a connection of the pool, its errors named by
@@ -88,9 +116,10 @@ extension PostgresPostStore {
     /// (``PostgresPostStoreError/lockTimeout(operation:underlying:)``) instead of hanging the
     /// consumer.
     func transaction<T: Sendable>(
-        _ operation: String, _ body: (PostgresConnection) async throws -> T
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let milliseconds = max(1, lockTimeout.milliseconds)
+        let logger = self.logger
         return try await withConnection(operation) { connection in
             do {
                 return try await connection.withTransaction(logger: logger) { connection in

@@ -34,7 +34,9 @@ extension PostgresPostStore {
         /// - Throws: ``PostgresPostStoreError/lostLease(key:token:)`` if another consumer holds
         ///   the post's key now; `body`'s error; or what the database did.
         @discardableResult
-        public func handleOnce(_ id: EventID, _ body: (PostgresConnection) async throws -> Void) async throws
+        public func handleOnce(
+            _ id: EventID, _ body: @escaping @Sendable (PostgresConnection) async throws -> Void
+        ) async throws
             -> Bool
         {
             let store = self.store

@@ -35,7 +35,7 @@ extension PostgresPostStore {
                 SELECT ordering_key, (extract(epoch FROM now() - oldest) * 1000000)::bigint,
                     (sum(posts) OVER ())::bigint, (count(*) OVER ())::bigint
                 FROM unfinished ORDER BY oldest LIMIT \(limit)
-                """, logger: logger
+                """, logger: self.logger
             ).decode((String, Int64, Int64, Int64).self) {
                 sample.posts = Int(posts)
                 sample.keys = Int(keys)

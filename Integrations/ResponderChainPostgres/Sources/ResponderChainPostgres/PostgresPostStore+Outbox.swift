@@ -58,7 +58,9 @@ extension PostgresPostStore {
     /// }
     /// ```
     @discardableResult
-    public func write<T: Sendable>(_ body: (PostgresConnection, Outbox) async throws -> T) async throws -> T {
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection, Outbox) async throws -> T
+    ) async throws -> T {
         try await transaction("write with an outbox") { connection in
             let outbox = Outbox(connection: connection, store: self)
             let result = try await body(connection, outbox)

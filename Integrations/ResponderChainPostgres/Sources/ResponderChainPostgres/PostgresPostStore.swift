@@ -105,6 +105,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     /// The time since the store was made, on its clock.
     let elapsed: @Sendable () -> Duration
     let state = Mutex(StoreState())
+    /// Ends the operations running on a connection that closes.
+    let closeWatch = ConnectionCloseWatch()
     private let refused = Atomic<Int>(0)
     let recorder: StoreMetricsRecorder?
 

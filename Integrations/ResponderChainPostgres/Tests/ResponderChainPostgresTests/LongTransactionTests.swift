@@ -178,9 +178,13 @@ func withForeignTransaction(
     do {
         try await foreign.query(
             PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"), logger: TestServer.quiet)
-        try await foreign.query(PostgresQuery(unsafeSQL: query), logger: TestServer.quiet)
-        try await foreign.query(
+        // Each read to its end: a query's rows stream once it began, so the row's lock is
+        // held only once its row came.
+        for try await _ in try await foreign.query(PostgresQuery(unsafeSQL: query), logger: TestServer.quiet)
+        {}
+        for try await _ in try await foreign.query(
             "SELECT key FROM responderchain_keys WHERE key = \(key) FOR UPDATE", logger: TestServer.quiet)
+        {}
         try await body()
         try await foreign.query("ROLLBACK", logger: TestServer.quiet)
     } catch {

@@ -69,7 +69,10 @@ struct PoolExhaustionTests {
                         }
                         return tickets
                     }
-                    for ticket in await post(8) { #expect(await ticket.outcome.kind == .handled) }
+                    for ticket in await post(8) {
+                        let outcome = await ticket.outcome
+                        #expect(outcome.kind == .handled, "\(outcome)")
+                    }
                     // Their ends and releases written (a ticket ends before its finish is).
                     try await eventually("the first posts' ends and releases to be written") {
                         let owners = try await owners(of: Array(accepted.keys), client)
@@ -109,7 +112,10 @@ struct PoolExhaustionTests {
 
                     hog.giveBack()
                     try await hogging.value
-                    for ticket in await post(8) { #expect(await ticket.outcome.kind == .handled) }
+                    for ticket in await post(8) {
+                        let outcome = await ticket.outcome
+                        #expect(outcome.kind == .handled, "\(outcome)")
+                    }
                     for key in accepted.keys.sorted() {
                         #expect(log.handled[key] == Array(0..<accepted[key, default: 0]), "\(key)")
                     }
