@@ -2,9 +2,10 @@
 // ResponderChain's benchmarks: one nested package, so that the root package keeps zero dependencies.
 //
 // - `BenchmarkKit`: the one copy of every scenario, its hand-written baseline, the peers (SwiftNIO,
-//   OpenCombine), the integrations' tracer costs and the remote hop, with the harness (measurement,
-//   reports) they share.
-// - `responder-bench`: the same-run ratio table, JSON and SVG chart:
+//   OpenCombine), the integrations' tracer costs, the remote hop and the stores (SQLite,
+//   PostgreSQL), with the harness (measurement, reports) they share.
+// - `responder-bench`: the same-run ratio table, JSON and SVG chart (its PostgreSQL rows start a
+//   throwaway cluster, or use RESPONDERCHAIN_POSTGRES_URL's server):
 //     swift run -c release --package-path Benchmarks responder-bench [--quick] [--filter NAME]
 // - `HopBenchmarks` (under Benchmarks/Benchmarks/): package-benchmark suites on the same scenario
 //   code, with deterministic metrics whose committed thresholds (Thresholds/) CI checks:
@@ -30,6 +31,8 @@ let package = Package(
         ),
         .package(name: "ResponderChainGRPC", path: "../Integrations/ResponderChainGRPC"),
         .package(name: "ResponderChainSQLite", path: "../Integrations/ResponderChainSQLite"),
+        .package(name: "ResponderChainPostgres", path: "../Integrations/ResponderChainPostgres"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -54,6 +57,8 @@ let package = Package(
                     name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
                 .product(name: "ResponderChainGRPC", package: "ResponderChainGRPC"),
                 .product(name: "ResponderChainSQLite", package: "ResponderChainSQLite"),
+                .product(name: "ResponderChainPostgres", package: "ResponderChainPostgres"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

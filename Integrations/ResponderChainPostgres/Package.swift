@@ -73,18 +73,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The store's benchmark rows, release build (Docs/Benchmarks.md, "PostgreSQL store"):
-        // swift run -c release --package-path Integrations/ResponderChainPostgres postgres-bench [--quick]
-        .executableTarget(
-            name: "postgres-bench",
-            dependencies: [
-                "ResponderChainPostgres",
-                .product(name: "ResponderChain", package: "ResponderChain"),
-                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
         .testTarget(
             name: "ResponderChainPostgresTests",
             dependencies: [

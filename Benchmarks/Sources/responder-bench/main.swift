@@ -7,6 +7,18 @@ import CAllocationCounter
 
 internal import Foundation
 
+// The PostgreSQL rows' consumer processes are this executable again.
+if CommandLine.arguments.dropFirst().first == PostgresConsumerProcess.command {
+    do {
+        try await PostgresConsumerProcess.main(Array(CommandLine.arguments.dropFirst(2)))
+    } catch {
+        FileHandle.standardError.write(
+            Data("responder-bench \(PostgresConsumerProcess.command): \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+
 let allocations = AllocationCounter(
     isSupported: allocation_counter_is_supported() == 1,
     read: {

@@ -44,6 +44,7 @@ let allScenarios: [any Scenario] = [
     TracerCost.metrics,
     RemoteHopOverGRPC(),
     StoredPosts(),
+    PostgresStore(),
 ]
 
 /// What a row's figure must be to meet its target.

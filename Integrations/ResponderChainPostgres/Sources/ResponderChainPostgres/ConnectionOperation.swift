@@ -22,6 +22,10 @@ final class ConnectionOperation<Value: Sendable>: Sendable {
         var work: Task<Void, Never>?
         /// The task that gives up the wait for a connection.
         var timer: Task<Void, Never>?
+        /// The task that runs the operation's body on its connection.
+        var body: Task<Void, Never>?
+        /// The caller was cancelled while the operation ran.
+        var cancelled = false
         /// An end that came before the continuation was set.
         var early: Result<Value, any Error>?
     }
@@ -72,6 +76,16 @@ final class ConnectionOperation<Value: Sendable>: Sendable {
         return true
     }
 
+    /// Keeps the task that runs the operation's body: cancelled at once if the caller was
+    /// cancelled already, or when it is.
+    func keep(body: Task<Void, Never>) {
+        let cancelled = state.withLock { state -> Bool in
+            state.body = body
+            return state.cancelled
+        }
+        if cancelled { body.cancel() }
+    }
+
     /// Ends the operation with `result`, unless something ended it already.
     func end(_ result: Result<Value, any Error>) {
         settle(result, whileRunning: true)
@@ -108,14 +122,15 @@ final class ConnectionOperation<Value: Sendable>: Sendable {
     }
 
     /// The caller was cancelled: an operation that waits for a connection ends at once
-    /// (`CancellationError`); a running one is cancelled and its caller waits for its end, so
-    /// that nobody is told it failed while it may still commit.
+    /// (`CancellationError`); a running one has its body's task cancelled, and its caller waits
+    /// for its end, so that nobody is told it failed while it may still commit.
     func cancel() {
-        let running = state.withLock { state -> Task<Void, Never>?? in
-            guard case .running = state.phase else { return .none }
-            return .some(state.work)
+        let running = state.withLock { state -> [Task<Void, Never>?]? in
+            guard case .running = state.phase else { return nil }
+            state.cancelled = true
+            return [state.work, state.body]
         }
         guard let running else { return giveUp(CancellationError()) }
-        running?.cancel()
+        for task in running { task?.cancel() }
     }
 }

@@ -56,10 +56,19 @@ struct PostRow: Sendable {
     }
 
     /// The columns ``init(_:)`` reads, from `responderchain_posts`.
-    static let columns = """
-        seq, id_epoch, id_sequence, ordering_key, entry, type_name, schema_version, payload, idempotency_key,
-        (extract(epoch FROM deadline) * 1000000)::bigint AS deadline_us, trace_context::text AS trace_context
-        """
+    static let columns = columns(of: nil)
+
+    /// The columns ``init(_:)`` reads, from `responderchain_posts` named `table` in the query
+    /// (or unnamed).
+    static func columns(of table: String?) -> String {
+        let prefix = table.map { "\($0)." } ?? ""
+        return """
+            \(prefix)seq, \(prefix)id_epoch, \(prefix)id_sequence, \(prefix)ordering_key, \(prefix)entry,
+            \(prefix)type_name, \(prefix)schema_version, \(prefix)payload, \(prefix)idempotency_key,
+            (extract(epoch FROM \(prefix)deadline) * 1000000)::bigint AS deadline_us,
+            \(prefix)trace_context::text AS trace_context
+            """
+    }
 
     /// The row a select of ``columns`` read. A row from another version is checked column by
     /// column: what cannot be read is a ``PostgresPostStoreError/malformedRow(seq:column:reason:)``
@@ -93,20 +102,20 @@ struct PostRow: Sendable {
         traceContext = try read("trace_context", as: String?.self)
     }
 
-    /// What a claim's row says besides the post: how many claims the post has had, this one
-    /// included, and whether its key's expired lease was another consumer's.
+    /// What a claim's row says besides the post: whether it was claimed before (a
+    /// redelivery), and whether its key's expired lease was another consumer's.
     static func claimFacts(of row: PostgresRow, seq: Int64) throws(PostgresPostStoreError) -> (
-        claims: Int, takenOver: Bool
+        redelivered: Bool, takenOver: Bool
     ) {
         let cells = row.makeRandomAccess()
-        let claims: Int32
+        let redelivered: Bool
         do {
-            claims = try cells["claim_count"].decode(Int32.self)
+            redelivered = try cells["redelivered"].decode(Bool.self)
         } catch {
-            throw .malformedRow(seq: seq, column: "claims", reason: "\(error)")
+            throw .malformedRow(seq: seq, column: "claimed_through", reason: "\(error)")
         }
         do {
-            return (Int(claims), try cells["taken_over"].decode(Bool.self))
+            return (redelivered, try cells["taken_over"].decode(Bool.self))
         } catch {
             throw .malformedRow(seq: seq, column: "owner", reason: "\(error)")
         }

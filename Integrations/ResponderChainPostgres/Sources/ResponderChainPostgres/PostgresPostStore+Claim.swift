@@ -4,15 +4,18 @@ internal import Logging
 internal import PostgresNIO
 
 extension PostgresPostStore {
-    /// Leases up to `limit` keys that have unfinished posts and no live lease, and returns their
-    /// unfinished posts, oldest first, at most `limit` in all, each with its key's new lease.
+    /// Claims up to `limit` posts, the oldest unfinished posts of keys that have no live lease,
+    /// each with its key's new lease.
     ///
-    /// One statement, in its own transaction (one round trip): the keys are locked `FOR UPDATE
-    /// SKIP LOCKED` (consumers claiming at once skip each other's keys instead of waiting), the
-    /// oldest first by their oldest unfinished post; each key whose posts fit in `limit` gets a
-    /// new fencing token from the database's sequence, this consumer as its owner, and a lease
-    /// until the database's `now()` plus ``lease``. A key whose posts did not fit in `limit` is
-    /// not leased. Each post claimed counts the claim (a second one is a redelivery), and a key
+    /// One statement, in its own transaction (one round trip): it reads the unfinished posts in
+    /// post order (the index of unfinished posts, as a plain queue's claim does), keeping those
+    /// whose key has no live lease, until it has `limit`; a key's first post so read is its
+    /// oldest unfinished one, so each key's posts come as a prefix, in order. It locks their keys
+    /// `FOR UPDATE SKIP LOCKED` (consumers claiming at once skip each other's keys instead of
+    /// waiting; the posts of a key another claim locked are left for a later claim), and gives
+    /// each key a new fencing token from the database's sequence, this consumer as its owner, a
+    /// lease until the database's `now()` plus ``lease``, and its mark of the highest post
+    /// claimed. A post at or below its key's mark was claimed before (a redelivery), and a key
     /// whose expired lease another consumer held is a takeover: both go to the store's metrics.
     public func claim(limit: Int) async throws -> [EventSystem.StoredPost] {
         guard limit > 0 else { return [] }
@@ -24,41 +27,40 @@ extension PostgresPostStore {
             var takenOver = Set<String>()
             for try await row in try await connection.query(
                 """
-                WITH picked AS (
-                    SELECT k.key, k.owner FROM responderchain_keys k
-                    WHERE (k.owner IS NULL OR k.lease_until < now())
-                        AND EXISTS (SELECT 1 FROM responderchain_posts p
-                            WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
-                    ORDER BY (SELECT min(p.seq) FROM responderchain_posts p
-                        WHERE p.ordering_key = k.key AND p.finished_at IS NULL)
-                    LIMIT \(limit)
+                WITH scan AS (
+                    SELECT p.ordering_key AS key, p.seq FROM responderchain_posts p
+                        JOIN responderchain_keys k ON k.key = p.ordering_key
+                    WHERE p.finished_at IS NULL AND (k.owner IS NULL OR k.lease_until < now())
+                    ORDER BY p.seq LIMIT \(limit)
+                ), picked AS (
+                    SELECT k.key, k.owner, k.claimed_through FROM responderchain_keys k
+                    WHERE k.key = ANY(ARRAY(SELECT DISTINCT key FROM scan))
+                        AND (k.owner IS NULL OR k.lease_until < now())
                     FOR UPDATE OF k SKIP LOCKED
-                ), posts AS (
-                    SELECT \(unescaped: PostRow.columns) FROM responderchain_posts
-                    WHERE ordering_key IN (SELECT key FROM picked) AND finished_at IS NULL
-                    ORDER BY seq LIMIT \(limit)
                 ), leased AS (
                     UPDATE responderchain_keys k SET owner = \(consumer),
                         token = nextval('responderchain_lease_token'),
-                        lease_until = now() + \(leaseMicros) * interval '1 microsecond'
-                    WHERE k.key IN (SELECT ordering_key FROM posts)
-                    RETURNING k.key, k.token
-                ), counted AS (
-                    UPDATE responderchain_posts p SET claims = p.claims + 1
-                    WHERE p.seq IN (SELECT seq FROM posts)
-                    RETURNING p.seq, p.claims
+                        lease_until = now() + \(leaseMicros) * interval '1 microsecond',
+                        claimed_through = greatest(k.claimed_through, (SELECT max(p.seq)
+                            FROM responderchain_posts p WHERE p.ordering_key = k.key AND p.finished_at IS NULL
+                                AND p.seq <= (SELECT max(seq) FROM scan)))
+                    FROM picked
+                    WHERE k.key = picked.key
+                    RETURNING k.key, k.token, picked.owner AS previous_owner,
+                        picked.claimed_through AS previous_through
                 )
-                SELECT posts.*, leased.token AS lease_token, counted.claims AS claim_count,
-                    (picked.owner IS NOT NULL AND picked.owner <> \(consumer)) AS taken_over
-                FROM posts JOIN leased ON leased.key = posts.ordering_key
-                    JOIN counted ON counted.seq = posts.seq JOIN picked ON picked.key = posts.ordering_key
-                ORDER BY posts.seq
+                SELECT \(unescaped: PostRow.columns(of: "p")), leased.token AS lease_token,
+                    (p.seq <= leased.previous_through) AS redelivered,
+                    (leased.previous_owner IS NOT NULL AND leased.previous_owner <> \(consumer)) AS taken_over
+                FROM leased JOIN responderchain_posts p ON p.ordering_key = leased.key
+                WHERE p.finished_at IS NULL AND p.seq <= (SELECT max(seq) FROM scan)
+                ORDER BY p.seq
                 """, logger: self.logger)
             {
                 let post = try PostRow(row)
                 claimed.append((post, try PostRow.leaseToken(of: row, seq: post.seq)))
-                let (claims, wasTakenOver) = try PostRow.claimFacts(of: row, seq: post.seq)
-                if claims > 1 { counts.redeliveries += 1 }
+                let (redelivered, wasTakenOver) = try PostRow.claimFacts(of: row, seq: post.seq)
+                if redelivered { counts.redeliveries += 1 }
                 if wasTakenOver { takenOver.insert(post.key) }
             }
             counts.takeovers = takenOver.count

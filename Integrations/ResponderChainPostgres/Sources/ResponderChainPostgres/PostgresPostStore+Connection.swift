@@ -52,17 +52,18 @@ extension PostgresPostStore {
                                                 operation: operation, underlying: ConnectionClosed())))
                                     release.resume()
                                 }
-                                Task {
-                                    do {
-                                        run.end(.success(try await body(connection)))
-                                    } catch {
-                                        // `body`'s errors are its own (the user's, in an inbox or
-                                        // an outbox, stay as they are).
-                                        run.end(.failure(error))
-                                    }
-                                    watch.end(registration)
-                                    release.resume()
-                                }
+                                run.keep(
+                                    body: Task {
+                                        do {
+                                            run.end(.success(try await body(connection)))
+                                        } catch {
+                                            // `body`'s errors are its own (the user's, in an inbox
+                                            // or an outbox, stay as they are).
+                                            run.end(.failure(error))
+                                        }
+                                        watch.end(registration)
+                                        release.resume()
+                                    })
                             }
                         }
                     } catch {

@@ -405,7 +405,7 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
                     WITH ORDINALITY AS r(epoch, sequence, key, entry, type_name, version, payload, idempotency_key,
                         has_idempotency_key, deadline, has_deadline, trace, has_trace, position)
                 ORDER BY r.position
-                ON CONFLICT (idempotency_key) DO NOTHING
+                ON CONFLICT (idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
                 RETURNING id_epoch, id_sequence
             ), notified AS (
                 SELECT pg_notify(\(channel), 'p') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_inserted

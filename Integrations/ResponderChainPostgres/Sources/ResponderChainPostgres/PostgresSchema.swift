@@ -66,6 +66,32 @@ enum PostgresSchema {
         [
             "ALTER TABLE responderchain_posts ADD COLUMN IF NOT EXISTS claims integer NOT NULL DEFAULT 0"
         ],
+        // 3: a claim no longer writes each post it claims: each key keeps the highest `seq`
+        // claimed under it (a key's posts are claimed in order, so a post at or below its key's
+        // mark was claimed before, and claiming it again is a redelivery). The marks come from
+        // the posts' claim counts, which go. The idempotency keys' unique index holds only the
+        // posts that have one (most have none: each insert and finish wrote an entry for
+        // nothing).
+        [
+            """
+            ALTER TABLE responderchain_keys ADD COLUMN IF NOT EXISTS claimed_through bigint NOT NULL
+                DEFAULT 0
+            """,
+            """
+            UPDATE responderchain_keys k SET claimed_through = greatest(k.claimed_through, c.through)
+            FROM (SELECT ordering_key, max(seq) AS through FROM responderchain_posts WHERE claims > 0
+                GROUP BY ordering_key) c
+            WHERE c.ordering_key = k.key
+            """,
+            "ALTER TABLE responderchain_posts DROP COLUMN claims",
+            """
+            CREATE UNIQUE INDEX IF NOT EXISTS responderchain_posts_idempotency_key_set
+                ON responderchain_posts (idempotency_key) WHERE idempotency_key IS NOT NULL
+            """,
+            """
+            ALTER TABLE responderchain_posts DROP CONSTRAINT IF EXISTS responderchain_posts_idempotency_key_key
+            """,
+        ],
     ]
 
     /// The version this binary writes.

@@ -1,7 +1,7 @@
 @testable import ResponderChainPostgres
 import Testing
 
-@Suite("A store operation's ends")
+@Suite("A store operation's ends", .timeLimit(.minutes(1)))
 struct ConnectionOperationTests {
     struct Failure: Error, Equatable { let name: String }
 
@@ -51,5 +51,28 @@ struct ConnectionOperationTests {
         let caller = started(operation)
         #expect(await caller.value == .failure(Failure(name: "cancelled")))
         #expect(operation.begin() == false)
+    }
+
+    @Test(
+        "a caller cancelled while its operation runs cancels the operation's body, kept before or after",
+        arguments: [true, false])
+    func aCancelledCallerCancelsTheBody(keptBeforeCancel: Bool) async {
+        let operation = ConnectionOperation<Int>()
+        let caller = started(operation)
+        while !operation.begin() { await Task.yield() }
+        // A body that runs until it is cancelled, then ends the operation.
+        let body = Task {
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            operation.end(.failure(CancellationError()))
+        }
+        if keptBeforeCancel {
+            operation.keep(body: body)
+            operation.cancel()
+        } else {
+            operation.cancel()
+            operation.keep(body: body)
+        }
+        await body.value
+        #expect(await caller.value == .failure(Failure(name: "\(CancellationError())")))
     }
 }

@@ -46,39 +46,97 @@ struct MigrationTests {
     }
 
     @Test(
-        "A version-1 database gains the claim count, its posts kept and counted as never claimed; a column there already is left alone"
+        "A version-2 database's claim counts become its keys' marks of the highest post claimed, and the counts go; a version-1 database starts every mark at 0"
     )
-    func claimCount() async throws {
+    func claimedThrough() async throws {
         try await withDatabase { client, _ in
             let store = try await migratedStore(client)
-            _ = try await store.store([samplePost(1)])
-            // Back to version 1, as a database of the previous release is.
-            try await client.query(
-                "ALTER TABLE responderchain_posts DROP COLUMN claims", logger: TestServer.quiet)
-            try await client.query(
-                "DELETE FROM responderchain_schema_version WHERE version > 1", logger: TestServer.quiet)
+            _ = try await store.store([
+                samplePost(1, key: "k"), samplePost(2, key: "k"), samplePost(3, key: "j"),
+            ])
+            let seqs = try await Self.column("seq", of: "responderchain_posts", orderedBy: "seq", client)
+            // Back to version 2, as a database of that release is: post 1 claimed once.
+            try await Self.run(
+                [
+                    "ALTER TABLE responderchain_keys DROP COLUMN claimed_through",
+                    "ALTER TABLE responderchain_posts ADD COLUMN claims integer NOT NULL DEFAULT 0",
+                    "UPDATE responderchain_posts SET claims = 1 WHERE seq = \(seqs[0])",
+                    "DROP INDEX responderchain_posts_idempotency_key_set",
+                    """
+                    ALTER TABLE responderchain_posts ADD CONSTRAINT responderchain_posts_idempotency_key_key
+                        UNIQUE (idempotency_key)
+                    """,
+                    "DELETE FROM responderchain_schema_version WHERE version > 2",
+                ], client)
+            #expect(try await store.migrate() == 2)
+            #expect(try await Self.marks(client) == [0, seqs[0]])
+            #expect(try await Self.hasClaimCounts(client) == false)
+            #expect(try await Self.idempotencyIndexes(client) == ["responderchain_posts_idempotency_key_set"])
+            // A claim moves the marks to the highest post it claimed under each key.
+            #expect(try await store.claim(limit: 10).count == 3)
+            #expect(try await Self.marks(client) == [seqs[2], seqs[1]])
+            // Back to version 1 (no counts): every mark starts at 0.
+            try await Self.run(
+                [
+                    "ALTER TABLE responderchain_keys DROP COLUMN claimed_through",
+                    "DELETE FROM responderchain_schema_version WHERE version > 1",
+                ], client)
             #expect(try await store.migrate() == 1)
-            #expect(try await Self.claimCounts(client) == [0])
-            #expect(try await store.claim(limit: 10).count == 1)
-            #expect(try await Self.claimCounts(client) == [1])
-            // Version 1 recorded with the column there (a migration interrupted between the two,
-            // say): migrating again keeps the counts.
-            try await client.query(
-                "DELETE FROM responderchain_schema_version WHERE version > 1", logger: TestServer.quiet)
-            #expect(try await store.migrate() == 1)
-            #expect(try await Self.claimCounts(client) == [1])
+            #expect(try await Self.marks(client) == [0, 0])
+            #expect(try await Self.hasClaimCounts(client) == false)
             #expect(try await store.migrate() == PostgresPostStore.schemaVersion)
         }
     }
 
-    private static func claimCounts(_ client: PostgresClient) async throws -> [Int] {
-        var counts: [Int] = []
-        for try await (claims, ) in try await client.query(
-            "SELECT claims::bigint FROM responderchain_posts ORDER BY seq", logger: TestServer.quiet
-        ).decode((Int.self,)) {
-            counts.append(claims)
+    private static func run(_ statements: [String], _ client: PostgresClient) async throws {
+        for statement in statements {
+            try await client.query(PostgresQuery(unsafeSQL: statement), logger: TestServer.quiet)
         }
-        return counts
+    }
+
+    /// Each key's mark, in key order.
+    private static func marks(_ client: PostgresClient) async throws -> [Int] {
+        try await column("claimed_through", of: "responderchain_keys", orderedBy: "key", client)
+    }
+
+    private static func column(
+        _ column: String, of table: String, orderedBy order: String, _ client: PostgresClient
+    ) async throws -> [Int] {
+        var values: [Int] = []
+        for try await (value, ) in try await client.query(
+            PostgresQuery(unsafeSQL: "SELECT \(column)::bigint FROM \(table) ORDER BY \(order)"),
+            logger: TestServer.quiet
+        ).decode((Int.self,)) {
+            values.append(value)
+        }
+        return values
+    }
+
+    /// The indexes on the idempotency key.
+    private static func idempotencyIndexes(_ client: PostgresClient) async throws -> [String] {
+        var names: [String] = []
+        for try await (name, ) in try await client.query(
+            """
+            SELECT indexname FROM pg_indexes
+            WHERE tablename = 'responderchain_posts' AND indexdef LIKE '%(idempotency_key)%' ORDER BY indexname
+            """, logger: TestServer.quiet
+        ).decode((String,).self) {
+            names.append(name)
+        }
+        return names
+    }
+
+    private static func hasClaimCounts(_ client: PostgresClient) async throws -> Bool {
+        var found = false
+        for try await (count, ) in try await client.query(
+            """
+            SELECT count(*)::bigint FROM information_schema.columns
+            WHERE table_name = 'responderchain_posts' AND column_name = 'claims'
+            """, logger: TestServer.quiet
+        ).decode((Int.self,)) {
+            found = count > 0
+        }
+        return found
     }
 
     @Test("A database migrated by a newer binary is refused, typed, and left as it is")

@@ -1,6 +1,5 @@
 import Foundation
 import PostgresNIO
-import Synchronization
 import ResponderChain
 import ResponderChainPostgres
 import Testing
@@ -147,32 +146,8 @@ struct RestartUnderLoadTests {
     /// own operations against it; this test's reads go straight through the client). The
     /// read is left behind; the next attempt asks again.
     func answered<T: Sendable>(_ read: @escaping @Sendable () async throws -> T) async throws -> T {
-        let answer = FirstAnswer<T>()
-        return try await withCheckedThrowingContinuation { continuation in
-            answer.set(continuation)
-            Task {
-                do { answer.give(.success(try await read())) } catch { answer.give(.failure(error)) }
-            }
-            Task {
-                try? await Task.sleep(for: .seconds(5))
-                answer.give(.failure(Unanswered()))
-            }
-        }
-    }
-
-    /// Resumes a continuation with the first answer given.
-    final class FirstAnswer<T: Sendable>: Sendable {
-        private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
-        func set(_ continuation: CheckedContinuation<T, any Error>) {
-            self.continuation.withLock { $0 = continuation }
-        }
-
-        func give(_ result: Result<T, any Error>) {
-            continuation.withLock { continuation in
-                defer { continuation = nil }
-                return continuation
-            }?.resume(with: result)
-        }
+        guard let answer = await result(within: .seconds(5), of: read) else { throw Unanswered() }
+        return try answer.get()
     }
 
     struct Unanswered: Error {}

@@ -8,30 +8,33 @@ import PostgresNIO
     import Darwin
 #endif
 
-/// The PostgreSQL server the benchmark runs on: the one `RESPONDERCHAIN_POSTGRES_URL` names, or
-/// a throwaway cluster that `scripts/pg-cluster` starts (it stops once this process exits).
-struct BenchServer: Sendable {
+/// The PostgreSQL server the store's rows run on: the one `RESPONDERCHAIN_POSTGRES_URL` names, or
+/// a throwaway cluster that ResponderChainPostgres's `scripts/pg-cluster` starts (it stops once
+/// this process exits).
+struct PostgresServer: Sendable {
     let host: String
     let port: Int
     let username: String
     let password: String?
 
-    static let quiet = Logger(label: "postgres-bench", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let quiet = Logger(label: "responder-bench.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// The server, or `nil` (with the reason) when there is neither a URL nor an `initdb`.
-    static func locate() -> Result<BenchServer, BenchServerUnavailable> {
+    static func locate() -> Result<PostgresServer, PostgresServerUnavailable> {
         if let url = ProcessInfo.processInfo.environment["RESPONDERCHAIN_POSTGRES_URL"], !url.isEmpty {
             return parse(url)
         }
-        let script = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appending(path: "scripts/pg-cluster").path
+        // Benchmarks/Sources/BenchmarkKit/Postgres/ → the repository's root.
+        var root = URL(filePath: #filePath)
+        for _ in 0..<5 { root = root.deletingLastPathComponent() }
+        let script = root.appending(path: "Integrations/ResponderChainPostgres/scripts/pg-cluster").path
         guard FileManager.default.fileExists(atPath: script) else {
-            return .failure(BenchServerUnavailable(reason: "no scripts/pg-cluster at \(script)"))
+            return .failure(PostgresServerUnavailable(reason: "no scripts/pg-cluster at \(script)"))
         }
         // The output goes to a file: the server inherits this process's descriptors, so a pipe
         // would never reach its end.
         let output = FileManager.default.temporaryDirectory.appending(
-            path: "postgres-bench-\(UInt64.random(in: 0...UInt64.max)).out")
+            path: "responder-bench-pg-\(UInt64.random(in: 0...UInt64.max)).out")
         defer { try? FileManager.default.removeItem(at: output) }
         let pid = ProcessInfo.processInfo.processIdentifier
         let status = system(
@@ -40,23 +43,23 @@ struct BenchServer: Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard status == 0, let url = text.split(separator: " ").first else {
             return .failure(
-                BenchServerUnavailable(reason: "pg-cluster could not start a cluster (no initdb?)"))
+                PostgresServerUnavailable(reason: "pg-cluster could not start a cluster (no initdb?)"))
         }
         return parse(String(url))
     }
 
-    private static func parse(_ url: String) -> Result<BenchServer, BenchServerUnavailable> {
+    private static func parse(_ url: String) -> Result<PostgresServer, PostgresServerUnavailable> {
         guard let components = URLComponents(string: url), let host = components.host else {
-            return .failure(BenchServerUnavailable(reason: "not a postgres:// URL: \(url)"))
+            return .failure(PostgresServerUnavailable(reason: "not a postgres:// URL: \(url)"))
         }
         return .success(
-            BenchServer(
+            PostgresServer(
                 host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
                 password: components.password))
     }
 
     /// A client configuration for `database`, its connections named `name`.
-    func configuration(database: String, name: String = "postgres-bench") -> PostgresClient.Configuration {
+    func configuration(database: String, name: String = "responder-bench") -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: username, password: password, database: database, tls: .disable)
         configuration.options.additionalStartupParameters = [("application_name", name)]
@@ -85,7 +88,7 @@ struct BenchServer: Sendable {
 }
 
 /// Why the benchmark has no server.
-struct BenchServerUnavailable: Error {
+struct PostgresServerUnavailable: Error {
     let reason: String
 }
 
@@ -93,7 +96,7 @@ struct BenchServerUnavailable: Error {
 func withClient<T: Sendable>(
     _ configuration: PostgresClient.Configuration, _ body: (PostgresClient) async throws -> T
 ) async throws -> T {
-    let client = PostgresClient(configuration: configuration, backgroundLogger: BenchServer.quiet)
+    let client = PostgresClient(configuration: configuration, backgroundLogger: PostgresServer.quiet)
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { await client.run() }
         defer { group.cancelAll() }

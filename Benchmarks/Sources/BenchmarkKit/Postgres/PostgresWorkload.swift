@@ -1,7 +1,7 @@
 /// What a scenario posts: `events` jobs on `keys` ordering keys, stored `batch` at a time by
 /// `producers` concurrent producers, at most `rate` per second in all (`nil`: as fast as they
 /// go), each job working `workMicroseconds` in its handler.
-struct Workload: Sendable {
+struct PostgresWorkload: Sendable {
     var events: Int
     var keys: Int
     var batch: Int

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Times each job from its acceptance (the insert committed) to its end (its finish committed,
 /// as the producer heard it), and counts the ends.
-final class LatencyRecorder<ID: Hashable & Sendable>: Sendable {
+final class PostgresLatencyRecorder<ID: Hashable & Sendable>: Sendable {
     private struct State {
         var accepted: [ID: ContinuousClock.Instant] = [:]
         /// Ends heard before their acceptance was recorded (the producer's task had not run yet).

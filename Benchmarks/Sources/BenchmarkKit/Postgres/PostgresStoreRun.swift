@@ -8,14 +8,14 @@ import ResponderChainStoredEvents
 /// `store(_:)`), consumers (event systems consuming the store, in this process or in child
 /// processes) handle them, and the producer's listener hears them finish. A job's latency runs
 /// from its acceptance (`store(_:)` returned) to the producer hearing its finish.
-struct StoreScenario {
+struct PostgresStoreRun {
     /// Where the consumers run.
     enum Consumers {
         case inProcess(Int)
         case processes(Int)
     }
 
-    let server: BenchServer
+    let server: PostgresServer
     let database: String
     let client: PostgresClient
     let consumers: Consumers
@@ -24,19 +24,19 @@ struct StoreScenario {
 
     static func events() throws -> StoredEvents {
         var events = StoredEvents()
-        try events.register(BenchJob.self, as: "job")
+        try events.register(PostgresJob.self, as: "job")
         return events
     }
 
     /// Runs `body` with a migrated producer store listening, and the consumers consuming.
     func withConsumers<T: Sendable>(
-        _ body: (PostgresPostStore, LatencyRecorder<EventID>) async throws -> T
+        _ body: (PostgresPostStore, PostgresLatencyRecorder<EventID>) async throws -> T
     ) async throws -> T {
-        let logger = BenchServer.quiet
+        let logger = PostgresServer.quiet
         let producer = try PostgresPostStore(
             client: client, events: try Self.events(), consumer: "producer", logger: logger)
         try await producer.migrate()
-        let recorder = LatencyRecorder<EventID>()
+        let recorder = PostgresLatencyRecorder<EventID>()
         let signals = producer.signals()
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await producer.run() }
@@ -58,7 +58,7 @@ struct StoreScenario {
                         client: client, events: try Self.events(), consumer: "consumer-\(number)",
                         logger: logger)
                     let system = EventSystem(storage: .shared(store))
-                    try system.register(BenchDesk(system: system), as: "desk")
+                    try system.register(PostgresJobDesk(system: system), as: "desk")
                     group.addTask { try await store.run() }
                     while store.listenerProcessID == nil { try await Task.sleep(for: .milliseconds(1)) }
                     system.startConsuming(claimingUpTo: claimLimit, pollInterval: .seconds(1))
@@ -69,12 +69,12 @@ struct StoreScenario {
                 return result
             case .processes(let count):
                 let children = try (0..<count).map {
-                    try ConsumerProcess.spawn(
+                    try PostgresConsumerProcess.spawn(
                         server, database, claimLimit: claimLimit, name: "consumer-\($0)")
                 }
                 defer { for child in children { child.terminate() } }
                 for child in children {
-                    try await ConsumerProcess.waitUntilListening(child, on: client)
+                    try await PostgresConsumerProcess.waitUntilListening(child, on: client)
                 }
                 return try await body(producer, recorder)
             }
@@ -82,7 +82,7 @@ struct StoreScenario {
     }
 
     /// Stores `workload`'s jobs and waits for every one to finish.
-    func run(_ scenario: String, _ workload: Workload) async throws -> BenchResult {
+    func run(_ scenario: String, _ workload: PostgresWorkload) async throws -> PostgresRun {
         try await withConsumers { producer, recorder in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for number in 0..<workload.producers {
@@ -94,7 +94,8 @@ struct StoreScenario {
                                 EventSystem.StoredPost(
                                     id: EventID(), key: .init(workload.key(of: job)), entry: "desk",
                                     payload: .event(
-                                        BenchJob(number: job, workMicroseconds: workload.workMicroseconds)))
+                                        PostgresJob(number: job, workMicroseconds: workload.workMicroseconds))
+                                )
                             }
                             _ = try await producer.store(posts)
                             recorder.accepted(posts.map(\.id), at: .now)
@@ -105,14 +106,14 @@ struct StoreScenario {
             }
             try await waitForAll(workload.events, recorder)
             let (elapsed, latencies) = recorder.summary()
-            return BenchResult(
+            return PostgresRun(
                 scenario: scenario, events: workload.events, elapsed: elapsed, latencies: latencies)
         }
     }
 
     /// Waits until `recorder` heard `count` ends, or the store has no unfinished post left (a
     /// signal the producer's buffer dropped).
-    private func waitForAll(_ count: Int, _ recorder: LatencyRecorder<EventID>) async throws {
+    private func waitForAll(_ count: Int, _ recorder: PostgresLatencyRecorder<EventID>) async throws {
         var checked = ContinuousClock.now
         while recorder.doneCount < count {
             try await Task.sleep(for: .milliseconds(1))
@@ -121,7 +122,7 @@ struct StoreScenario {
             var unfinished = 1
             for try await (left, ) in try await client.query(
                 "SELECT count(*) FROM responderchain_posts WHERE finished_at IS NULL",
-                logger: BenchServer.quiet
+                logger: PostgresServer.quiet
             ).decode((Int.self,)) {
                 unfinished = left
             }
@@ -131,14 +132,14 @@ struct StoreScenario {
 
     /// Stores one job at a time on idle consumers, `count` times: the time from calling
     /// `store(_:)` to the producer's listener hearing it (`.posted`), and to hearing it finish.
-    func wake(_ count: Int) async throws -> (posted: BenchResult, done: BenchResult) {
+    func wake(_ count: Int) async throws -> (posted: PostgresRun, done: PostgresRun) {
         try await withConsumers { producer, recorder in
             var posted: [Duration] = []
             var done: [Duration] = []
             for number in 0..<count {
                 let post = EventSystem.StoredPost(
                     id: EventID(), key: .init("wake-\(number)"), entry: "desk",
-                    payload: .event(BenchJob(number: number, workMicroseconds: 0)))
+                    payload: .event(PostgresJob(number: number, workMicroseconds: 0)))
                 let start = ContinuousClock.now
                 _ = try await producer.store([post])
                 recorder.accepted([post.id], at: start)
@@ -152,13 +153,13 @@ struct StoreScenario {
             }
             let (_, latencies) = recorder.summary()
             done = latencies
-            let postedResult = BenchResult(
+            let postedResult = PostgresRun(
                 scenario: "wake: store → `.posted` at a listener", events: posted.count, elapsed: .zero,
-                latencies: posted.sorted(), note: "one post at a time, \(count) times")
-            let doneResult = BenchResult(
+                latencies: posted.sorted())
+            let doneResult = PostgresRun(
                 scenario: "wake: one post to idle consumers, accepted → done", events: done.count,
                 elapsed: .zero,
-                latencies: done, note: "one post at a time, \(count) times")
+                latencies: done)
             return (postedResult, doneResult)
         }
     }

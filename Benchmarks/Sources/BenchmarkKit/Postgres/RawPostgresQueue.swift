@@ -5,11 +5,11 @@ import PostgresNIO
 /// and consumers that claim the oldest unclaimed rows (`FOR UPDATE SKIP LOCKED`) and mark them
 /// finished, each on a connection of its own: the database's limit for this workload on this
 /// machine.
-enum RawBaseline {
-    static func run(_ workload: Workload, consumers: Int, on client: PostgresClient) async throws
-        -> BenchResult
+enum RawPostgresQueue {
+    static func run(_ workload: PostgresWorkload, consumers: Int, on client: PostgresClient) async throws
+        -> PostgresRun
     {
-        let logger = BenchServer.quiet
+        let logger = PostgresServer.quiet
         try await client.query(
             """
             CREATE TABLE raw_jobs (seq bigserial PRIMARY KEY, job bigint NOT NULL, ordering_key text NOT NULL,
@@ -17,7 +17,7 @@ enum RawBaseline {
             """, logger: logger)
         try await client.query(
             "CREATE INDEX raw_jobs_unclaimed ON raw_jobs (seq) WHERE claimed_by IS NULL", logger: logger)
-        let recorder = LatencyRecorder<Int64>()
+        let recorder = PostgresLatencyRecorder<Int64>()
         let payload = ByteBuffer(bytes: Array(repeating: UInt8(ascii: "x"), count: 40))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for producer in 0..<workload.producers {
@@ -73,7 +73,7 @@ enum RawBaseline {
             try await group.waitForAll()
         }
         let (elapsed, latencies) = recorder.summary()
-        return BenchResult(
+        return PostgresRun(
             scenario: "raw postgres-nio, \(consumers) consumer connections", events: workload.events,
             elapsed: elapsed, latencies: latencies)
     }

@@ -4,18 +4,21 @@ import PostgresNIO
 import ResponderChain
 import ResponderChainPostgres
 
-/// The consumer processes of the multi-process rows: this executable again, run as
-/// `postgres-bench consume HOST PORT USER DATABASE CLAIM_LIMIT NAME`: an event system consuming the store,
-/// whose desk handles the jobs, until it is terminated.
-enum ConsumerProcess {
+/// The consumer processes of the PostgreSQL store's multi-process rows: responder-bench again, run
+/// as `responder-bench postgres-consume HOST PORT USER DATABASE CLAIM_LIMIT NAME`: an event system
+/// consuming the store, whose desk handles the jobs, until it is terminated.
+package enum PostgresConsumerProcess {
+    /// The first argument that makes responder-bench a consumer process.
+    package static let command = "postgres-consume"
+
     /// Starts a consumer process named `name` on `database`.
-    static func spawn(_ server: BenchServer, _ database: String, claimLimit: Int, name: String) throws
+    static func spawn(_ server: PostgresServer, _ database: String, claimLimit: Int, name: String) throws
         -> Process
     {
         let process = Process()
         process.executableURL = Bundle.main.executableURL ?? URL(filePath: CommandLine.arguments[0])
         process.arguments = [
-            "consume", server.host, "\(server.port)", server.username, database, "\(claimLimit)", name,
+            command, server.host, "\(server.port)", server.username, database, "\(claimLimit)", name,
         ]
         var environment = ProcessInfo.processInfo.environment
         if let password = server.password { environment["PGPASSWORD"] = password }
@@ -32,7 +35,7 @@ enum ConsumerProcess {
             var count = 0
             for try await (found, ) in try await client.query(
                 "SELECT count(*) FROM pg_stat_activity WHERE application_name = \(name)",
-                logger: BenchServer.quiet
+                logger: PostgresServer.quiet
             ).decode((Int.self,)) {
                 count = found
             }
@@ -40,27 +43,30 @@ enum ConsumerProcess {
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        throw BenchServerUnavailable(reason: "consumer process \(name) did not start")
+        throw PostgresServerUnavailable(reason: "consumer process \(name) did not start")
     }
 
     /// The child's side: consumes until terminated.
-    static func main(_ arguments: [String]) async throws {
+    package static func main(_ arguments: [String]) async throws {
         guard arguments.count == 6, let port = Int(arguments[1]), let claimLimit = Int(arguments[4]) else {
             FileHandle.standardError.write(
-                Data("usage: postgres-bench consume HOST PORT USER DATABASE CLAIM_LIMIT NAME\n".utf8))
+                Data(
+                    "usage: responder-bench postgres-consume HOST PORT USER DATABASE CLAIM_LIMIT NAME\n".utf8)
+            )
             exit(2)
         }
-        let server = BenchServer(
+        let server = PostgresServer(
             host: arguments[0], port: port, username: arguments[2],
             password: ProcessInfo.processInfo.environment["PGPASSWORD"])
         let name = arguments[5]
         let client = PostgresClient(
             configuration: server.configuration(database: arguments[3], name: name),
-            backgroundLogger: BenchServer.quiet)
+            backgroundLogger: PostgresServer.quiet)
         let store = try PostgresPostStore(
-            client: client, events: try StoreScenario.events(), consumer: name, logger: BenchServer.quiet)
+            client: client, events: try PostgresStoreRun.events(), consumer: name,
+            logger: PostgresServer.quiet)
         let system = EventSystem(storage: .shared(store))
-        try system.register(BenchDesk(system: system), as: "desk")
+        try system.register(PostgresJobDesk(system: system), as: "desk")
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await client.run() }
             group.addTask { try await store.run() }
