@@ -210,14 +210,16 @@ extension OrderServiceTests {
                 let claimed =
                     try await strings(
                         """
-                        SELECT count(*)::text FROM responderchain_posts
-                        WHERE finished_at IS NULL AND claims > 0 AND ordering_key = ANY(\(keys))
+                        SELECT count(*)::text FROM responderchain_posts p
+                            JOIN responderchain_keys k ON k.key = p.ordering_key
+                        WHERE p.finished_at IS NULL AND p.seq <= k.claimed_through AND p.ordering_key = ANY(\(keys))
                         """, on: client
                     ).first.flatMap { Int($0) } ?? 0
                 let unclaimed = try await strings(
                     """
-                    SELECT id_epoch::text || ':' || id_sequence::text FROM responderchain_posts
-                    WHERE finished_at IS NULL AND claims = 0 AND ordering_key = ANY(\(keys))
+                    SELECT p.id_epoch::text || ':' || p.id_sequence::text FROM responderchain_posts p
+                        JOIN responderchain_keys k ON k.key = p.ordering_key
+                    WHERE p.finished_at IS NULL AND p.seq > k.claimed_through AND p.ordering_key = ANY(\(keys))
                     """, on: client
                 ).compactMap(eventID)
                 process.send(SIGKILL)

@@ -15,12 +15,20 @@ extension PostgresPostStore {
     /// waiting; the posts of a key another claim locked are left for a later claim), and gives
     /// each key a new fencing token from the database's sequence, this consumer as its owner, a
     /// lease until the database's `now()` plus ``lease``, and its mark of the highest post
-    /// claimed. A post at or below its key's mark was claimed before (a redelivery), and a key
-    /// whose expired lease another consumer held is a takeover: both go to the store's metrics.
+    /// claimed. A key whose token changed since the statement read its posts (another consumer
+    /// claimed it meanwhile, and may have finished those posts and released it) is left for a
+    /// later claim: its posts as read may be finished already. A post at or below its key's mark
+    /// was claimed before (a redelivery), and a key whose expired lease another consumer held is a
+    /// takeover: both go to the store's metrics.
     public func claim(limit: Int) async throws -> [EventSystem.StoredPost] {
         guard limit > 0 else { return [] }
         let consumer = self.consumer
         let leaseMicros = lease.microseconds
+        // Tests only: a sleep between reading the posts and locking their keys.
+        let pause =
+            state.withLock { $0.claimPause }.map {
+                " AND (SELECT true FROM pg_sleep(\(Double($0.milliseconds) / 1000)))"
+            } ?? ""
         let claimed = try await onConnection("claim up to \(limit) posts") { connection in
             var claimed: [(row: PostRow, token: Int64)] = []
             var counts = ClaimCounts()
@@ -28,7 +36,7 @@ extension PostgresPostStore {
             for try await row in try await connection.query(
                 """
                 WITH scan AS (
-                    SELECT p.ordering_key AS key, p.seq FROM responderchain_posts p
+                    SELECT p.ordering_key AS key, p.seq, k.token AS seen_token FROM responderchain_posts p
                         JOIN responderchain_keys k ON k.key = p.ordering_key
                     WHERE p.finished_at IS NULL AND (k.owner IS NULL OR k.lease_until < now())
                     ORDER BY p.seq LIMIT \(limit)
@@ -36,6 +44,7 @@ extension PostgresPostStore {
                     SELECT k.key, k.owner, k.claimed_through FROM responderchain_keys k
                     WHERE k.key = ANY(ARRAY(SELECT DISTINCT key FROM scan))
                         AND (k.owner IS NULL OR k.lease_until < now())
+                        AND (k.key, k.token) IN (SELECT key, seen_token FROM scan)\(unescaped: pause)
                     FOR UPDATE OF k SKIP LOCKED
                 ), leased AS (
                     UPDATE responderchain_keys k SET owner = \(consumer),

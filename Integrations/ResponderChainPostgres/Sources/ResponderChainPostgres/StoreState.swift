@@ -17,6 +17,9 @@ struct StoreState: Sendable {
     var wallOrigin: Int64?
     /// The backend process of the listening connection, while there is one.
     var listenerProcessID: Int32?
+    /// Tests only: how long a claim's statement sleeps after it read the posts, before it locks
+    /// their keys (the window another consumer's claim, finish and release can fall into).
+    var claimPause: Duration?
     /// Leases whose release failed, to release again.
     var unreleased: [EventSystem.Lease] = []
     /// Wakes the task that releases them, while ``PostgresPostStore/run()`` runs.

@@ -1,7 +1,7 @@
 import Logging
 import PostgresNIO
 import ResponderChain
-import ResponderChainPostgres
+@testable import ResponderChainPostgres
 import ResponderChainTesting
 import Synchronization
 import Testing
@@ -103,6 +103,47 @@ struct KeyOwnershipTests {
             // Keys held: nothing more of them until released.
             let again = try await store.claim(limit: 100)
             #expect(Set(again.map(\.key)).isDisjoint(with: Set(claimed.map(\.key))))
+        }
+    }
+
+    @Test(
+        "A claim that read a key's posts just before another consumer claimed, finished and released them does not hand them out again"
+    )
+    func claimAfterAnotherConsumersWholeTurn() async throws {
+        try await withDatabase { client, _ in
+            let late = try await migratedStore(client, consumer: "late")
+            let quick = try await migratedStore(client, consumer: "quick")
+            _ = try await late.store([samplePost(1, key: "k"), samplePost(2, key: "k")])
+            // The late claim reads the posts, then sleeps before it locks their key.
+            late.state.withLock { $0.claimPause = .seconds(2) }
+            let lateClaim = Task { try await late.claim(limit: 10) }
+            try await eventually("the late claim to sleep before it locks") { () -> Bool? in
+                var sleeping = 0
+                for try await (count, ) in try await client.query(
+                    """
+                    SELECT count(*)::bigint FROM pg_stat_activity
+                    WHERE wait_event = 'PgSleep' AND datname = current_database()
+                    """, logger: TestServer.quiet
+                ).decode((Int.self,)) {
+                    sleeping = count
+                }
+                return sleeping > 0 ? true : nil
+            }
+            // Meanwhile another consumer takes the key's whole turn (its first finish would also
+            // prune, whose table lock waits for the late claim's statement: not due here).
+            quick.state.withLock { $0.prunedAt = quick.elapsed() }
+            let claimed = try await quick.claim(limit: 10)
+            #expect(claimed.count == 2)
+            let lease = try #require(claimed.first?.lease)
+            try await quick.finish(
+                claimed.map {
+                    .init(id: $0.id, outcome: .init(kind: .handled, description: "handled"), lease: lease)
+                })
+            try await quick.release([lease])
+            // The late claim's posts as read are finished: it hands out nothing.
+            #expect(try await lateClaim.value.map(\.id) == [])
+            late.state.withLock { $0.claimPause = nil }
+            #expect(try await late.claim(limit: 10).isEmpty)
         }
     }
 }
