@@ -176,15 +176,26 @@ func withForeignTransaction(
             password: location.password, database: database, tls: .disable),
         id: 98, logger: TestServer.quiet)
     do {
-        try await foreign.query(
-            PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"), logger: TestServer.quiet)
-        // Each read to its end: a query's rows stream once it began, so the row's lock is
-        // held only once its row came.
-        for try await _ in try await foreign.query(PostgresQuery(unsafeSQL: query), logger: TestServer.quiet)
-        {}
-        for try await _ in try await foreign.query(
-            "SELECT key FROM responderchain_keys WHERE key = \(key) FOR UPDATE", logger: TestServer.quiet)
-        {}
+        // In REPEATABLE READ, a key row the consumers changed after the first read's snapshot
+        // cannot be locked (a serialization failure): begin again, as an application would.
+        for attempt in 1... {
+            do {
+                try await foreign.query(
+                    PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"), logger: TestServer.quiet)
+                // Each read to its end: a query's rows stream once it began, so the row's lock is
+                // held only once its row came.
+                for try await _ in try await foreign.query(
+                    PostgresQuery(unsafeSQL: query), logger: TestServer.quiet)
+                {}
+                for try await _ in try await foreign.query(
+                    "SELECT key FROM responderchain_keys WHERE key = \(key) FOR UPDATE",
+                    logger: TestServer.quiet)
+                {}
+                break
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "40001" && attempt < 20 {
+                try await foreign.query("ROLLBACK", logger: TestServer.quiet)
+            }
+        }
         try await body()
         try await foreign.query("ROLLBACK", logger: TestServer.quiet)
     } catch {
