@@ -100,7 +100,11 @@ func owners(of keys: [String], _ client: PostgresClient) async throws -> [String
 func expectEachEffectOnceInOrder(_ effects: [Effect], keys: [String], perKey: Int) {
     #expect(effects.count == keys.count * perKey)
     for key in keys {
-        #expect(effects.filter { $0.key == key }.map(\.number) == Array(0..<perKey), "\(key)")
+        let ofKey = effects.filter { $0.key == key }
+        // On a failure, who wrote each effect: the lead to how the order broke.
+        #expect(
+            ofKey.map(\.number) == Array(0..<perKey),
+            "\(key): \(ofKey.map { "\($0.number)@\($0.consumer)" }.joined(separator: " "))")
     }
 }
 
