@@ -3,7 +3,6 @@ import Foundation
 /// What one run of one PostgreSQL scenario measured: its jobs, the time they took, and each
 /// one's latency.
 struct PostgresRun: Sendable {
-    let scenario: String
     let events: Int
     let elapsed: Duration
     /// Sorted.

@@ -82,7 +82,7 @@ struct PostgresStoreRun {
     }
 
     /// Stores `workload`'s jobs and waits for every one to finish.
-    func run(_ scenario: String, _ workload: PostgresWorkload) async throws -> PostgresRun {
+    func run(_ workload: PostgresWorkload) async throws -> PostgresRun {
         try await withConsumers { producer, recorder in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for number in 0..<workload.producers {
@@ -106,8 +106,7 @@ struct PostgresStoreRun {
             }
             try await waitForAll(workload.events, recorder)
             let (elapsed, latencies) = recorder.summary()
-            return PostgresRun(
-                scenario: scenario, events: workload.events, elapsed: elapsed, latencies: latencies)
+            return PostgresRun(events: workload.events, elapsed: elapsed, latencies: latencies)
         }
     }
 
@@ -153,13 +152,8 @@ struct PostgresStoreRun {
             }
             let (_, latencies) = recorder.summary()
             done = latencies
-            let postedResult = PostgresRun(
-                scenario: "wake: store → `.posted` at a listener", events: posted.count, elapsed: .zero,
-                latencies: posted.sorted())
-            let doneResult = PostgresRun(
-                scenario: "wake: one post to idle consumers, accepted → done", events: done.count,
-                elapsed: .zero,
-                latencies: done)
+            let postedResult = PostgresRun(events: posted.count, elapsed: .zero, latencies: posted.sorted())
+            let doneResult = PostgresRun(events: done.count, elapsed: .zero, latencies: done)
             return (postedResult, doneResult)
         }
     }

@@ -73,8 +73,6 @@ enum RawPostgresQueue {
             try await group.waitForAll()
         }
         let (elapsed, latencies) = recorder.summary()
-        return PostgresRun(
-            scenario: "raw postgres-nio, \(consumers) consumer connections", events: workload.events,
-            elapsed: elapsed, latencies: latencies)
+        return PostgresRun(events: workload.events, elapsed: elapsed, latencies: latencies)
     }
 }

@@ -61,14 +61,14 @@ struct PostgresStore: Scenario {
                 try await body(client, database)
             }
         }
-        func store(_ consumers: PostgresStoreRun.Consumers, _ name: String, _ workload: PostgresWorkload)
+        func store(_ consumers: PostgresStoreRun.Consumers, _ workload: PostgresWorkload)
             async throws -> PostgresRun
         {
             try await onNewDatabase { client, database in
                 try await PostgresStoreRun(
                     server: server, database: database, client: client, consumers: consumers
                 )
-                .run(name, workload)
+                .run(workload)
             }
         }
         let keys = quick ? 100 : 1_000
@@ -82,10 +82,10 @@ struct PostgresStore: Scenario {
         let raw = try await onNewDatabase { client, _ in
             try await RawPostgresQueue.run(throughput, consumers: 2, on: client)
         }
-        let oneProcess = try await store(.inProcess(1), "1 process", throughput)
-        let twoProcesses = try await store(.processes(2), "2 consumer processes", throughput)
-        let pacedRun = try await store(.processes(2), "offered 3,000/s", paced)
-        let jobsRun = try await store(.processes(2), "1 ms jobs", jobs)
+        let oneProcess = try await store(.inProcess(1), throughput)
+        let twoProcesses = try await store(.processes(2), throughput)
+        let pacedRun = try await store(.processes(2), paced)
+        let jobsRun = try await store(.processes(2), jobs)
         let (posted, woken) = try await onNewDatabase { client, database in
             try await PostgresStoreRun(
                 server: server, database: database, client: client, consumers: .processes(2)
