@@ -123,7 +123,8 @@ final class TicketState: Sendable {
         office.ledger.ended(self, entry: entry)
         // A post the shutdown kept, or stopped mid-way, stays unfinished in the store: the next
         // start delivers it (again).
-        let lease = entry.lease
+        // Ended: a later claim of the key no longer moves the post to its lease.
+        let (lease, ending) = entry.end()
         // So does a post read from the store that a shutting-down system refused to queue:
         // nobody here was told of it, and it was never delivered.
         let refusedUnread = entry.wasAdopted && outcome.rejectedDetails?.reason == .shuttingDown
@@ -132,8 +133,9 @@ final class TicketState: Sendable {
                 EventSystem.StoredPost.Finish(
                     id: eventID, outcome: EventSystem.StoredOutcome(outcome), lease: lease))
         }
-        // Its lease is released after its end is written, once every post under it has ended.
-        if let lease { office.consumer?.ended(under: lease) }
+        // Its lease is released after its end is written, once every post under it has ended
+        // (and so is each later claim's lease that waited for it).
+        for lease in ending { office.consumer?.ended(under: lease) }
     }
 
     /// Records the outcome and wakes every waiter. Only the first call counts.

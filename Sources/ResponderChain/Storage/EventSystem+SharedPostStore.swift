@@ -14,7 +14,8 @@ extension EventSystem {
     /// store records a ``EventSystem/StoredPost/Finish`` only if its lease is still the key's
     /// current one: a consumer that was frozen past its lease and wakes up cannot finish posts
     /// that another consumer now owns. An effect written in the store's own transactions (an
-    /// inbox) is fenced the same way.
+    /// inbox) is fenced the same way, against the lease its post is delivered under
+    /// (``EventSystem/Lease/fix(delivering:)``).
     ///
     /// ```swift
     /// let store = try await PostgresPostStore(…)      // ResponderChainPostgres
@@ -63,6 +64,26 @@ extension EventSystem {
 
         /// `orders-7@12`.
         public var description: String { "\(key.name)@\(token)" }
+
+        /// Fixes the lease of the post `id` for the rest of its delivery, and returns it: if
+        /// `id` is the post being delivered in the current task (by its handlers, or a task they
+        /// started while it runs) and it was claimed from a shared store; `nil` otherwise.
+        ///
+        /// A store's fenced write calls it, and keeps the write only while this lease is the
+        /// key's current one. Until then, a later claim of the key by the same consumer may move
+        /// the post to its lease (when the post is still in order there); from then on, the
+        /// post's end is written under the lease returned here, so that a write refused under a
+        /// lapsed lease is never followed by a finish under a newer one.
+        ///
+        /// ```swift
+        /// if let lease = EventSystem.Lease.fix(delivering: context.eventID) {
+        ///     // Lock the key's row; refuse the write unless `lease.token` is its token.
+        /// }
+        /// ```
+        public static func fix(delivering id: EventID) -> Lease? {
+            guard let ticket = PostOffice.runningDelivery, ticket.eventID == id else { return nil }
+            return ticket.ledgerEntry?.fix()
+        }
     }
 
     /// What a ``EventSystem/SharedPostStore`` tells its consumers (``SharedPostStore/signals()``).

@@ -23,8 +23,8 @@ final class PostLedger: Sendable {
         /// rather than posted through this office: no poster here was told of it.
         let wasAdopted: Bool
         private let keeping = Atomic<Keeping>(.notStored)
-        /// The lease the post was claimed under, once this office claimed it from a shared store.
-        private let claim = Locked<EventSystem.Lease?>(nil)
+        /// The lease the post is held under, once this office claimed it from a shared store.
+        private let held = Locked(HeldLease())
 
         init(idempotencyKey: String?, wasAdopted: Bool = false) {
             self.idempotencyKey = idempotencyKey
@@ -47,15 +47,37 @@ final class PostLedger: Sendable {
             keeping.store(.finishedElsewhere, ordering: .releasing)
         }
 
-        /// The lease the post was claimed under, if it was claimed from a shared store.
+        /// The lease the post is held under now, if it was claimed from a shared store.
         var lease: EventSystem.Lease? {
-            get { claim.withLock { $0 } }
-            set { claim.withLock { $0 = newValue } }
+            get { held.withLock { $0.lease } }
+            set { held.withLock { $0.lease = newValue } }
+        }
+
+        /// Holds the post under `lease`, a later claim of its key, if it is `inOrder` there
+        /// and its lease is not fixed (see ``HeldLease/move(to:inOrder:)``).
+        func move(to lease: EventSystem.Lease, inOrder: Bool) -> HeldLease.Move {
+            held.withLock { $0.move(to: lease, inOrder: inOrder) }
+        }
+
+        /// Fixes the post under its lease and returns it (see ``HeldLease/fix()``).
+        func fix() -> EventSystem.Lease? {
+            held.withLock { $0.fix() }
+        }
+
+        /// Keeps `lease` until the post ends; `false` if it has ended already.
+        func keep(_ lease: EventSystem.Lease) -> Bool {
+            held.withLock { $0.keep(lease) }
+        }
+
+        /// The post ends: the lease its end goes out under, and every lease that ends with it.
+        func end() -> (lease: EventSystem.Lease?, ending: [EventSystem.Lease]) {
+            held.withLock { $0.end() }
         }
     }
 
     private struct State {
-        var stored: Set<EventID> = []
+        /// The stored posts the office holds (queued, being delivered, or waiting for a claim).
+        var stored: [EventID: Entry] = [:]
         var byIdempotencyKey: [String: TicketState] = [:]
         /// Posts this office stored in a shared store and that no consumer here claimed yet.
         var unclaimed: [EventID: PendingPost] = [:]
@@ -73,14 +95,19 @@ final class PostLedger: Sendable {
         }
     }
 
-    /// Records that the stored post `id` is held by the office; `false` if it already was.
-    func hold(_ id: EventID) -> Bool {
-        state.withLock { $0.stored.insert(id).inserted }
+    /// Records that the stored post `id`, described by `entry`, is held by the office; returns
+    /// the entry it was held with if it already was (and then records nothing).
+    func hold(_ id: EventID, entry: Entry) -> Entry? {
+        state.withLock { state in
+            if let held = state.stored[id] { return held }
+            state.stored[id] = entry
+            return nil
+        }
     }
 
     /// Forgets the stored post `id`, which ended without a ticket.
     func forget(_ id: EventID) {
-        _ = state.withLock { $0.stored.remove(id) }
+        _ = state.withLock { $0.stored.removeValue(forKey: id) }
     }
 
     /// Keeps `post`, stored in a shared store, until a consumer claims it.
@@ -117,7 +144,7 @@ final class PostLedger: Sendable {
             if let key = entry.idempotencyKey, state.byIdempotencyKey[key] === ticket {
                 state.byIdempotencyKey[key] = nil
             }
-            if entry.wasStored { state.stored.remove(ticket.eventID) }
+            if entry.wasStored { state.stored.removeValue(forKey: ticket.eventID) }
         }
     }
 }

@@ -73,7 +73,7 @@ extension PostOffice {
         switch await writer.store(stored) {
         case .stored:
             ledgerEntry.markStored()
-            _ = ledger.hold(stored.id)
+            _ = ledger.hold(stored.id, entry: ledgerEntry)
             return nil
         case .duplicate(let id, let outcome):
             return .duplicate(of: id, outcome: outcome)
@@ -85,27 +85,66 @@ extension PostOffice {
     /// Queues posts already in the system's store (``EventSystem/deliverStored(_:)``), or claimed
     /// from its shared store, in order, skipping those the office holds; returns how many it
     /// queued or ended.
+    ///
+    /// A claim of a key this office held before (its lease lapsed, and this or another consumer
+    /// claimed the key since) may return posts the office still holds, queued or being delivered
+    /// under the earlier lease. Those at the head of the key's posts are in order where they are:
+    /// they move to the new lease. The key's delivery under this claim stops at a held post
+    /// that cannot move or is out of order: one whose lease is fixed (a fenced write of its
+    /// delivery was checked against the earlier lease, or it has ended), or one after a post
+    /// this claim queued anew (its delivery here ended without finishing it, refused by the
+    /// store's fence), which it went ahead of. That post stays under its earlier lease, which
+    /// the store's fence refuses, and neither it nor the key's later posts are delivered under
+    /// this claim: the key's next claim, once this one's posts have ended, returns them again,
+    /// in order.
     @discardableResult
     nonisolated(nonsending) func adopt(_ posts: [EventSystem.StoredPost], system: EventSystem) async -> Int {
         var adopted = 0
+        /// Keys this claim queued a post of anew; keys it stopped delivering.
+        var queuedAnew: Set<String> = []
+        var stopped: Set<String> = []
         for stored in posts {
-            if let post = ledger.takeUnclaimed(stored.id) {
-                // This office stored it: it is delivered with its poster's ticket.
-                post.ticket.ledgerEntry?.lease = stored.lease
-                await accept(post, lane: LaneKey.key(stored.key.name), isolation: nil, system: system)
-                adopted += 1
-                continue
-            }
-            guard ledger.hold(stored.id) else {
-                // Delivered here already (a lease that lapsed and was claimed again).
+            let key = stored.key.name
+            if stopped.contains(key) {
                 if let lease = stored.lease { consumer?.ended(under: lease) }
                 continue
             }
+            if let post = ledger.takeUnclaimed(stored.id) {
+                // This office stored it: it is delivered with its poster's ticket.
+                post.ticket.ledgerEntry?.lease = stored.lease
+                queuedAnew.insert(key)
+                await accept(post, lane: LaneKey.key(key), isolation: nil, system: system)
+                adopted += 1
+                continue
+            }
+            let ledgerEntry = PostLedger.Entry(idempotencyKey: stored.idempotencyKey, wasAdopted: true)
+            ledgerEntry.markStored()
+            ledgerEntry.lease = stored.lease
+            if let held = ledger.hold(stored.id, entry: ledgerEntry) {
+                // Delivered here already: recovered twice, or claimed under an earlier lease.
+                guard let lease = stored.lease else { continue }
+                switch held.move(to: lease, inOrder: !queuedAnew.contains(key)) {
+                case .moved(let previous):
+                    consumer?.ended(under: previous)
+                case .stays:
+                    stopped.insert(key)
+                    // The new lease waits for this post's end before it is released: claimed
+                    // again at once, the key would come back stopped here again.
+                    if !held.keep(lease) { consumer?.ended(under: lease) }
+                case .notClaimed:
+                    // Stored here a moment ago, and about to be kept for a claim: the key's
+                    // next claim delivers it, with its poster's ticket.
+                    stopped.insert(key)
+                    consumer?.ended(under: lease)
+                }
+                continue
+            }
+            queuedAnew.insert(key)
             adopted += 1
             let entry = system.entries.withLock { $0.responder(named: stored.entry) }
             switch (stored.payload, entry) {
             case (.event(let event), let entry?):
-                await adopt(stored, event: event, entry: entry, system: system)
+                await adopt(stored, event: event, entry: entry, ledgerEntry: ledgerEntry, system: system)
             case (.event(let event), nil):
                 await endUnreadable(
                     stored, event: event, error: .unknownEntry(stored.entry, of: stored.id), system: system)
@@ -120,7 +159,8 @@ extension PostOffice {
 
     /// Queues the stored post `stored` of `event`, delivered from `entry` on its key's lane.
     private nonisolated(nonsending) func adopt(
-        _ stored: EventSystem.StoredPost, event: any Event, entry: any Responder, system: EventSystem
+        _ stored: EventSystem.StoredPost, event: any Event, entry: any Responder,
+        ledgerEntry: PostLedger.Entry, system: EventSystem
     ) async {
         let source = EventSource.responder(entry)
         var options = SendOptions.default
@@ -129,9 +169,6 @@ extension PostOffice {
             event, from: source, through: system, options: options, eventID: stored.id,
             stored: stored.traceContext)
         let lane = LaneKey.key(stored.key.name)
-        let ledgerEntry = PostLedger.Entry(idempotencyKey: stored.idempotencyKey, wasAdopted: true)
-        ledgerEntry.markStored()
-        ledgerEntry.lease = stored.lease
         let ticket = TicketState(eventID: stored.id, system: system, lane: lane, ledgerEntry: ledgerEntry)
         if let key = stored.idempotencyKey { _ = ledger.claim(key, for: ticket) }
         let post = PendingPost(

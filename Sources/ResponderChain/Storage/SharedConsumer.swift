@@ -140,7 +140,8 @@ final class SharedConsumer: Sendable {
             return false
         }
         guard drained else { return }
-        writer.release(lease)
+        // Claims again once the key is free: its posts may be left for the next claim.
+        writer.release(lease) { [weak self] in self?.wake() }
         wake()
     }
 

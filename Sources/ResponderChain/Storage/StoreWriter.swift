@@ -25,6 +25,8 @@ final class StoreWriter: Sendable {
         var finishes: [EventSystem.StoredPost.Finish] = []
         /// Leases of a shared store to end, after the finishes written with them.
         var releases: [EventSystem.Lease] = []
+        /// What to call once those leases are ended (or their release failed).
+        var afterReleases: [@Sendable () -> Void] = []
         /// Whether the writing task runs.
         var writing = false
         /// Tasks waiting until nothing is left to write (``flush()``).
@@ -80,10 +82,12 @@ final class StoreWriter: Sendable {
     }
 
     /// Ends `lease` of the shared store with the next write, after the finishes handed over
-    /// before it (so that no other consumer claims a post whose end is not yet written).
-    func release(_ lease: EventSystem.Lease) {
+    /// before it (so that no other consumer claims a post whose end is not yet written); calls
+    /// `then` once it is written (or failed).
+    func release(_ lease: EventSystem.Lease, then: (@Sendable () -> Void)? = nil) {
         let start = state.withLock { state in
             state.releases.append(lease)
+            if let then { state.afterReleases.append(then) }
             return state.startWriting()
         }
         if start { startWriting() }
@@ -111,7 +115,9 @@ final class StoreWriter: Sendable {
         while true {
             let next = state.withLock {
                 state -> (
-                    posts: [Pending], finishes: [EventSystem.StoredPost.Finish], releases: [EventSystem.Lease]
+                    posts: [Pending], finishes: [EventSystem.StoredPost.Finish],
+                    releases: [EventSystem.Lease],
+                    afterReleases: [@Sendable () -> Void]
                 )? in
                 if state.posts.isEmpty && state.finishes.isEmpty && state.releases.isEmpty {
                     state.writing = false
@@ -123,10 +129,11 @@ final class StoreWriter: Sendable {
                 defer {
                     state.finishes.removeAll()
                     state.releases.removeAll()
+                    state.afterReleases.removeAll()
                 }
-                return (posts, state.finishes, state.releases)
+                return (posts, state.finishes, state.releases, state.afterReleases)
             }
-            guard let (posts, finishes, releases) = next else { break }
+            guard let (posts, finishes, releases, afterReleases) = next else { break }
             if !finishes.isEmpty {
                 // A failed finish loses nothing: the post stays unfinished in the store, and is
                 // delivered again at the next recovery (at least once).
@@ -137,6 +144,7 @@ final class StoreWriter: Sendable {
                 // consumer claims the key after it.
                 try? await shared.release(releases)
             }
+            for call in afterReleases { call() }
             if !posts.isEmpty {
                 for (pending, result) in zip(posts, await results(of: posts)) {
                     pending.continuation.resume(returning: result)

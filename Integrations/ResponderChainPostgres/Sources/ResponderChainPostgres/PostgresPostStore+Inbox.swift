@@ -81,9 +81,10 @@ extension PostgresPostStore {
     public var inbox: Inbox { Inbox(store: self) }
 
     /// Throws ``PostgresPostStoreError/lostLease(key:token:)`` unless `id`'s key's current lease
-    /// is owned by this consumer (under this or a later claim of its own), or no consumer leases
-    /// the key and this store holds no lease on it; locks the key's row until the transaction
-    /// ends.
+    /// is the one the post is delivered under in this task (``EventSystem/Lease/fix(delivering:)``);
+    /// outside its delivery, unless the key's current lease is owned by this consumer, or no
+    /// consumer leases the key and this store holds no lease on it. Locks the key's row until
+    /// the transaction ends.
     func checkFence(of id: EventID, on connection: PostgresConnection) async throws {
         let (epoch, sequence) = id.columns
         var key: String?
@@ -101,11 +102,18 @@ extension PostgresPostStore {
         ).decode((Int64, String?).self) {
             current = (token, owner)
         }
-        // The key's current lease is this consumer's, whichever of its claims took it: its lease
-        // may have lapsed and its own claim taken the key again (with a new token) while this
-        // post, claimed before, was under way. This consumer delivers a key's posts one at a
-        // time, so the write is still in the key's order; refusing it would send the post back
-        // to be delivered after the key's later posts.
+        // Written while the post is delivered here: its lease must be the key's current one,
+        // the token included. (A later claim of the key by this consumer moves the post to its
+        // lease while the post is still in the key's order; one that found it out of order,
+        // behind posts it delivered again, leaves it under its earlier lease, refused here.)
+        if let lease = EventSystem.Lease.fix(delivering: id) {
+            guard let current, current.owner == consumer, current.token == lease.token else {
+                throw PostgresPostStoreError.lostLease(key: key, token: lease.token)
+            }
+            return
+        }
+        // Written outside the post's delivery: the key's current lease must be this consumer's,
+        // whichever of its claims took it.
         if current?.owner == consumer { return }
         let held = state.withLock { $0.held[key] }
         if held != nil || current?.owner != nil {

@@ -190,10 +190,13 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
 
     /// Creates or upgrades the store's tables to this version's schema, and returns the
     /// version the database had (0 for a new one). Running it again, or in several processes at
-    /// once, is safe: they take turns, and a database already there is left alone.
+    /// once, is safe: they take turns (each waits up to a minute for the others, whatever
+    /// ``lockTimeout`` says), and a database already there is left alone.
     ///
     /// - Throws: ``PostgresPostStoreError/newerSchema(found:known:)`` if a newer version of this
-    ///   package migrated the database; nothing is changed then.
+    ///   package migrated the database; nothing is changed then;
+    ///   ``PostgresPostStoreError/lockTimeout(operation:underlying:)`` if another process's
+    ///   migration held the database for more than a minute.
     @discardableResult
     public func migrate() async throws -> Int {
         try await transaction("migrate the schema") { connection in

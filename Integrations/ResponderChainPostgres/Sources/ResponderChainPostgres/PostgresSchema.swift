@@ -103,8 +103,14 @@ enum PostgresSchema {
     /// - Throws: ``PostgresPostStoreError/newerSchema(found:known:)`` for a database of a newer
     ///   binary.
     static func migrate(_ connection: PostgresConnection, logger: Logger) async throws -> Int {
-        try await connection.query(
+        // Waiting for another process's migration is the point: the store's lock timeout (meant
+        // for a row a foreign transaction holds) does not bound it, a minute does. The rows are
+        // read to their end, so that a failure to lock surfaces here and not as the next
+        // statement's "transaction is aborted".
+        try await connection.query("SELECT set_config('lock_timeout', '60000', true)", logger: logger)
+        for try await _ in try await connection.query(
             "SELECT pg_advisory_xact_lock(hashtext('responderchain_schema_version'))", logger: logger)
+        {}
         try await connection.query(
             """
             CREATE TABLE IF NOT EXISTS responderchain_schema_version (

@@ -1,0 +1,223 @@
+import ResponderChain
+import ResponderChainTesting
+import Synchronization
+import Testing
+
+/// A shared store in front of an in-memory one that knows each key's current lease (the latest
+/// a claim gave: every claim of a key gives a larger token) and counts the claims begun, so
+/// that a desk can fence its effects as a store's inbox does. A claim may be held on a gate
+/// after it took its keys, before it returns them.
+final class FencingStore: EventSystem.SharedPostStore {
+    let inner = EventSystem.InMemoryPostStore()
+    private let state = Locked<(current: [String: Int64], claimsBegun: Int, claimGate: Gate?)>(([:], 0, nil))
+
+    /// Holds the next claim on `gate` once it has taken its keys.
+    func holdNextClaim(on gate: Gate) { state.withLock { $0.claimGate = gate } }
+
+    /// How many claims have begun.
+    var claimsBegun: Int { state.withLock { $0.claimsBegun } }
+
+    /// The token of `key`'s current lease, if it was ever claimed.
+    func currentToken(of key: String) -> Int64? { state.withLock { $0.current[key] } }
+
+    /// Whether `lease` is its key's current lease.
+    func isCurrent(_ lease: EventSystem.Lease) -> Bool { currentToken(of: lease.key.name) == lease.token }
+
+    func claim(limit: Int) async throws -> [EventSystem.StoredPost] {
+        state.withLock { $0.claimsBegun += 1 }
+        let posts = try await inner.claim(limit: limit)
+        let gate = state.withLock { state in
+            for lease in posts.compactMap(\.lease) { state.current[lease.key.name] = lease.token }
+            defer { state.claimGate = nil }
+            return state.claimGate
+        }
+        try await gate?.pass()
+        return posts
+    }
+
+    func store(_ posts: [EventSystem.StoredPost]) async throws -> [EventSystem.StoredPost.Acceptance] {
+        try await inner.store(posts)
+    }
+    func finish(_ posts: [EventSystem.StoredPost.Finish]) async throws { try await inner.finish(posts) }
+    func release(_ leases: [EventSystem.Lease]) async throws { try await inner.release(leases) }
+    func unfinished() async throws -> [EventSystem.StoredPost] { try await inner.unfinished() }
+    func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome? {
+        try await inner.outcome(of: id)
+    }
+    func signals() -> AsyncStream<EventSystem.StoreSignal> { inner.signals() }
+}
+
+/// The effects a fenced desk applied, per key in the order applied, and the writes its fence
+/// refused.
+final class FencedEffects: Sendable {
+    private let state = Locked<(applied: [String: [Int]], refused: Int)>(([:], 0))
+
+    var applied: [String: [Int]] { state.withLock { $0.applied } }
+    var refused: Int { state.withLock { $0.refused } }
+
+    func apply(_ work: KeyedWork) { state.withLock { $0.applied[work.key, default: []].append(work.number) } }
+    func refuse() { state.withLock { $0.refused += 1 } }
+}
+
+/// A desk whose handler applies a work's effect only while the lease the work is delivered
+/// under is its key's current one, as a store's fenced inbox does; it may park on a gate first.
+actor FencedDesk: Responder {
+    struct LostLease: Error {}
+
+    nonisolated let eventSystem: EventSystem
+    let store: FencingStore
+    let effects: FencedEffects
+    /// Gates by work number, passed before the fenced write.
+    let gates: [Int: Gate]
+    /// Gates by work number, passed after a refused write, before the handler throws.
+    let refusedGates: [Int: Gate]
+
+    init(
+        store: FencingStore, effects: FencedEffects, gates: [Int: Gate], refusedGates: [Int: Gate] = [:],
+        system: EventSystem
+    ) {
+        self.store = store
+        self.effects = effects
+        self.gates = gates
+        self.refusedGates = refusedGates
+        self.eventSystem = system
+    }
+
+    var next: (any Responder)? { nil }
+    nonisolated var isRoot: Bool { true }
+
+    static let strategies = Strategies<FencedDesk> {
+        $0.on(KeyedWork.self) { desk, work, context in
+            if let gate = desk.gates[work.number] { try await gate.pass() }
+            guard let lease = EventSystem.Lease.fix(delivering: context.eventID),
+                desk.store.isCurrent(lease)
+            else {
+                desk.effects.refuse()
+                if let gate = desk.refusedGates[work.number] { try await gate.pass() }
+                throw LostLease()
+            }
+            desk.effects.apply(work)
+            return .handled
+        }
+    }
+}
+
+@Suite("A key claimed again while its posts are still held", .timeLimit(.minutes(1)))
+struct LeaseTakeoverTests {
+    let store = FencingStore()
+    let effects = FencedEffects()
+
+    /// A consumer of the store, not yet consuming, its desk registered as "desk".
+    func consumer(gates: [Int: Gate], refusedGates: [Int: Gate] = [:]) throws -> (EventSystem, FencedDesk) {
+        let system = EventSystem(storage: .shared(store))
+        let desk = FencedDesk(
+            store: store, effects: effects, gates: gates, refusedGates: refusedGates, system: system)
+        try system.register(desk, as: "desk")
+        return (system, desk)
+    }
+
+    /// Posts `numbers` on key "k", stored before anyone consumes them.
+    func post(_ numbers: ClosedRange<Int>, from desk: FencedDesk) async -> [Ticket] {
+        var tickets: [Ticket] = []
+        for number in numbers {
+            tickets.append(await desk.post(KeyedWork(key: "k", number: number), key: "k"))
+        }
+        return tickets
+    }
+
+    /// Waits until the consumer has handed its latest claim to its post office: it begins the
+    /// next claim (woken by a post on another key) only after that.
+    func waitForTheClaimToBeQueued(from desk: FencedDesk, number: Int) async throws {
+        let begun = store.claimsBegun
+        _ = await desk.post(KeyedWork(key: "other", number: number), key: "other")
+        try await waitUntil("the consumer began its next claim") { store.claimsBegun > begun }
+    }
+
+    @Test(
+        "a post it still holds ahead of posts it delivers again is left to the key's next claim: the effects stay in post order"
+    )
+    func heldPostsBehindPostsDeliveredAgainWaitForTheNextClaim() async throws {
+        let first = Gate()
+        let third = Gate()
+        let (system, desk) = try consumer(gates: [1: first, 3: third])
+        var tickets = await post(1...5, from: desk)
+        system.startConsuming(claimingUpTo: 16, pollInterval: .seconds(3600))
+        try await first.waitForArrivals(1)  // 1…5 claimed under lease 1; 1 is being delivered
+        #expect(store.currentToken(of: "k") == 1)
+        store.inner.expireLeases()  // the lease lapses, and another consumer takes the key
+        let takenOver = try await store.claim(limit: 16)
+        #expect(takenOver.map(\.lease?.token) == Array(repeating: 2, count: 5))
+        first.open()  // 1 and 2 are refused (the key is another's); 3 stops at its gate
+        try await third.waitForArrivals(1)
+        #expect(effects.refused == 2)
+        tickets += await post(6...6, from: desk)  // posted meanwhile: the other consumer holds the key
+        store.inner.expireLeases()  // the other consumer's lease lapses in turn
+        _ = await desk.post(KeyedWork(key: "other", number: 1), key: "other")  // wakes the consumer
+        try await waitUntil("this consumer claimed the key again") { store.currentToken(of: "k") == 3 }
+        // Its claim returned 1…6: 1 and 2 are queued again; 3 (being delivered), 4 and 5 (queued
+        // behind it) are held under lease 1, out of order now; 6 must not pass them.
+        try await waitForTheClaimToBeQueued(from: desk, number: 2)
+        third.open()
+        try await waitUntil("every effect applied", observing: system) {
+            effects.applied["k", default: []].count >= 6 && effects.applied["other", default: []].count >= 2
+        }
+        await system.shutDown(gracePeriod: .seconds(30))
+        #expect(effects.applied["k"] == [1, 2, 3, 4, 5, 6])
+        #expect(try await store.unfinished().isEmpty)
+        for ticket in tickets { #expect(try await store.outcome(of: ticket.eventID)?.kind == .handled) }
+    }
+
+    @Test("the posts it still holds in order move to the new lease: nothing is refused or delivered twice")
+    func heldPostsInOrderMoveToTheNewLease() async throws {
+        let first = Gate()
+        let (system, desk) = try consumer(gates: [1: first])
+        let tickets = await post(1...3, from: desk)
+        system.startConsuming(claimingUpTo: 16, pollInterval: .seconds(3600))
+        try await first.waitForArrivals(1)  // 1…3 claimed under lease 1; 1 is being delivered
+        store.inner.expireLeases()  // the lease lapses, and nobody else claims the key
+        _ = await desk.post(KeyedWork(key: "other", number: 1), key: "other")  // wakes the consumer
+        try await waitUntil("this consumer claimed the key again") { store.currentToken(of: "k") == 2 }
+        try await waitForTheClaimToBeQueued(from: desk, number: 2)
+        first.open()
+        try await waitUntil("every effect applied", observing: system) {
+            effects.applied["k", default: []].count >= 3 && effects.applied["other", default: []].count >= 2
+        }
+        await system.shutDown(gracePeriod: .seconds(30))
+        #expect(effects.applied["k"] == [1, 2, 3])
+        #expect(effects.refused == 0)
+        #expect(store.inner.refusedFinishes == 0)
+        for ticket in tickets { #expect(await ticket.outcome.kind == .handled) }
+        #expect(try await store.unfinished().isEmpty)
+    }
+
+    @Test(
+        "a post whose write was refused under the earlier lease stays under it: it ends unfinished and comes back, never recorded without its effect"
+    )
+    func aRefusedPostIsNotMovedToTheNewLease() async throws {
+        let first = Gate()
+        let refused = Gate()
+        let claimHeld = Gate()
+        let (system, desk) = try consumer(gates: [1: first], refusedGates: [1: refused])
+        let tickets = await post(1...2, from: desk)
+        system.startConsuming(claimingUpTo: 16, pollInterval: .seconds(3600))
+        try await first.waitForArrivals(1)  // 1 and 2 claimed under lease 1; 1 is being delivered
+        store.inner.expireLeases()
+        store.holdNextClaim(on: claimHeld)
+        _ = await desk.post(KeyedWork(key: "other", number: 1), key: "other")  // wakes the consumer
+        try await claimHeld.waitForArrivals(1)  // it took the key again (lease 2), not yet queued
+        try #require(store.currentToken(of: "k") == 2)
+        first.open()  // 1's write is checked against lease 1 and refused; its handler waits
+        try await refused.waitForArrivals(1)
+        claimHeld.open()  // the claim reaches the post office while 1 is still being delivered
+        try await waitForTheClaimToBeQueued(from: desk, number: 2)
+        refused.open()
+        try await waitUntil("both posts finished, and the others' effects applied", observing: system) {
+            for ticket in tickets where (try? await store.outcome(of: ticket.eventID)) == nil { return false }
+            return effects.applied["other", default: []].count >= 2
+        }
+        await system.shutDown(gracePeriod: .seconds(30))
+        #expect(effects.applied["k"] == [1, 2])
+        for ticket in tickets { #expect(try await store.outcome(of: ticket.eventID)?.kind == .handled) }
+        #expect(try await store.unfinished().isEmpty)
+    }
+}
