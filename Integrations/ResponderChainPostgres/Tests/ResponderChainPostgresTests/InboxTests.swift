@@ -33,9 +33,9 @@ actor InboxDesk: Responder {
                         "INSERT INTO effect (key, number) VALUES (\(work.key), \(work.number))",
                         logger: TestServer.quiet)
                 }
-            } catch PostgresPostStoreError.lostLease {
-                desk.refused.add(1, ordering: .relaxed)
-                throw PostgresPostStoreError.lostLease(key: work.key, token: nil)
+            } catch {
+                if case PostgresPostStoreError.lostLease = error { desk.refused.add(1, ordering: .relaxed) }
+                throw error
             }
             return .handled
         }

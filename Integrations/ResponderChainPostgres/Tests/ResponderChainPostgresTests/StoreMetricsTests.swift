@@ -108,7 +108,7 @@ struct StoreMetricsTests {
             // prunes keys with no unfinished post and no live lease, and a pruned key would come
             // back unowned (no takeover).
             let first = try await meteredStore(
-                client, "first", lease: .milliseconds(1500), metrics: firstMetrics)
+                client, "first", lease: .seconds(3), metrics: firstMetrics)
             let second = try await meteredStore(client, "second", lease: .seconds(30), metrics: secondMetrics)
             _ = try await first.store([samplePost(1, key: "k")])
             let claimed = try await first.claim(limit: 10)
