@@ -47,16 +47,15 @@ final class PostLedger: Sendable {
             keeping.store(.finishedElsewhere, ordering: .releasing)
         }
 
-        /// The lease the post is held under now, if it was claimed from a shared store.
-        var lease: EventSystem.Lease? {
-            get { held.withLock { $0.lease } }
-            set { held.withLock { $0.lease = newValue } }
+        /// The post is queued in its lane under `lease`, if it was claimed from a shared store.
+        func queued(under lease: EventSystem.Lease?) {
+            held.withLock { $0.queued(under: lease) }
         }
 
-        /// Holds the post under `lease`, a later claim of its key, if it is `inOrder` there
-        /// and its lease is not fixed (see ``HeldLease/move(to:inOrder:)``).
-        func move(to lease: EventSystem.Lease, inOrder: Bool) -> HeldLease.Move {
-            held.withLock { $0.move(to: lease, inOrder: inOrder) }
+        /// Holds the post under `lease`, a later claim of its key, unless its lease is fixed or
+        /// it is out of order there (see ``HeldLease/move(to:notQueuedBefore:)``).
+        func move(to lease: EventSystem.Lease, notQueuedBefore token: Int64) -> HeldLease.Move {
+            held.withLock { $0.move(to: lease, notQueuedBefore: token) }
         }
 
         /// Fixes the post under its lease and returns it (see ``HeldLease/fix()``).

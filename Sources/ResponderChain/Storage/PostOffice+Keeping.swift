@@ -88,20 +88,22 @@ extension PostOffice {
     ///
     /// A claim of a key this office held before (its lease lapsed, and this or another consumer
     /// claimed the key since) may return posts the office still holds, queued or being delivered
-    /// under the earlier lease. Those at the head of the key's posts are in order where they are:
-    /// they move to the new lease. The key's delivery under this claim stops at a held post
+    /// under an earlier lease. Those whose places in the key's lane follow the claim's order move
+    /// to the new lease where they are. The key's delivery under this claim stops at a held post
     /// that cannot move or is out of order: one whose lease is fixed (a fenced write of its
-    /// delivery was checked against the earlier lease, or it has ended), or one after a post
-    /// this claim queued anew (its delivery here ended without finishing it, refused by the
-    /// store's fence), which it went ahead of. That post stays under its earlier lease, which
-    /// the store's fence refuses, and neither it nor the key's later posts are delivered under
-    /// this claim: the key's next claim, once this one's posts have ended, returns them again,
-    /// in order.
+    /// delivery was checked against its lease, or it has ended), or one queued ahead of a post
+    /// the claim puts before it (a post this claim queues anew, at the back of the lane, or one
+    /// an earlier claim queued behind it after its own delivery here ended without finishing it,
+    /// refused by the store's fence). That post stays under its lease, which the store's fence
+    /// refuses, and neither it nor the key's later posts are delivered under this claim: the
+    /// key's next claim, once this one's posts have ended, returns them again, in order.
     @discardableResult
     nonisolated(nonsending) func adopt(_ posts: [EventSystem.StoredPost], system: EventSystem) async -> Int {
         var adopted = 0
-        /// Keys this claim queued a post of anew; keys it stopped delivering.
-        var queuedAnew: Set<String> = []
+        /// For each key, the token of the claim that queued the key's latest post so far, in
+        /// this claim's order (`Int64.max` once this claim queued one anew, at the lane's back);
+        /// the keys it stopped delivering.
+        var queuedUnder: [String: Int64] = [:]
         var stopped: Set<String> = []
         for stored in posts {
             let key = stored.key.name
@@ -111,20 +113,21 @@ extension PostOffice {
             }
             if let post = ledger.takeUnclaimed(stored.id) {
                 // This office stored it: it is delivered with its poster's ticket.
-                post.ticket.ledgerEntry?.lease = stored.lease
-                queuedAnew.insert(key)
+                post.ticket.ledgerEntry?.queued(under: stored.lease)
+                queuedUnder[key] = .max
                 await accept(post, lane: LaneKey.key(key), isolation: nil, system: system)
                 adopted += 1
                 continue
             }
             let ledgerEntry = PostLedger.Entry(idempotencyKey: stored.idempotencyKey, wasAdopted: true)
             ledgerEntry.markStored()
-            ledgerEntry.lease = stored.lease
+            ledgerEntry.queued(under: stored.lease)
             if let held = ledger.hold(stored.id, entry: ledgerEntry) {
                 // Delivered here already: recovered twice, or claimed under an earlier lease.
                 guard let lease = stored.lease else { continue }
-                switch held.move(to: lease, inOrder: !queuedAnew.contains(key)) {
-                case .moved(let previous):
+                switch held.move(to: lease, notQueuedBefore: queuedUnder[key] ?? .min) {
+                case .moved(let previous, let token):
+                    queuedUnder[key] = token
                     consumer?.ended(under: previous)
                 case .stays:
                     stopped.insert(key)
@@ -139,7 +142,7 @@ extension PostOffice {
                 }
                 continue
             }
-            queuedAnew.insert(key)
+            queuedUnder[key] = .max
             adopted += 1
             let entry = system.entries.withLock { $0.responder(named: stored.entry) }
             switch (stored.payload, entry) {

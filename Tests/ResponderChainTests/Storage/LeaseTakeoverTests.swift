@@ -133,6 +133,22 @@ struct LeaseTakeoverTests {
         try await waitUntil("the consumer began its next claim") { store.claimsBegun > begun }
     }
 
+    /// Wakes the consumer (with post 1 on another key) and waits until it has claimed key "k"
+    /// again, under lease `token`, and handed that claim to its post office.
+    func waitForTheKeyToBeClaimedAgain(from desk: FencedDesk, token: Int64) async throws {
+        _ = await desk.post(KeyedWork(key: "other", number: 1), key: "other")
+        try await waitUntil("this consumer claimed the key again") { store.currentToken(of: "k") == token }
+        try await waitForTheClaimToBeQueued(from: desk, number: 2)
+    }
+
+    /// Waits until `count` effects on key "k", and the two posts on the other key, are applied.
+    func waitForEffects(_ count: Int, in system: EventSystem) async throws {
+        try await waitUntil("every effect applied", observing: system) {
+            effects.applied["k", default: []].count >= count
+                && effects.applied["other", default: []].count >= 2
+        }
+    }
+
     @Test(
         "a post it still holds ahead of posts it delivers again is left to the key's next claim: the effects stay in post order"
     )
@@ -152,17 +168,45 @@ struct LeaseTakeoverTests {
         #expect(effects.refused == 2)
         tickets += await post(6...6, from: desk)  // posted meanwhile: the other consumer holds the key
         store.inner.expireLeases()  // the other consumer's lease lapses in turn
-        _ = await desk.post(KeyedWork(key: "other", number: 1), key: "other")  // wakes the consumer
-        try await waitUntil("this consumer claimed the key again") { store.currentToken(of: "k") == 3 }
-        // Its claim returned 1…6: 1 and 2 are queued again; 3 (being delivered), 4 and 5 (queued
-        // behind it) are held under lease 1, out of order now; 6 must not pass them.
-        try await waitForTheClaimToBeQueued(from: desk, number: 2)
+        // This consumer's claim returns 1…6: 1 and 2 are queued again; 3 (being delivered), 4 and
+        // 5 (queued behind it) are held under lease 1, out of order now; 6 must not pass them.
+        try await waitForTheKeyToBeClaimedAgain(from: desk, token: 3)
         third.open()
-        try await waitUntil("every effect applied", observing: system) {
-            effects.applied["k", default: []].count >= 6 && effects.applied["other", default: []].count >= 2
-        }
+        try await waitForEffects(6, in: system)
         await system.shutDown(gracePeriod: .seconds(30))
         #expect(effects.applied["k"] == [1, 2, 3, 4, 5, 6])
+        #expect(try await store.unfinished().isEmpty)
+        for ticket in tickets { #expect(try await store.outcome(of: ticket.eventID)?.kind == .handled) }
+    }
+
+    @Test(
+        "a later claim that finds posts queued again behind a post still held keeps them in lane order: the effects stay in post order"
+    )
+    func postsQueuedAgainStayBehindTheHeldPostAtTheNextClaim() async throws {
+        let first = Gate()
+        let third = Gate()
+        let (system, desk) = try consumer(gates: [1: first, 3: third])
+        let tickets = await post(1...4, from: desk)
+        system.startConsuming(claimingUpTo: 16, pollInterval: .seconds(3600))
+        try await first.waitForArrivals(1)  // 1…4 claimed under lease 1; 1 is being delivered
+        store.inner.expireLeases()  // the lease lapses, and another consumer takes the key
+        _ = try await store.claim(limit: 16)
+        first.open()  // 1 and 2 are refused; 3 stops at its gate
+        try await third.waitForArrivals(1)
+        store.inner.expireLeases()
+        // Lease 3: 1 and 2 are queued again, behind 3 (being delivered) and 4, held under lease 1.
+        try await waitForTheKeyToBeClaimedAgain(from: desk, token: 3)
+        store.inner.expireLeases()
+        // Lease 4: the claim's order is 1, 2, 3, 4, the lane's 3, 4, 1, 2: 3 and 4 must not move.
+        _ = await desk.post(KeyedWork(key: "other", number: 3), key: "other")  // wakes the consumer
+        try await waitUntil("this consumer claimed the key again") { store.currentToken(of: "k") == 4 }
+        try await waitForTheClaimToBeQueued(from: desk, number: 4)
+        third.open()
+        try await waitUntil("every effect applied", observing: system) {
+            effects.applied["k", default: []].count >= 4 && effects.applied["other", default: []].count >= 4
+        }
+        await system.shutDown(gracePeriod: .seconds(30))
+        #expect(effects.applied["k"] == [1, 2, 3, 4])
         #expect(try await store.unfinished().isEmpty)
         for ticket in tickets { #expect(try await store.outcome(of: ticket.eventID)?.kind == .handled) }
     }
@@ -175,13 +219,9 @@ struct LeaseTakeoverTests {
         system.startConsuming(claimingUpTo: 16, pollInterval: .seconds(3600))
         try await first.waitForArrivals(1)  // 1…3 claimed under lease 1; 1 is being delivered
         store.inner.expireLeases()  // the lease lapses, and nobody else claims the key
-        _ = await desk.post(KeyedWork(key: "other", number: 1), key: "other")  // wakes the consumer
-        try await waitUntil("this consumer claimed the key again") { store.currentToken(of: "k") == 2 }
-        try await waitForTheClaimToBeQueued(from: desk, number: 2)
+        try await waitForTheKeyToBeClaimedAgain(from: desk, token: 2)
         first.open()
-        try await waitUntil("every effect applied", observing: system) {
-            effects.applied["k", default: []].count >= 3 && effects.applied["other", default: []].count >= 2
-        }
+        try await waitForEffects(3, in: system)
         await system.shutDown(gracePeriod: .seconds(30))
         #expect(effects.applied["k"] == [1, 2, 3])
         #expect(effects.refused == 0)
