@@ -33,8 +33,22 @@ public final class ManualClock: Clock, Sendable {
         var now: Instant
         var heap = TimerHeap()
         /// Tasks waiting for a number of timers to be scheduled (``waitForTimers(_:within:)``).
-        var timerWaiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var timerWaiters: [TimerWaiter] = []
         var nextWaiter: UInt64 = 0
+
+        /// The number of timers scheduled whose description `matching` accepts (all, when `nil`).
+        func count(_ matching: (@Sendable (String) -> Bool)?) -> Int {
+            guard let matching else { return heap.count }
+            return heap.pending.count { matching($0.purpose.description) }
+        }
+    }
+
+    /// A task waiting for `count` timers whose descriptions `matching` accepts (all, when `nil`).
+    private struct TimerWaiter: Sendable {
+        let id: UInt64
+        let count: Int
+        let matching: (@Sendable (String) -> Bool)?
+        let continuation: CheckedContinuation<Void, Never>
     }
 
     private let state: Locked<State>
@@ -117,8 +131,14 @@ public final class ManualClock: Clock, Sendable {
     /// schedules a timer (a send with a timeout, a shutdown) and advancing the clock past it,
     /// without which the advance could come first and fire nothing.
     ///
+    /// `matching`, when given, counts only the timers whose description (as ``pendingTimers``
+    /// gives it) it accepts: `{ $0.hasPrefix("the wait before attempt 2") }` waits for a retry,
+    /// whatever other timers come and go meanwhile.
+    ///
     /// - Throws: ``WaitTimedOut`` when they are not scheduled within `limit` (real time).
-    public func waitForTimers(_ count: Int, within limit: Duration = .seconds(30)) async throws {
+    public func waitForTimers(
+        _ count: Int, within limit: Duration = .seconds(30), matching: (@Sendable (String) -> Bool)? = nil
+    ) async throws {
         let id = state.withLock { state in
             state.nextWaiter += 1
             return state.nextWaiter
@@ -127,8 +147,9 @@ public final class ManualClock: Clock, Sendable {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let ready = state.withLock { state -> Bool in
-                        guard state.heap.count < count, !Task.isCancelled else { return true }
-                        state.timerWaiters.append((id, count, continuation))
+                        guard state.count(matching) < count, !Task.isCancelled else { return true }
+                        state.timerWaiters.append(
+                            TimerWaiter(id: id, count: count, matching: matching, continuation: continuation))
                         return false
                     }
                     if ready { continuation.resume() }
@@ -160,14 +181,9 @@ extension ManualClock: TimerScheduler {
     ) -> TimerID {
         let (id, ready) = state.withLock { state in
             let id = state.heap.schedule(at: deadline, for: purpose, work)
-            let count = state.heap.count
-            var ready: [CheckedContinuation<Void, Never>] = []
-            state.timerWaiters.removeAll { waiter in
-                guard waiter.count <= count else { return false }
-                ready.append(waiter.continuation)
-                return true
-            }
-            return (id, ready)
+            let satisfied = state.timerWaiters.filter { $0.count <= state.count($0.matching) }
+            state.timerWaiters.removeAll { waiter in satisfied.contains { $0.id == waiter.id } }
+            return (id, satisfied.map(\.continuation))
         }
         for continuation in ready { continuation.resume() }
         return id

@@ -68,18 +68,21 @@ public final class TestStore: Sendable {
     ///   - runsCapturePhase: Whether sends run a capture pass before they bubble.
     ///   - middleware: Code around every hop, outermost first.
     ///   - forwardingLimit: How deep a send may be nested in the handlers of other sends.
+    ///   - retryPolicies: Which posts are tried again, on the store's clock.
     public init(
         exhaustivity: Exhaustivity = .on,
         tracer: (any Tracer)? = nil,
         postingLimit: EventSystem.PostingLimit = .default,
         runsCapturePhase: Bool = false,
         middleware: [any HopMiddleware] = [],
-        forwardingLimit: Int = EventSystem.defaultForwardingLimit
+        forwardingLimit: Int = EventSystem.defaultForwardingLimit,
+        retryPolicies: EventSystem.RetryPolicies = .none
     ) {
         let clock = ManualClock()
         let system = EventSystem(
             tracer: tracer, postingLimit: postingLimit, runsCapturePhase: runsCapturePhase,
-            middleware: middleware, forwardingLimit: forwardingLimit, clock: clock)
+            middleware: middleware, forwardingLimit: forwardingLimit, clock: clock,
+            retryPolicies: retryPolicies)
         self.clock = clock
         self.system = system
         self.recorder = TestStoreRecorder(system: system)

@@ -15,6 +15,36 @@ public struct DeadLetter: Sendable {
     /// ``Outcome/Stop/Reason/ticketCancelled`` when its ticket was abandoned
     /// (``Ticket/abandon()``); not a post its own ticket's ``Ticket/cancel()`` ended.
     public let outcome: Outcome
+    /// The attempts before the one ``outcome`` reports, oldest first, when a
+    /// ``EventSystem/RetryPolicy`` tried the event again; empty when it was tried once
+    /// (``outcome``'s ``Outcome/Path/attempts`` counts them all).
+    public let earlierAttempts: [Attempt]
+
+    /// A dead letter of `event`, sent by `source`, that ended with `outcome` after
+    /// `earlierAttempts`.
+    public init(event: any Event, source: EventSource, outcome: Outcome, earlierAttempts: [Attempt] = []) {
+        self.event = event
+        self.source = source
+        self.outcome = outcome
+        self.earlierAttempts = earlierAttempts
+    }
+
+    /// One attempt at delivering an event that was tried again: how it ended, and when.
+    public struct Attempt: Sendable {
+        /// Its number, from 1.
+        public let number: Int
+        /// How it ended.
+        public let outcome: Outcome
+        /// When it ended, on the event system's clock.
+        public let endedAt: EventSystem.Instant
+
+        /// Attempt `number`, which ended with `outcome` at `endedAt`.
+        public init(number: Int, outcome: Outcome, endedAt: EventSystem.Instant) {
+            self.number = number
+            self.outcome = outcome
+            self.endedAt = endedAt
+        }
+    }
 }
 
 extension DeadLetter {

@@ -168,7 +168,12 @@ extension Outcome {
         public var captureHandlers: [ResponderID] { Array(handlers.prefix(handlerList.captureCount)) }
         /// The information added by the hops that ran.
         public let info: EventInfo
+        /// How many times the event was tried: 1, or more when a ``EventSystem/RetryPolicy``
+        /// tried it again. The rest of the path is the last attempt's.
+        public var attempts: Int { Int(attemptCount) }
         let handlerList: HandlerList
+        /// ``attempts``, in as little room as the path has to spare.
+        var attemptCount: UInt32 = 1
 
         init(
             eventID: EventID, hops: Int, captureHops: Int = 0, handlers: HandlerList = HandlerList(),
@@ -215,7 +220,7 @@ extension Outcome {
     /// The details of ``Outcome/handled(_:)``.
     public struct Handled: Sendable {
         /// The hops that ran, up to and including the one at ``stoppedAt``.
-        public let path: Path
+        public internal(set) var path: Path
         /// The responder where the event stopped: the one that returned ``Disposition/handled``,
         /// or the root, when every handler let it continue.
         public let stoppedAt: ResponderID
@@ -243,7 +248,7 @@ extension Outcome {
     /// The details of ``Outcome/unhandled(_:)``.
     public struct Unhandled: Sendable {
         /// The hops that ran, up to and including the one at ``root``.
-        public let path: Path
+        public internal(set) var path: Path
         /// The root the event reached.
         public let root: ResponderID
         /// The number of hops that ran.
@@ -259,7 +264,7 @@ extension Outcome {
     /// The details of ``Outcome/interrupted(_:)``.
     public struct Interruption: Sendable {
         /// The hops that ran, up to and including the one at ``lastReached``.
-        public let path: Path
+        public internal(set) var path: Path
         /// The last responder the event reached: it has no `next` and is not a root, or it
         /// could not hand the event on (``cause``).
         public let lastReached: ResponderID
@@ -286,7 +291,7 @@ extension Outcome {
     /// The details of ``Outcome/cycleDetected(_:)``.
     public struct Cycle: Sendable {
         /// The hops that ran before the event came back to ``repeated``.
-        public let path: Path
+        public internal(set) var path: Path
         /// The responder reached a second time; its handlers did not run again.
         public let repeated: ResponderID
         /// The responder whose `next` led back; for a loop through forwarding, the responder
@@ -312,7 +317,7 @@ extension Outcome {
     public struct Stop: Sendable {
         /// The hops that ran before the stop; ``responder``'s hop counts only when
         /// ``whileHandling``.
-        public let path: Path
+        public internal(set) var path: Path
         /// Where it stopped: the responder whose hop was running (``whileHandling``) or was about
         /// to run.
         public let responder: ResponderID
@@ -396,7 +401,7 @@ extension Outcome {
     /// The details of ``Outcome/failed(_:)``.
     public struct Failure: Sendable {
         /// The path, up to and including the failing hop.
-        public let path: Path
+        public internal(set) var path: Path
         /// What the handler threw (a ``ResponderChainError`` (``ResponderChainError/Code/payloadTypeMismatch``) for a named event's wrong payload).
         public let error: any Error
         /// The responder whose handler threw.
@@ -471,7 +476,7 @@ extension Outcome {
 
         /// The path: no hops ran in the system that refused the event. (When another chain
         /// refused an event this chain forwarded, see ``Disposition/forwarded(_:)``, it holds this chain's hops.)
-        public let path: Path
+        public internal(set) var path: Path
         /// The responder that refused the event: the one it would have started at, or, for
         /// ``Reason/wouldDeadlock``, the one it would have waited for.
         public let sender: ResponderID

@@ -77,6 +77,8 @@ public final class EventSystem: Sendable {
     let postOffice: PostOffice
     /// Where posted events are kept (see ``Storage``).
     public let storage: Storage
+    /// Which posts are tried again (see ``RetryPolicies``); `nil` when none is.
+    let retryPolicies: RetryPolicies?
     /// The names stored posts give their entry responders (``register(_:as:)``).
     let entries = Locked(EntryNames())
     /// The outcome and dead-letter streams open on this system.
@@ -99,6 +101,8 @@ public final class EventSystem: Sendable {
     ///     by default. A test gives its manual clock, and time moves only when the test says.
     ///   - storage: Where posted events are kept: in memory (the default), or in a
     ///     ``EventSystem/PostStore`` that makes them outlive the process (see ``Storage``).
+    ///   - retryPolicies: Which posts are tried again when they do not end handled, how often
+    ///     and when (see ``RetryPolicies``); none by default.
     public init(
         tracer: (any Tracer)? = nil,
         deadLetters: DeadLetter.Sink? = nil,
@@ -107,7 +111,8 @@ public final class EventSystem: Sendable {
         middleware: [any HopMiddleware] = [],
         forwardingLimit: Int = EventSystem.defaultForwardingLimit,
         clock: any Clock<Duration> = ContinuousClock(),
-        storage: Storage = .memory
+        storage: Storage = .memory,
+        retryPolicies: RetryPolicies = .none
     ) {
         precondition(forwardingLimit >= 1, "forwardingLimit must be at least 1, not \(forwardingLimit)")
         self.forwardingLimit = forwardingLimit
@@ -123,6 +128,7 @@ public final class EventSystem: Sendable {
         self.clock = clock
         self.timers = (clock as? any TimerScheduler) ?? ClockTimers(clock)
         self.storage = storage
+        self.retryPolicies = retryPolicies.retriesNothing ? nil : retryPolicies
     }
 
     /// The current instant of the system's ``clock``: where deadlines count from.

@@ -87,6 +87,53 @@ enum Router {
         depth: Int = 0
     ) async -> Outcome {
         let system = capture.system
+        capture.recordSent(from: source)
+
+        // Signalled once the outcome is published: a test clock's advance waits for it.
+        var ending: SendEnding?
+        defer { ending?.end() }
+        var outcome: Outcome
+        (outcome, ending) = await attempt(
+            event, from: sender, source: source, options: options, signal: signal, capture: capture,
+            depth: depth)
+        var earlierAttempts: [DeadLetter.Attempt] = []
+        var retried: SendEnding?
+        defer { retried?.end() }
+        // Only an outcome that may be retried looks for a policy: a handled send pays nothing.
+        if outcome.mayBeRetried, options.retryPolicy != nil || (signal != nil && system.retryPolicies != nil)
+        {
+            (outcome, earlierAttempts, retried) = await retrying(
+                event, from: sender, after: outcome, ending: &ending, options: options, signal: signal,
+                id: capture.eventID,
+                system: system
+            ) {
+                await attempt(
+                    event, from: sender, source: source, options: options, signal: signal, capture: capture,
+                    depth: depth)
+            }
+        }
+        guard outcome.goesToDeadLetters(signal: signal) else {
+            return publish(outcome, of: event, source: source, system: system, trace: capture.trace)
+        }
+        return await end(
+            outcome, of: event, source: source, system: system,
+            deadLetters: options.deadLetters ?? system.deadLetters, trace: capture.trace, deadLettered: true,
+            earlierAttempts: earlierAttempts)
+    }
+
+    /// One attempt of a send: its context (with its signal and deadline), and the route, raced
+    /// by the deadline's timer if there is one. Returns the outcome, not yet published, and the
+    /// send's ending for a test clock.
+    private static nonisolated(nonsending) func attempt(
+        _ event: any Event,
+        from sender: any Responder,
+        source: EventSource,
+        options: SendOptions,
+        signal: CancellationSignal?,
+        capture: TraceCapture,
+        depth: Int
+    ) async -> (outcome: Outcome, ending: SendEnding?) {
+        let system = capture.system
         var context = EventContext(
             key: EventKey(of: event),
             source: source,
@@ -103,25 +150,12 @@ enum Router {
             runsCapturePhase: system.runsCapturePhase,
             forwardingLimit: system.forwardingLimit
         )
-        capture.recordSent(from: source)
-
-        let outcome: Outcome
-        // Signalled once the outcome is published: a test clock's advance waits for it.
-        var ending: SendEnding?
-        defer { ending?.end() }
         if let deadline = options.deadline {
-            (outcome, ending) = await routeRacing(
+            return await routeRacing(
                 deadline: deadline, on: system.timers, event, from: sender, start: options.start,
                 context: context, depth: depth, isolation: #isolation)
-        } else {
-            outcome = await route(event, from: sender, start: options.start, context: &context, depth: depth)
         }
-        guard outcome.goesToDeadLetters(signal: signal) else {
-            return publish(outcome, of: event, source: source, system: system, trace: capture.trace)
-        }
-        return await end(
-            outcome, of: event, source: source, system: system,
-            deadLetters: options.deadLetters ?? system.deadLetters, trace: capture.trace, deadLettered: true)
+        return (await route(event, from: sender, start: options.start, context: &context, depth: depth), nil)
     }
 
     /// The one ending of every send and post, delivered or not: the dead-letter sink and the
@@ -137,10 +171,12 @@ enum Router {
         system: EventSystem,
         deadLetters: DeadLetter.Sink?,
         trace: (any ActiveTrace)?,
-        deadLettered: Bool = false
+        deadLettered: Bool = false,
+        earlierAttempts: [DeadLetter.Attempt] = []
     ) async -> Outcome {
         if deadLettered || outcome.goesToDeadLetters {
-            let letter = DeadLetter(event: event, source: source, outcome: outcome)
+            let letter = DeadLetter(
+                event: event, source: source, outcome: outcome, earlierAttempts: earlierAttempts)
             if let sink = deadLetters {
                 await sink.deliver(letter)
                 trace?.record(.deadLettered(outcome))

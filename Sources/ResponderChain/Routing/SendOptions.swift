@@ -47,6 +47,22 @@ public struct SendOptions: Sendable {
     /// layer's pointer sequences); the event then ends ``Outcome/cancelled(_:)`` with reason
     /// ``Outcome/Stop/Reason/withdrawn`` before its next hop.
     package var withdrawal: CancellationSignal?
+    /// Whether and how this send or post is tried again when it does not end handled, before
+    /// any policy of its system (see ``EventSystem/RetryPolicies``); `nil` to leave it to them
+    /// (a post) or not to retry (an awaited send). Retries stay within ``deadline``.
+    ///
+    /// ```swift
+    /// var options = SendOptions(timeout: .seconds(30))
+    /// options.retryPolicy = EventSystem.RetryPolicy(maximumAttempts: 3, initialBackoff: .milliseconds(100))
+    /// let outcome = await checkout.send(ChargeCard(), options: options)
+    /// print(outcome.path.attempts)
+    /// ```
+    public var retryPolicy: EventSystem.RetryPolicy? {
+        get { retryBox?.policy }
+        set { retryBox = newValue.map(RetryBox.init) }
+    }
+    /// The policy, boxed: options are copied on every send, and a policy is rare.
+    private var retryBox: RetryBox?
 
     /// Options for one send.
     ///
@@ -81,9 +97,9 @@ public struct SendOptions: Sendable {
     public static var startingAtNext: SendOptions { SendOptions(start: .atNext) }
 
     /// Whether a send with these options needs nothing set up before its first hop: no
-    /// deadline or timeout, no withdrawal signal, no tracer of its own.
+    /// deadline or timeout, no withdrawal signal, no tracer or retry policy of its own.
     var needsNoSetUp: Bool {
-        deadline == nil && timeout == nil && withdrawal == nil && tracerBinding == nil
+        deadline == nil && timeout == nil && withdrawal == nil && tracerBinding == nil && retryBox == nil
     }
 
     /// Whether these are the default options: nothing set.
@@ -121,5 +137,14 @@ extension SendOptions {
         deadLetters: DeadLetter.Sink? = nil
     ) {
         self.init(start: start, timeout: timeout, info: info, tracer: tracer, deadLetters: deadLetters)
+    }
+}
+
+/// A ``SendOptions/retryPolicy`` in one word.
+private final class RetryBox: Sendable {
+    let policy: EventSystem.RetryPolicy
+
+    init(_ policy: EventSystem.RetryPolicy) {
+        self.policy = policy
     }
 }

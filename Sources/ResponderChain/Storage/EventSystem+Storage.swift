@@ -1,5 +1,5 @@
 extension EventSystem {
-    /// Where a system keeps the events posted to it (``EventSystem/init(tracer:deadLetters:postingLimit:runsCapturePhase:middleware:forwardingLimit:clock:storage:)``).
+    /// Where a system keeps the events posted to it (``EventSystem/init(tracer:deadLetters:postingLimit:runsCapturePhase:middleware:forwardingLimit:clock:storage:retryPolicies:)``).
     ///
     /// ```swift
     /// let system = EventSystem(storage: .store(try SQLitePostStore(path: "posts.sqlite", events: events)))

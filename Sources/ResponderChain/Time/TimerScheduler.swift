@@ -33,6 +33,8 @@ package enum TimerPurpose: Sendable, CustomStringConvertible {
     case deadline(of: EventID, event: any Event.Type)
     /// A system's shutdown grace period.
     case gracePeriod
+    /// The wait of a send or post before its attempt `attempt` (see ``EventSystem/RetryPolicy``).
+    case retry(of: EventID, attempt: Int)
     /// A task sleeping on the clock (``TimerScheduler/sleep(until:for:settle:)``, or a `sleep`
     /// on a test clock).
     case sleep
@@ -43,6 +45,7 @@ package enum TimerPurpose: Sendable, CustomStringConvertible {
         switch self {
         case .deadline(let id, let event): "the deadline of \(event) (event \(id))"
         case .gracePeriod: "the shutdown's grace period"
+        case .retry(let id, let attempt): "the wait before attempt \(attempt) of event \(id)"
         case .sleep: "a sleep"
         case .other(let purpose): purpose
         }
@@ -73,14 +76,17 @@ extension TimerScheduler {
     /// task is cancelled first (the timer is removed).
     ///
     /// `settle` is what the wake-up starts that a test clock should wait for (see
-    /// ``schedule(at:_:)``): it runs in the timer, after the sleeper was resumed.
+    /// ``schedule(at:_:)``): it runs in the timer, after the sleeper was resumed. `scheduled`
+    /// runs once the timer is scheduled (or at once, when none is needed).
     package func sleep(
         until deadline: EventSystem.Instant,
         for purpose: TimerPurpose = .sleep,
-        settle: (@Sendable () async -> Void)? = nil
+        settle: (@Sendable () async -> Void)? = nil,
+        scheduled: (() -> Void)? = nil
     ) async throws(CancellationError) {
         // A deadline already reached needs no timer (a test clock would wait for an advance).
         if hasPassed(deadline) {
+            scheduled?()
             if Task.isCancelled { throw CancellationError() }
             return
         }
@@ -93,6 +99,7 @@ extension TimerScheduler {
                     await settle?()
                 }
                 if !sleeper.keep(timer) { cancel(timer) }
+                scheduled?()
             }
         } onCancel: {
             if let timer = sleeper.wake(false) { self.cancel(timer) }

@@ -40,3 +40,38 @@ extension Outcome.Rejection.Reason {
         return false
     }
 }
+
+// snippet: Docs/Guide.md 36
+func paymentsSystem(paymentsDesk: ResponderID) -> EventSystem {
+    var policies = EventSystem.RetryPolicies(standard: .default)   // 10 attempts, 1 s doubling to 5 min
+    policies[responder: paymentsDesk] = EventSystem.RetryPolicy(
+        maximumAttempts: 5, retrying: [.failed], initialBackoff: .milliseconds(200))
+    return EventSystem(retryPolicies: policies)
+}
+// end snippet
+
+/// The Guide's section "When a post fails: trying again".
+@Suite("Guide: when a post fails")
+struct GuideRetryTests {
+    @Test("the block's system tries a post that fails at the payments desk five times, on the real clock, then dead-letters it")
+    func theBlockRetriesFiveTimes() async throws {
+        let desk = ScriptedResponder("payments", .init(throwing: GuideRetryFailure()), root: true)
+        let system = paymentsSystem(paymentsDesk: ResponderID(desk))
+        let checkout = ScriptedResponder("checkout", parent: desk, system: system)
+        let letters = system.observeDeadLetters()
+
+        let ticket = await checkout.post(OrderPlaced(id: 1))
+        let outcome = await ticket.outcome
+        var iterator = letters.makeAsyncIterator()
+        let letter = try #require(await iterator.next())
+
+        #expect(outcome.kind == .failed && outcome.path.attempts == 5)
+        #expect(letter.earlierAttempts.count == 4)
+        // 200, 400, 800 and 1,600 ms, each ± 10 %, between the attempts.
+        let waits = zip(letter.earlierAttempts.dropFirst(), letter.earlierAttempts).map { $0.endedAt - $1.endedAt }
+        #expect(waits.count == 3 && waits.allSatisfy { $0 >= .milliseconds(180) })
+        #expect(await desk.seen.count == 5)
+    }
+}
+
+private struct GuideRetryFailure: Error {}
