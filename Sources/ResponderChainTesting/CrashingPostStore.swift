@@ -39,6 +39,11 @@ public struct CrashingPostStore<Wrapped: EventSystem.PostStore>: EventSystem.Pos
         try await wrapped.finish(posts)
     }
 
+    /// The wrapped store's record of a failed attempt.
+    public func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws {
+        try await wrapped.recordFailure(failure)
+    }
+
     /// The wrapped store's unfinished posts, noted as recovered.
     public func unfinished() async throws -> [EventSystem.StoredPost] {
         let posts = try await wrapped.unfinished()

@@ -16,13 +16,19 @@ struct PendingPost: Sendable {
         let trace: (any ActiveTrace)?
         let postedAt: EventSystem.Instant?
         let depth: Int
+        /// A stored post's earlier failures and the time of its next attempt, read back.
+        let retrying: PostRetrying?
 
-        init(source: EventSource, options: SendOptions, capture: TraceCapture, depth: Int) {
+        init(
+            source: EventSource, options: SendOptions, capture: TraceCapture, depth: Int,
+            retrying: PostRetrying? = nil
+        ) {
             self.source = source
             self.options = options
             self.trace = capture.trace
             self.postedAt = capture.postedAt
             self.depth = depth
+            self.retrying = retrying
         }
     }
 
@@ -45,18 +51,19 @@ struct PendingPost: Sendable {
     /// route).
     init(
         event: any Event, entry: any Responder, source: EventSource, options: SendOptions,
-        capture: TraceCapture, ticket: TicketState, depth: Int = 0
+        capture: TraceCapture, ticket: TicketState, depth: Int = 0, retrying: PostRetrying? = nil
     ) {
         self.event = event
         self.entry = entry
         self.ticket = ticket
         let isPlain =
             source.responder.map { $0 === entry } == true && options.isDefault && capture.trace == nil
-            && capture.postedAt == nil
+            && capture.postedAt == nil && retrying == nil
         if isPlain, let plainDepth = UInt32(exactly: depth) {
             rest = .plain(depth: plainDepth)
         } else {
-            rest = .extras(Extras(source: source, options: options, capture: capture, depth: depth))
+            rest = .extras(
+                Extras(source: source, options: options, capture: capture, depth: depth, retrying: retrying))
         }
     }
 
@@ -67,6 +74,9 @@ struct PendingPost: Sendable {
 
     /// Who posted it.
     var source: EventSource { extras?.source ?? .responder(entry) }
+    /// A stored post's earlier failures and the time of its next attempt, as its store read
+    /// them back; `nil` for one never tried.
+    var storedRetrying: PostRetrying? { extras?.retrying }
     /// The poster's options (deadline, start, tracer and dead-letter overrides).
     var options: SendOptions { extras?.options ?? .default }
     /// The depth its delivery's route starts at: that of a send made where it was posted.

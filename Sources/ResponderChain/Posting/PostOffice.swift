@@ -182,7 +182,8 @@ final class PostOffice: Sendable {
             let outcome = await Self.$delivery.withValueKeepingIsolation(stamp) {
                 await Router.send(
                     post.event, from: post.entry, source: post.source, options: post.options,
-                    signal: post.ticket.signal, trace: post.capture(in: system), depth: post.depth)
+                    signal: post.ticket.signal, trace: post.capture(in: system), depth: post.depth,
+                    retrying: post.ticket.ledgerEntry == nil ? nil : retrying(of: post))
             }
             deliveries.end()
             ended = (post.ticket, outcome)

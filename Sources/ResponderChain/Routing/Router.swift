@@ -31,7 +31,8 @@ enum Router {
         options given: SendOptions,
         signal: CancellationSignal? = nil,
         trace captured: TraceCapture? = nil,
-        depth: Int = 0
+        depth: Int = 0,
+        retrying: PostRetrying? = nil
     ) async -> Outcome {
         // The common set-up first: an awaited send with no deadline, signal or tracer of its
         // own, that no tracer of its system traces, builds its context from constants.
@@ -65,7 +66,7 @@ enum Router {
         if let captured {
             return await send(
                 event, from: sender, source: source, options: given, signal: signal, capture: captured,
-                depth: depth)
+                depth: depth, retrying: retrying)
         }
         let system = await sender.eventSystem
         let options = given.started(on: system.timers)
@@ -84,10 +85,32 @@ enum Router {
         options: SendOptions,
         signal: CancellationSignal?,
         capture: TraceCapture,
-        depth: Int = 0
+        depth: Int = 0,
+        retrying stored: PostRetrying? = nil
     ) async -> Outcome {
         let system = capture.system
         capture.recordSent(from: source)
+        // A stored post that failed before waits the rest of its wait first.
+        var waited: SendEnding?
+        if let stored, let notBefore = stored.notBefore {
+            let stop: Outcome.Stop?
+            (stop, waited) = await waitForRetry(
+                until: options.deadline.map { min($0, notBefore) } ?? notBefore, attempt: stored.firstAttempt,
+                of: capture.eventID, at: sender, info: options.info, signal: signal, system: system)
+            if let stop {
+                defer { waited?.end() }
+                var outcome = Outcome.cancelled(stop)
+                outcome.setAttempts(stored.earlier.count)
+                guard outcome.goesToDeadLetters(signal: signal) else {
+                    return publish(outcome, of: event, source: source, system: system, trace: capture.trace)
+                }
+                return await end(
+                    outcome, of: event, source: source, system: system,
+                    deadLetters: options.deadLetters ?? system.deadLetters, trace: capture.trace,
+                    deadLettered: true,
+                    earlierAttempts: stored.earlier)
+            }
+        }
 
         // Signalled once the outcome is published: a test clock's advance waits for it.
         var ending: SendEnding?
@@ -100,12 +123,14 @@ enum Router {
         var retried: SendEnding?
         defer { retried?.end() }
         // Only an outcome that may be retried looks for a policy: a handled send pays nothing.
-        if outcome.mayBeRetried, options.retryPolicy != nil || (signal != nil && system.retryPolicies != nil)
+        // (A stored post that failed before has a history to carry, whatever this attempt did.)
+        if stored?.earlier.isEmpty == false || stored?.notBefore != nil
+            || (outcome.mayBeRetried
+                && (options.retryPolicy != nil || (signal != nil && system.retryPolicies != nil)))
         {
             (outcome, earlierAttempts, retried) = await retrying(
                 event, from: sender, after: outcome, ending: &ending, options: options, signal: signal,
-                id: capture.eventID,
-                system: system
+                id: capture.eventID, system: system, stored: stored, settled: waited
             ) {
                 await attempt(
                     event, from: sender, source: source, options: options, signal: signal, capture: capture,

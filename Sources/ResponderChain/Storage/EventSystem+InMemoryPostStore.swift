@@ -26,6 +26,10 @@ extension EventSystem {
             let deadline: Duration?
             var outcome: StoredOutcome?
             var finishedAt: Duration?
+            /// Its failed attempts, each with when it was recorded, oldest first.
+            var failures: [(number: Int, outcome: StoredOutcome, at: Duration)] = []
+            /// When its next attempt may begin, if a failure said so.
+            var retryAt: Duration?
         }
 
         private struct State {
@@ -35,7 +39,8 @@ extension EventSystem {
             var byIdempotencyKey: [String: EventID] = [:]
             /// Each key's current lease token, and whether a consumer holds it.
             var leases: [String: (token: Int64, held: Bool)] = [:]
-            /// Posts refused a finish because their lease was no longer current.
+            /// Posts refused a finish (or a failure's record) because their lease was no longer
+            /// current.
             var refusedFinishes = 0
             /// The streams of ``signals()``.
             var listeners: [Int: AsyncStream<StoreSignal>.Continuation] = [:]
@@ -123,6 +128,21 @@ extension EventSystem {
             if !finished.isEmpty { for listener in listeners { listener.yield(.finished(finished)) } }
         }
 
+        /// Records a failed attempt of an unfinished post, and when its next may begin; refused
+        /// (``refusedFinishes`` counts it too) under a lease that is no longer current.
+        public func recordFailure(_ failure: StoredPost.Failure) async throws {
+            let now = elapsed()
+            state.withLock { state in
+                if let lease = failure.lease, state.leases[lease.key.name]?.token != lease.token {
+                    state.refusedFinishes += 1
+                    return
+                }
+                guard let row = state.rows[failure.id], row.outcome == nil else { return }
+                state.rows[failure.id]?.failures.append((failure.number, failure.outcome, now))
+                state.rows[failure.id]?.retryAt = now + failure.retryAfter
+            }
+        }
+
         /// Leases keys no consumer holds and returns their unfinished posts, oldest first.
         public func claim(limit: Int) async throws -> [StoredPost] {
             let now = elapsed()
@@ -186,7 +206,8 @@ extension EventSystem {
             }
         }
 
-        /// How many finishes were refused because their lease was no longer current.
+        /// How many finishes (and recorded failures) were refused because their lease was no
+        /// longer current.
         public var refusedFinishes: Int { state.withLock { $0.refusedFinishes } }
 
         /// The posts not finished, in the order they were stored, with their time left now.
@@ -205,7 +226,11 @@ extension EventSystem {
             return StoredPost(
                 id: post.id, key: post.key, entry: post.entry, payload: post.payload,
                 idempotencyKey: post.idempotencyKey, timeLeft: row.deadline.map { $0 - now },
-                traceContext: post.traceContext, lease: lease)
+                traceContext: post.traceContext, lease: lease,
+                failedAttempts: row.failures.map {
+                    StoredPost.FailedAttempt(number: $0.number, outcome: $0.outcome, endedAgo: now - $0.at)
+                },
+                retryAfter: row.retryAt.flatMap { $0 > now ? $0 - now : nil })
         }
 
         /// The outcome of `id`, if it finished.

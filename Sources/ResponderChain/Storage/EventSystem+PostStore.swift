@@ -12,6 +12,7 @@ extension EventSystem {
     ///   delivered;
     /// - ``finish(_:)`` once per batch of ended posts, after their outcomes are known; a post whose
     ///   finish was lost to a crash is delivered again (delivery is at least once);
+    /// - ``recordFailure(_:)`` when an attempt failed and a retry policy tries the post again;
     /// - ``unfinished()`` when the system recovers (``EventSystem/recoverStoredPosts()``);
     /// - ``outcome(of:)`` when asked for the outcome of a post by its identifier.
     ///
@@ -43,6 +44,18 @@ extension EventSystem {
         /// longer unfinished, and each outcome stays readable by ``outcome(of:)`` for the store's
         /// retention period.
         func finish(_ posts: [EventSystem.StoredPost.Finish]) async throws
+
+        /// Records that an attempt at delivering a stored post failed and that it will be tried
+        /// again after `failure.retryAfter` (see ``EventSystem/RetryPolicy``): its failures and the
+        /// time of its next attempt are read back with the post (``StoredPost/failedAttempts``,
+        /// ``StoredPost/retryAfter``), by this process after a restart or by any consumer of a
+        /// shared store, so that a count of failures survives them all.
+        ///
+        /// A shared store records it only while `failure.lease` is the key's current lease, as for
+        /// a finish. A post already finished, or unknown, is left as it is. It may be called
+        /// while a call of the writer's is under way. Throwing means nothing was recorded: the
+        /// attempt is made anyway, and a restart before the next record counts from the last.
+        func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws
 
         /// Every stored post that has not finished, oldest first (so each ordering key's posts come
         /// in post order).

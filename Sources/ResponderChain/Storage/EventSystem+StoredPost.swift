@@ -71,6 +71,55 @@ extension EventSystem {
             }
         }
 
+        /// An attempt at delivering a stored post that failed and was to be tried again (see
+        /// ``EventSystem/RetryPolicy``), as its store keeps it: the store's record of the post's
+        /// failures, shared by every consumer and kept across restarts.
+        public struct FailedAttempt: Hashable, Sendable {
+            /// Its number, from 1.
+            public let number: Int
+            /// How it ended.
+            public let outcome: StoredOutcome
+            /// How long before the store read it back it ended, by the store's own measure of
+            /// time.
+            public let endedAgo: Duration
+
+            /// Attempt `number`, which ended with `outcome` `endedAgo` before it was read.
+            public init(number: Int, outcome: StoredOutcome, endedAgo: Duration) {
+                self.number = number
+                self.outcome = outcome
+                self.endedAgo = endedAgo
+            }
+        }
+
+        /// A failed attempt of a stored post that is to be tried again, as
+        /// ``EventSystem/PostStore/recordFailure(_:)`` writes it.
+        public struct Failure: Hashable, Sendable {
+            /// The post.
+            public let id: EventID
+            /// The attempt's number, from 1.
+            public let number: Int
+            /// How it ended.
+            public let outcome: StoredOutcome
+            /// How long from now the next attempt waits: a post read back before then carries
+            /// the rest of it (``StoredPost/retryAfter``).
+            public let retryAfter: Duration
+            /// The lease the post is delivered under, in a ``EventSystem/SharedPostStore``: the
+            /// store records the failure only while the lease is its key's current one.
+            public let lease: Lease?
+
+            /// Records that attempt `number` of the post `id` ended with `outcome`, and that the
+            /// next waits `retryAfter`.
+            public init(
+                id: EventID, number: Int, outcome: StoredOutcome, retryAfter: Duration, lease: Lease? = nil
+            ) {
+                self.id = id
+                self.number = number
+                self.outcome = outcome
+                self.retryAfter = retryAfter
+                self.lease = lease
+            }
+        }
+
         /// The post's identifier, unique across processes and restarts.
         public let id: EventID
         /// Its ordering key (its sender's name when the poster named none).
@@ -91,13 +140,23 @@ extension EventSystem {
         /// The lease it was claimed under (``EventSystem/SharedPostStore/claim(limit:)``); `nil`
         /// when it was not claimed.
         public let lease: Lease?
+        /// Its attempts that failed and were to be tried again, oldest first (see
+        /// ``EventSystem/PostStore/recordFailure(_:)``): its next attempt is number
+        /// `failedAttempts.count + 1`. Empty for a post never tried, or tried once.
+        public let failedAttempts: [FailedAttempt]
+        /// How long, read back, until its next attempt may begin: the rest of the wait its
+        /// last failure recorded; `nil` when it may begin now.
+        public let retryAfter: Duration?
 
         /// A stored post.
         public init(
             id: EventID, key: OrderingKey, entry: String, payload: Payload, idempotencyKey: String? = nil,
-            timeLeft: Duration? = nil, traceContext: [String: String] = [:], lease: Lease? = nil
+            timeLeft: Duration? = nil, traceContext: [String: String] = [:], lease: Lease? = nil,
+            failedAttempts: [FailedAttempt] = [], retryAfter: Duration? = nil
         ) {
             self.lease = lease
+            self.failedAttempts = failedAttempts
+            self.retryAfter = retryAfter
             self.id = id
             self.key = key
             self.entry = entry

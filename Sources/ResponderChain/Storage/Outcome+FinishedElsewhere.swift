@@ -9,8 +9,15 @@ extension Outcome {
     /// names it). A rejection whose reason this version cannot read keeps the description as a
     /// ``Outcome/Rejection/Reason/notStored(_:)`` reason.
     init(finishedElsewhere stored: EventSystem.StoredOutcome, of post: PendingPost, system: EventSystem) {
-        let path = Outcome.Path(eventID: post.ticket.eventID, hops: stored.hops, info: EventInfo())
-        let elsewhere = ResponderID(objectID: ObjectIdentifier(system), label: "another consumer")
+        self.init(recorded: stored, eventID: post.ticket.eventID, by: "another consumer", system: system)
+    }
+
+    /// The outcome a store recorded (`stored`) for the post `eventID`, read as
+    /// ``init(finishedElsewhere:of:system:)`` says, its responders named `label`.
+    init(recorded stored: EventSystem.StoredOutcome, eventID: EventID, by label: String, system: EventSystem)
+    {
+        let path = Outcome.Path(eventID: eventID, hops: stored.hops, info: EventInfo())
+        let elsewhere = ResponderID(objectID: ObjectIdentifier(system), label: label)
         func stop(_ reason: Outcome.Stop.Reason) -> Outcome.Stop {
             Outcome.Stop(
                 path: path, responder: elsewhere, hop: max(1, stored.hops), whileHandling: false,
@@ -18,7 +25,7 @@ extension Outcome {
         }
         switch stored.kind {
         case .handled:
-            let path = Outcome.Path(eventID: post.ticket.eventID, hops: stored.hops, handlers: [elsewhere])
+            let path = Outcome.Path(eventID: eventID, hops: stored.hops, handlers: [elsewhere])
             self = .handled(Outcome.Handled(path: path, stoppedAt: elsewhere))
         case .unhandled:
             self = .unhandled(Outcome.Unhandled(path: path, root: elsewhere))

@@ -58,6 +58,9 @@ final class PostLedger: Sendable {
             held.withLock { $0.move(to: lease, notQueuedBefore: token) }
         }
 
+        /// The lease the post is held under now, if it was claimed.
+        var lease: EventSystem.Lease? { held.withLock { $0.lease } }
+
         /// Fixes the post under its lease and returns it (see ``HeldLease/fix()``).
         func fix() -> EventSystem.Lease? {
             held.withLock { $0.fix() }

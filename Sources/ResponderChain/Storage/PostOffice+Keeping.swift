@@ -175,8 +175,24 @@ extension PostOffice {
         let ticket = TicketState(eventID: stored.id, system: system, lane: lane, ledgerEntry: ledgerEntry)
         if let key = stored.idempotencyKey { _ = ledger.claim(key, for: ticket) }
         let post = PendingPost(
-            event: event, entry: entry, source: source, options: options, capture: capture, ticket: ticket)
+            event: event, entry: entry, source: source, options: options, capture: capture, ticket: ticket,
+            retrying: Self.retrying(from: stored, system: system))
         await accept(post, lane: lane, isolation: nil, system: system)
+    }
+
+    /// The earlier failures of `stored`, and when its next attempt may begin, on `system`'s
+    /// clock; `nil` for a post never tried.
+    private static func retrying(from stored: EventSystem.StoredPost, system: EventSystem) -> PostRetrying? {
+        guard !stored.failedAttempts.isEmpty || stored.retryAfter != nil else { return nil }
+        let now = system.now
+        let earlier = stored.failedAttempts.map { attempt in
+            DeadLetter.Attempt(
+                number: attempt.number,
+                outcome: Outcome(
+                    recorded: attempt.outcome, eventID: stored.id, by: "an earlier attempt", system: system),
+                endedAt: now - attempt.endedAgo)
+        }
+        return PostRetrying(earlier: earlier, notBefore: stored.retryAfter.map { now + $0 })
     }
 
     /// Ends the stored post `stored`, which cannot be delivered here, failed with `error`: to

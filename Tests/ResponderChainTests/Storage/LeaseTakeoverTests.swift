@@ -39,6 +39,9 @@ final class FencingStore: EventSystem.SharedPostStore {
         try await inner.store(posts)
     }
     func finish(_ posts: [EventSystem.StoredPost.Finish]) async throws { try await inner.finish(posts) }
+    func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws {
+        try await inner.recordFailure(failure)
+    }
     func release(_ leases: [EventSystem.Lease]) async throws { try await inner.release(leases) }
     func unfinished() async throws -> [EventSystem.StoredPost] { try await inner.unfinished() }
     func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome? {

@@ -33,6 +33,9 @@ final class RecordingStore: EventSystem.PostStore {
     }
 
     func finish(_ posts: [EventSystem.StoredPost.Finish]) async throws { try await inner.finish(posts) }
+    func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws {
+        try await inner.recordFailure(failure)
+    }
     func unfinished() async throws -> [EventSystem.StoredPost] { try await inner.unfinished() }
     func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome? {
         try await inner.outcome(of: id)
