@@ -155,6 +155,47 @@ public enum PostStoreConformance {
             await clock.advance(by: .seconds(8))
             #expect(try await subject.store.unfinished().first?.timeLeft == .seconds(-1))
         },
+        Check(
+            "failed attempts come back with their post, oldest first, with the rest of the next attempt's wait"
+        ) { subject, clock in
+            let posts = [post(0), post(1)]
+            _ = try await subject.store.store(posts)
+            let id = posts[0].id
+            try await subject.store.recordFailure(
+                .init(id: id, number: 1, outcome: failed, retryAfter: .seconds(10)))
+            await clock.advance(by: .seconds(4))
+            var read = try await subject.store.unfinished()
+            #expect(read.map(\.failedAttempts.count) == [1, 0])
+            #expect(read.first?.failedAttempts == [.init(number: 1, outcome: failed, endedAgo: .seconds(4))])
+            #expect(read.map(\.retryAfter) == [.seconds(6), nil])
+
+            try await subject.store.recordFailure(
+                .init(id: id, number: 2, outcome: timedOut, retryAfter: .seconds(20)))
+            try await subject.store.recordFailure(
+                .init(id: id, number: 2, outcome: failed, retryAfter: .seconds(1)))
+            read = try await subject.store.unfinished()
+            #expect(
+                read.first?.failedAttempts == [
+                    .init(number: 1, outcome: failed, endedAgo: .seconds(4)),
+                    .init(number: 2, outcome: timedOut, endedAgo: .zero),
+                ])
+            #expect(read.first?.retryAfter == .seconds(20))
+            await clock.advance(by: .seconds(21))
+            #expect(try await subject.store.unfinished().first?.retryAfter == nil)
+
+            if let reopen = subject.reopen {
+                let reopened = try await reopen(clock)
+                #expect(try await reopened.unfinished().first?.failedAttempts.map(\.number) == [1, 2])
+            }
+            // A finished (or unknown) post is left as it is.
+            try await subject.store.finish([.init(id: id, outcome: failed)])
+            try await subject.store.recordFailure(
+                .init(id: id, number: 3, outcome: failed, retryAfter: .seconds(1)))
+            try await subject.store.recordFailure(
+                .init(id: EventID(), number: 1, outcome: failed, retryAfter: .seconds(1)))
+            #expect(try await subject.store.unfinished().map(\.id) == [posts[1].id])
+            #expect(try await subject.store.outcome(of: id) == failed)
+        },
         Check("a batch of 10,000 posts is stored in one call") { subject, _ in
             let posts = (0..<10_000).map { post($0, key: .init("k\($0 % 4)"), idempotencyKey: "i\($0)") }
             let acceptances = try await subject.store.store(posts)
@@ -169,6 +210,7 @@ public enum PostStoreConformance {
 
     static let handled = EventSystem.StoredOutcome(kind: .handled, description: "handled by desk")
     static let failed = EventSystem.StoredOutcome(kind: .failed, description: "failed: nope")
+    static let timedOut = EventSystem.StoredOutcome(kind: .timedOut, description: "timed out at desk")
 
     static func post(
         _ number: Int, key: EventSystem.OrderingKey = "k", idempotencyKey: String? = nil,

@@ -137,7 +137,9 @@ extension EventSystem {
                     state.refusedFinishes += 1
                     return
                 }
-                guard let row = state.rows[failure.id], row.outcome == nil else { return }
+                guard let row = state.rows[failure.id], row.outcome == nil,
+                    !row.failures.contains(where: { $0.number == failure.number })
+                else { return }
                 state.rows[failure.id]?.failures.append((failure.number, failure.outcome, now))
                 state.rows[failure.id]?.retryAt = now + failure.retryAfter
             }

@@ -52,7 +52,8 @@ extension EventSystem {
         /// shared store, so that a count of failures survives them all.
         ///
         /// A shared store records it only while `failure.lease` is the key's current lease, as for
-        /// a finish. A post already finished, or unknown, is left as it is. It may be called
+        /// a finish. A post already finished, or unknown, is left as it is, and so is an attempt
+        /// whose number is recorded already (the first record stands). It may be called
         /// while a call of the writer's is under way. Throwing means nothing was recorded: the
         /// attempt is made anyway, and a restart before the next record counts from the last.
         func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws

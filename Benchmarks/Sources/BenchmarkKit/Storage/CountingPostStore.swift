@@ -43,6 +43,10 @@ final class CountingPostStore: EventSystem.PostStore {
         waiter?.resume()
     }
 
+    func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws {
+        try await inner.recordFailure(failure)
+    }
+
     func unfinished() async throws -> [EventSystem.StoredPost] { try await inner.unfinished() }
 
     func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome? {

@@ -19,6 +19,10 @@ struct PostRow: Sendable {
     let deadline: Int64?
     /// The trace context as a JSON object, `nil` when empty.
     let traceContext: String?
+    /// Its failed attempts (none for a new post).
+    var failedAttempts: FailedAttemptsColumn?
+    /// When its next attempt may begin, in microseconds since 1970; `nil` for now.
+    var retryAt: Int64?
 
     /// The row for `post`, whose deadline falls `post.timeLeft` after `now` (microseconds since
     /// 1970), its event encoded by `events`.
@@ -66,7 +70,8 @@ struct PostRow: Sendable {
             \(prefix)seq, \(prefix)id_epoch, \(prefix)id_sequence, \(prefix)ordering_key, \(prefix)entry,
             \(prefix)type_name, \(prefix)schema_version, \(prefix)payload, \(prefix)idempotency_key,
             (extract(epoch FROM \(prefix)deadline) * 1000000)::bigint AS deadline_us,
-            \(prefix)trace_context::text AS trace_context
+            \(prefix)trace_context::text AS trace_context,
+            \(prefix)failed_attempts::text AS failed_attempts, \(prefix)retry_at_us
             """
     }
 
@@ -100,6 +105,8 @@ struct PostRow: Sendable {
         idempotencyKey = try read("idempotency_key", as: String?.self)
         deadline = try read("deadline_us", as: Int64?.self)
         traceContext = try read("trace_context", as: String?.self)
+        failedAttempts = try FailedAttemptsColumn(read("failed_attempts", as: String?.self), seq: seq)
+        retryAt = try read("retry_at_us", as: Int64?.self)
     }
 
     /// What a claim's row says besides the post: whether it was claimed before (a
@@ -142,7 +149,11 @@ struct PostRow: Sendable {
             payload: events.decode(name: typeName, version: schemaVersion, bytes: Data(payload)),
             idempotencyKey: idempotencyKey,
             timeLeft: deadline.map { .microseconds($0.subtractingReportingOverflow(now).partialValue) },
-            traceContext: trace, lease: lease)
+            traceContext: trace, lease: lease,
+            failedAttempts: failedAttempts?.storedAttempts(now: now) ?? [],
+            retryAfter: retryAt.flatMap {
+                $0 > now ? .microseconds($0.subtractingReportingOverflow(now).partialValue) : nil
+            })
     }
 }
 

@@ -233,6 +233,52 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         return rows
     }
 
+    /// Records a failed attempt of an unfinished post and when its next may begin (on the
+    /// store's clock), in one statement: under a lease, only while it is its key's current one
+    /// and held by this consumer (refused and counted in ``refusedFinishes`` otherwise). A post
+    /// finished or unknown is left as it is, and so is an attempt recorded already.
+    public func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws {
+        let now = try await wallNow()
+        let consumer = self.consumer
+        let (epoch, sequence) = failure.id.columns
+        let retryAt = now.addingReportingOverflow(failure.retryAfter.microseconds).partialValue
+        let leased = failure.lease != nil
+        let key = failure.lease?.key.name ?? ""
+        let token = failure.lease?.token ?? 0
+        let current = try await transaction("record a failed attempt") { connection in
+            var current: Int64?
+            for try await (token, ) in try await connection.query(
+                """
+                WITH fenced AS (
+                    SELECT key, token FROM responderchain_keys WHERE key = \(key) AND owner = \(consumer) FOR SHARE
+                ), recorded AS (
+                    UPDATE responderchain_posts p
+                    SET failed_attempts = coalesce(p.failed_attempts, '[]'::jsonb) || jsonb_build_array(jsonb_build_object(
+                            'number', \(failure.number)::bigint, 'kind', \(failure.outcome.kind.rawValue)::text,
+                            'description', \(failure.outcome.description)::text, 'endedAtUs', \(now)::bigint)),
+                        retry_at_us = \(retryAt)
+                    WHERE p.id_epoch = \(epoch) AND p.id_sequence = \(sequence) AND p.finished_at IS NULL
+                        AND NOT coalesce(p.failed_attempts, '[]'::jsonb)
+                            @> jsonb_build_array(jsonb_build_object('number', \(failure.number)::bigint))
+                        AND (NOT \(leased) OR EXISTS (SELECT 1 FROM fenced WHERE fenced.token = \(token)))
+                    RETURNING 1
+                )
+                SELECT coalesce((SELECT token FROM fenced), -1) FROM (SELECT count(*) FROM recorded) AS done
+                """, logger: self.logger
+            ).decode((Int64,).self) {
+                current = token
+            }
+            return current
+        }
+        if let lease = failure.lease, current != lease.token {
+            refused.add(1, ordering: .relaxed)
+            recorder?.recordRefused(1)
+            logger.warning(
+                "refused a failed attempt's record under a lease that is no longer current",
+                metadata: ["post": "\(failure.id)", "lease": "\(lease)"])
+        }
+    }
+
     /// Records the outcomes in one statement (in a transaction that waits at most
     /// ``lockTimeout`` for its keys' rows); a post
     /// already finished keeps its first outcome. A finish under a lease that is no longer its

@@ -92,6 +92,12 @@ enum PostgresSchema {
             ALTER TABLE responderchain_posts DROP CONSTRAINT IF EXISTS responderchain_posts_idempotency_key_key
             """,
         ],
+        // 4: a post's failed attempts (a JSON array) and when its next attempt may begin
+        // (microseconds since 1970, on the store's clock), kept for retries across processes.
+        [
+            "ALTER TABLE responderchain_posts ADD COLUMN IF NOT EXISTS failed_attempts jsonb",
+            "ALTER TABLE responderchain_posts ADD COLUMN IF NOT EXISTS retry_at_us bigint",
+        ],
     ]
 
     /// The version this binary writes.

@@ -115,6 +115,9 @@ final class ReportingStore: EventSystem.SharedPostStore {
         if after > before { say("refused \(after)") }
     }
 
+    func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws {
+        try await store.recordFailure(failure)
+    }
     func unfinished() async throws -> [EventSystem.StoredPost] { try await store.unfinished() }
     func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome? {
         try await store.outcome(of: id)

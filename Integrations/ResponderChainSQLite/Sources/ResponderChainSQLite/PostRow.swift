@@ -16,6 +16,10 @@ struct PostRow: Sendable {
     let idempotencyKey: String?
     let deadlineNanoseconds: Int64?
     let traceContext: [String: String]
+    /// Its failed attempts (none for a new post).
+    var failedAttempts = FailedAttemptsColumn()
+    /// When its next attempt may begin, on the wall clock; `nil` for now.
+    var retryAtNanoseconds: Int64?
 
     /// The row for `post`, whose deadline falls `post.timeLeft` after `now`, its event encoded
     /// by `encoder`.
@@ -73,11 +77,14 @@ struct PostRow: Sendable {
         let trace: String? = try row.decode(forColumn: "trace_context")
         self.traceContext =
             trace.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+        self.failedAttempts = try FailedAttemptsColumn(
+            row.decode(forColumn: "failed_attempts"), sequence: sequence)
+        self.retryAtNanoseconds = try row.decode(forColumn: "retry_at_ns")
     }
 
     /// The columns ``init(_:)-(Row)`` reads.
     static let columns =
-        "sequence, id, ordering_key, entry, type_name, schema_version, payload, idempotency_key, deadline_ns, trace_context"
+        "sequence, id, ordering_key, entry, type_name, schema_version, payload, idempotency_key, deadline_ns, trace_context, failed_attempts, retry_at_ns"
 
     /// Writes the row, or finds the retained post holding its idempotency key.
     func insert(in db: Database, now: Int64) throws -> EventSystem.StoredPost.Acceptance {
@@ -133,6 +140,10 @@ struct PostRow: Sendable {
             timeLeft: deadlineNanoseconds.map {
                 .nanoseconds($0.subtractingReportingOverflow(now).partialValue)
             },
-            traceContext: traceContext)
+            traceContext: traceContext,
+            failedAttempts: failedAttempts.storedAttempts(now: now),
+            retryAfter: retryAtNanoseconds.flatMap {
+                $0 > now ? .nanoseconds($0.subtractingReportingOverflow(now).partialValue) : nil
+            })
     }
 }

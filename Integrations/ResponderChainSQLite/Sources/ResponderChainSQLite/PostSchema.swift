@@ -33,7 +33,12 @@ enum PostSchema {
             handled_at_ns INTEGER NOT NULL
         ) WITHOUT ROWID;
         CREATE INDEX responder_inbox_handled ON responder_inbox(handled_at_ns);
+        """,
+        // 2: a post's failed attempts (a JSON array) and when its next attempt may begin.
         """
+        ALTER TABLE responder_post ADD COLUMN failed_attempts TEXT;
+        ALTER TABLE responder_post ADD COLUMN retry_at_ns INTEGER;
+        """,
     ]
 
     /// The version this binary writes.

@@ -135,6 +135,36 @@ public final class SQLitePostStore: EventSystem.PostStore {
         }
     }
 
+    /// Records a failed attempt of an unfinished post and when its next may begin, in one
+    /// transaction that does not wait for the disk (as ``finish(_:)``: a record a power loss
+    /// takes only costs its count). A post finished or unknown is left as it is, and so is an
+    /// attempt recorded already.
+    ///
+    /// - Throws: ``SQLitePostStoreError/malformedRow(sequence:reason:)`` when the post's
+    ///   recorded attempts do not read (nothing is written), or the database's error.
+    public func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws {
+        let now = wallClock.nanoseconds
+        try await transaction(waitsForTheDisk: false) { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT sequence, failed_attempts FROM responder_post WHERE id = ? AND finished_at_ns IS NULL",
+                    arguments: [failure.id.columnBytes])
+            else { return }
+            let sequence: Int64 = try row.decode(forColumn: "sequence")
+            var attempts = try FailedAttemptsColumn(
+                row.decode(forColumn: "failed_attempts"), sequence: sequence)
+            guard attempts.append(failure, at: now) else { return }
+            try db.execute(
+                sql: "UPDATE responder_post SET failed_attempts = ?, retry_at_ns = ? WHERE sequence = ?",
+                arguments: [
+                    attempts.text, now.addingReportingOverflow(failure.retryAfter.nanoseconds).partialValue,
+                    sequence,
+                ])
+        }
+    }
+
     /// The posts not finished, oldest first, with their time left now; rows this binary cannot
     /// read come back as `.undecodable` with their bytes.
     public func unfinished() async throws -> [EventSystem.StoredPost] {

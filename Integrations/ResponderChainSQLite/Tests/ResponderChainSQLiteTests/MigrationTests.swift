@@ -34,7 +34,7 @@ struct MigrationTests {
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM shipment")
             )
         }
-        #expect(version == 1)
+        #expect(version == 2)
         #expect(shipments == 1)
         _ = try await store.store([.order("o-1")])
         #expect(try await store.unfinished().count == 1)
@@ -48,11 +48,45 @@ struct MigrationTests {
         try await application.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 99")
         }
         try application.close()
-        #expect(throws: SQLitePostStoreError.newerSchema(found: 99, known: 1)) {
+        #expect(throws: SQLitePostStoreError.newerSchema(found: 99, known: 2)) {
             try SQLitePostStore(path: path, events: try .forTests())
         }
         let reread = try DatabaseQueue(path: path)
         #expect(try await reread.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == 99)
         #expect(try await reread.read { db in try db.tableExists("responder_post") } == false)
+    }
+
+    @Test("A post's failed attempts that do not read end the read typed, naming the row")
+    func malformedFailedAttempts() async throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLitePostStore(path: directory.file(), events: try .forTests())
+        let post = EventSystem.StoredPost.order("o-1")
+        _ = try await store.store([post])
+        try await store.recordFailure(
+            .init(
+                id: post.id, number: 1, outcome: .init(kind: .failed, description: "offline"),
+                retryAfter: .seconds(1)))
+        #expect(try await store.unfinished().first?.failedAttempts.map(\.number) == [1])
+        for (value, reason) in [
+            ("not json", "its failed attempts do not read"),
+            (
+                #"[{"number":2,"kind":"failed","description":"","endedAtNs":0}]"#,
+                "failed attempt 1 is numbered 2"
+            ),
+            (
+                #"[{"number":1,"kind":"exploded","description":"","endedAtNs":0}]"#,
+                #"failed attempt 1 has outcome kind "exploded""#
+            ),
+        ] {
+            try await store.write { db, _ in
+                try db.execute(sql: "UPDATE responder_post SET failed_attempts = ?", arguments: [value])
+            }
+            await #expect {
+                try await store.unfinished()
+            } throws: { error in
+                guard case SQLitePostStoreError.malformedRow(_, let found) = error else { return false }
+                return found.hasPrefix(reason)
+            }
+        }
     }
 }
