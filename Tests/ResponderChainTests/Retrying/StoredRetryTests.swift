@@ -121,8 +121,8 @@ struct StoredRetryTests {
             letter.earlierAttempts.map(\.endedAt)
                 == [0, 10, 30].map { EventSystem.Instant(offset: .seconds($0)) })
         #expect(letter.earlierAttempts.prefix(2).allSatisfy { $0.outcome.kind == .failed })
+        await second.shutDown(gracePeriod: .zero)  // every end recorded is in the store once it returns
         #expect(try await store.outcome(of: ticket.eventID)?.kind == .failed)
-        await second.shutDown(gracePeriod: .zero)
     }
 
     @Test("A failure recorded under a lease that is no longer current is refused, like a finish")
