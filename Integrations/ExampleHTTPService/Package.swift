@@ -44,6 +44,7 @@ let package = Package(
                 .product(name: "ResponderChainPostgres", package: "ResponderChainPostgres"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
+                .product(name: "ResponderChainTesting", package: "ResponderChain"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

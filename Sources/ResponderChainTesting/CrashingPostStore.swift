@@ -44,6 +44,27 @@ public struct CrashingPostStore<Wrapped: EventSystem.PostStore>: EventSystem.Pos
         try await wrapped.recordFailure(failure)
     }
 
+    /// The wrapped store's dead letters.
+    public func deadLetters(matching query: EventSystem.DeadLetterQuery) async throws -> [EventSystem
+        .StoredDeadLetter]
+    {
+        try await wrapped.deadLetters(matching: query)
+    }
+
+    /// Passes ``CrashPoint/beforeCommit`` and redrives with the wrapped store (a crash there
+    /// cuts a redrive short), then passes ``CrashPoint/afterCommitBeforeReturn``.
+    public func redrive(_ ids: [EventID]) async throws -> [EventSystem.StoredPost] {
+        trigger.pass(.beforeCommit, count: ids.count)
+        let posts = try await wrapped.redrive(ids)
+        trigger.pass(.afterCommitBeforeReturn, count: ids.count)
+        return posts
+    }
+
+    /// The wrapped store's purge.
+    public func purgeDeadLetters(_ ids: [EventID]) async throws -> Int {
+        try await wrapped.purgeDeadLetters(ids)
+    }
+
     /// The wrapped store's unfinished posts, noted as recovered.
     public func unfinished() async throws -> [EventSystem.StoredPost] {
         let posts = try await wrapped.unfinished()

@@ -196,6 +196,60 @@ public enum PostStoreConformance {
             #expect(try await subject.store.unfinished().map(\.id) == [posts[1].id])
             #expect(try await subject.store.outcome(of: id) == failed)
         },
+        Check(
+            "a post finished as a dead letter is kept, read by query, redriven with its identifier, or purged"
+        ) {
+            subject, clock in
+            let posts = (0..<5).map { post($0, key: .init("k\($0 % 2)")) }
+            _ = try await subject.store.store(posts)
+            try await subject.store.recordFailure(
+                .init(id: posts[0].id, number: 1, outcome: failed, retryAfter: .seconds(1)))
+            try await subject.store.finish([
+                .init(id: posts[0].id, outcome: failed, deadLettered: true),
+                .init(id: posts[1].id, outcome: handled),
+                .init(id: posts[2].id, outcome: timedOut, deadLettered: true),
+            ])
+            await clock.advance(by: .seconds(10))
+            try await subject.store.finish([.init(id: posts[3].id, outcome: failed, deadLettered: true)])
+            let ids = { (letters: [EventSystem.StoredDeadLetter]) in letters.map(\.post.id) }
+
+            let all = try await subject.store.deadLetters(matching: .all)
+            #expect(ids(all) == [posts[0].id, posts[2].id, posts[3].id])
+            #expect(all.map(\.outcome) == [failed, timedOut, failed])
+            #expect(all.map(\.age) == [.seconds(10), .seconds(10), .zero])
+            #expect(all.first?.post.key == "k0" && all.first?.post.entry == "desk")
+            #expect(all.first?.post.failedAttempts.map(\.number) == [1])
+            #expect(all.first.flatMap { sample($0.post) } == sample(posts[0]))
+            #expect(ids(try await subject.store.deadLetters(matching: .init(keys: ["k1"]))) == [posts[3].id])
+            #expect(
+                ids(try await subject.store.deadLetters(matching: .init(outcomes: [.timedOut]))) == [
+                    posts[2].id
+                ])
+            #expect(
+                ids(try await subject.store.deadLetters(matching: .init(minimumAge: .seconds(5)))).count == 2)
+            #expect(
+                ids(try await subject.store.deadLetters(matching: .init(maximumAge: .seconds(5)))) == [
+                    posts[3].id
+                ])
+            #expect(
+                ids(try await subject.store.deadLetters(matching: .init(after: posts[0].id, limit: 1))) == [
+                    posts[2].id
+                ])
+
+            let reopened = try await subject.store.redrive([posts[3].id, posts[1].id, posts[0].id])
+            #expect(reopened.map(\.id) == [posts[0].id, posts[3].id])  // post order; handled is no dead letter
+            #expect(
+                reopened.allSatisfy { $0.failedAttempts.isEmpty && $0.retryAfter == nil && $0.lease == nil })
+            #expect(
+                try await subject.store.unfinished().map(\.id) == [posts[0].id, posts[3].id, posts[4].id])
+            #expect(try await subject.store.outcome(of: posts[0].id) == nil)
+            #expect(ids(try await subject.store.deadLetters(matching: .all)) == [posts[2].id])
+            #expect(try await subject.store.redrive([posts[0].id]).isEmpty)  // not a dead letter any more
+
+            #expect(try await subject.store.purgeDeadLetters([posts[2].id, posts[4].id]) == 1)
+            #expect(try await subject.store.deadLetters(matching: .all).isEmpty)
+            #expect(try await subject.store.outcome(of: posts[2].id) == nil)
+        },
         Check("a batch of 10,000 posts is stored in one call") { subject, _ in
             let posts = (0..<10_000).map { post($0, key: .init("k\($0 % 4)"), idempotencyKey: "i\($0)") }
             let acceptances = try await subject.store.store(posts)

@@ -131,7 +131,8 @@ final class TicketState: Sendable {
         if entry.isStored, !outcome.wasKeptForNextStart, !outcome.wasEndedByShutdown, !refusedUnread {
             office.writer?.finish(
                 EventSystem.StoredPost.Finish(
-                    id: eventID, outcome: EventSystem.StoredOutcome(outcome), lease: lease))
+                    id: eventID, outcome: EventSystem.StoredOutcome(outcome), lease: lease,
+                    deadLettered: outcome.goesToDeadLetters(signal: signal)))
         }
         // Its lease is released after its end is written, once every post under it has ended
         // (and so is each later claim's lease that waited for it).

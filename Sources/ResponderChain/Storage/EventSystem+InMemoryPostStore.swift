@@ -30,6 +30,8 @@ extension EventSystem {
             var failures: [(number: Int, outcome: StoredOutcome, at: Duration)] = []
             /// When its next attempt may begin, if a failure said so.
             var retryAt: Duration?
+            /// Whether it finished as a dead letter (kept until redriven or purged).
+            var deadLettered = false
         }
 
         private struct State {
@@ -56,7 +58,9 @@ extension EventSystem {
                 prunedAt = now
                 let horizon = now - retention
                 order.removeAll { id in
-                    guard let row = rows[id], let finishedAt = row.finishedAt, finishedAt < horizon else {
+                    guard let row = rows[id], let finishedAt = row.finishedAt, finishedAt < horizon,
+                        !row.deadLettered
+                    else {
                         return false
                     }
                     rows[id] = nil
@@ -121,6 +125,7 @@ extension EventSystem {
                     guard state.rows[finish.id]?.outcome == nil else { continue }
                     state.rows[finish.id]?.outcome = finish.outcome
                     state.rows[finish.id]?.finishedAt = now
+                    state.rows[finish.id]?.deadLettered = finish.deadLettered
                     finished.append(finish.id)
                 }
                 return (finished, Array(state.listeners.values))
@@ -233,6 +238,76 @@ extension EventSystem {
                     StoredPost.FailedAttempt(number: $0.number, outcome: $0.outcome, endedAgo: now - $0.at)
                 },
                 retryAfter: row.retryAt.flatMap { $0 > now ? $0 - now : nil })
+        }
+
+        /// The dead letters `query` matches, in the order their posts were stored; an event's
+        /// name is its ``Event/traceName`` (an unreadable one's, the name it was stored under).
+        public func deadLetters(matching query: DeadLetterQuery) async throws -> [StoredDeadLetter] {
+            let now = elapsed()
+            return state.withLock { state in
+                var letters: [StoredDeadLetter] = []
+                var passed = query.after == nil
+                for id in state.order where letters.count < query.limit {
+                    if !passed {
+                        passed = id == query.after
+                        continue
+                    }
+                    guard let row = state.rows[id], row.deadLettered, let outcome = row.outcome,
+                        let finishedAt = row.finishedAt
+                    else { continue }
+                    let name: String
+                    switch row.post.payload {
+                    case .event(let event): name = event.traceName
+                    case .undecodable(let undecodable): name = undecodable.typeName
+                    }
+                    let age = now - finishedAt
+                    guard query.matches(eventName: name, key: row.post.key, outcome: outcome.kind, age: age)
+                    else {
+                        continue
+                    }
+                    letters.append(
+                        StoredDeadLetter(
+                            post: Self.readBack(row, now: now, lease: nil), outcome: outcome, age: age))
+                }
+                return letters
+            }
+        }
+
+        /// Makes the dead letters `ids` unfinished again, with no failed attempts; signals them
+        /// as posted.
+        public func redrive(_ ids: [EventID]) async throws -> [StoredPost] {
+            let now = elapsed()
+            let wanted = Set(ids)
+            let (reopened, listeners) = state.withLock { state in
+                var reopened: [StoredPost] = []
+                for id in state.order where wanted.contains(id) {
+                    guard var row = state.rows[id], row.deadLettered else { continue }
+                    row.outcome = nil
+                    row.finishedAt = nil
+                    row.deadLettered = false
+                    row.failures = []
+                    row.retryAt = nil
+                    state.rows[id] = row
+                    reopened.append(Self.readBack(row, now: now, lease: nil))
+                }
+                return (reopened, Array(state.listeners.values))
+            }
+            if !reopened.isEmpty { for listener in listeners { listener.yield(.posted) } }
+            return reopened
+        }
+
+        /// Forgets the dead letters `ids`.
+        public func purgeDeadLetters(_ ids: [EventID]) async throws -> Int {
+            state.withLock { state in
+                var purged: Set<EventID> = []
+                for id in ids where state.rows[id]?.deadLettered == true {
+                    if let key = state.rows[id]?.post.idempotencyKey { state.byIdempotencyKey[key] = nil }
+                    state.rows[id] = nil
+                    purged.insert(id)
+                }
+                if !purged.isEmpty { state.order.removeAll { purged.contains($0) } }
+                return purged.count
+            }
         }
 
         /// The outcome of `id`, if it finished.

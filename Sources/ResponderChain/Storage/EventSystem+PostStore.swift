@@ -14,6 +14,8 @@ extension EventSystem {
     ///   finish was lost to a crash is delivered again (delivery is at least once);
     /// - ``recordFailure(_:)`` when an attempt failed and a retry policy tries the post again;
     /// - ``unfinished()`` when the system recovers (``EventSystem/recoverStoredPosts()``);
+    /// - ``deadLetters(matching:)``, ``redrive(_:)`` and ``purgeDeadLetters(_:)`` for the dead
+    ///   letters it keeps (``EventSystem/storedDeadLetters(matching:)``);
     /// - ``outcome(of:)`` when asked for the outcome of a post by its identifier.
     ///
     /// The store decides how an event is written (a store on a file encodes it, under a name and a
@@ -57,6 +59,21 @@ extension EventSystem {
         /// while a call of the writer's is under way. Throwing means nothing was recorded: the
         /// attempt is made anyway, and a restart before the next record counts from the last.
         func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws
+
+        /// The dead letters `query` matches (posts finished with ``StoredPost/Finish/deadLettered``
+        /// and not redriven or purged since), in post order, at most `query.limit`. A store keeps
+        /// them past its retention.
+        func deadLetters(matching query: EventSystem.DeadLetterQuery) async throws -> [EventSystem
+            .StoredDeadLetter]
+
+        /// Makes the dead letters `ids` unfinished again, as they were stored, with the same
+        /// identifiers and no failed attempts, in one transaction, and returns them (without a
+        /// lease) in post order: a post that is not a dead letter (any more) is left as it is.
+        /// Their inbox entries are untouched, so that an effect made before is not made again.
+        func redrive(_ ids: [EventID]) async throws -> [EventSystem.StoredPost]
+
+        /// Forgets the dead letters `ids` for good; returns how many there were.
+        func purgeDeadLetters(_ ids: [EventID]) async throws -> Int
 
         /// Every stored post that has not finished, oldest first (so each ordering key's posts come
         /// in post order).

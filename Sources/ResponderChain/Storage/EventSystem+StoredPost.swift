@@ -61,13 +61,20 @@ extension EventSystem {
             /// The lease the post was claimed under, in a ``EventSystem/SharedPostStore``: the
             /// store records the finish only while the lease is its key's current one.
             public let lease: Lease?
+            /// Whether the post went to the dead letters (it ended other than handled, and not
+            /// by its own ticket's `cancel()`): the store keeps it as a dead letter until it is
+            /// redriven or purged (``EventSystem/PostStore/deadLetters(matching:)``), past its
+            /// retention.
+            public let deadLettered: Bool
 
             /// Records that the post `id` ended with `outcome`, delivered under `lease` if it
-            /// was claimed from a shared store.
-            public init(id: EventID, outcome: StoredOutcome, lease: Lease? = nil) {
+            /// was claimed from a shared store, and went to the dead letters if `deadLettered`.
+            public init(id: EventID, outcome: StoredOutcome, lease: Lease? = nil, deadLettered: Bool = false)
+            {
                 self.id = id
                 self.outcome = outcome
                 self.lease = lease
+                self.deadLettered = deadLettered
             }
         }
 

@@ -213,7 +213,8 @@ extension PostOffice {
         ledger.forget(stored.id)
         writer?.finish(
             EventSystem.StoredPost.Finish(
-                id: stored.id, outcome: EventSystem.StoredOutcome(outcome), lease: stored.lease))
+                id: stored.id, outcome: EventSystem.StoredOutcome(outcome), lease: stored.lease,
+                deadLettered: true))
         if let lease = stored.lease { consumer?.ended(under: lease) }
     }
 }

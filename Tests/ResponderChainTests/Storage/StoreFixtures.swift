@@ -33,6 +33,13 @@ final class RecordingStore: EventSystem.PostStore {
     }
 
     func finish(_ posts: [EventSystem.StoredPost.Finish]) async throws { try await inner.finish(posts) }
+    func deadLetters(matching query: EventSystem.DeadLetterQuery) async throws -> [EventSystem
+        .StoredDeadLetter]
+    {
+        try await inner.deadLetters(matching: query)
+    }
+    func redrive(_ ids: [EventID]) async throws -> [EventSystem.StoredPost] { try await inner.redrive(ids) }
+    func purgeDeadLetters(_ ids: [EventID]) async throws -> Int { try await inner.purgeDeadLetters(ids) }
     func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws {
         try await inner.recordFailure(failure)
     }

@@ -27,8 +27,34 @@ struct PostedEvents: Scenario {
                         baseline: baselineSample, target: .throughputAtLeast(depth == 1 ? 2 : 4), note: nil))
             }
             pipeline.shutDown()
+            // A retry policy that never triggers (every post is handled) against the same chain
+            // in a system without one: what having a policy costs a post that succeeds.
+            let retrying = InterceptingActor.chain(
+                depth: depth,
+                system: EventSystem(retryPolicies: EventSystem.RetryPolicies(standard: .default)),
+                topCaptures: false)
+            let plain = InterceptingActor.chain(depth: depth, system: EventSystem(), topCaptures: false)
+            let (withPolicy, withoutPolicy) = await measurer.measurePair(
+                library: { await Self.post(retrying, iterations: $0) },
+                baseline: { await Self.post(plain, iterations: $0) })
+            rows.append(
+                Row(
+                    id: id, scenario: "\(title), 1 sender, a retry policy that never triggers, against none",
+                    depth: depth, hops: Double(depth), library: withPolicy, baseline: withoutPolicy,
+                    target: .ratioAtMost(1.05), note: nil))
         }
         return rows
+    }
+
+    /// `iterations` events posted from `bottom` by one sender, timed until the last ticket has
+    /// its outcome.
+    @concurrent
+    static func post(_ bottom: InterceptingActor, iterations: Int) async -> Timed {
+        let stopwatch = Stopwatch()
+        var last: Ticket?
+        for index in 0..<iterations { last = await bottom.post(Probe(a: index, b: 1, c: 2)) }
+        let checksum = UInt64(await last?.outcome.hops ?? 0)
+        return stopwatch.stop(iterations: iterations, checksum: checksum)
     }
 
     /// `iterations` events posted by `senders` concurrent senders into the mailbox pipeline,

@@ -48,6 +48,13 @@ final class CountingPostStore: EventSystem.PostStore {
     }
 
     func unfinished() async throws -> [EventSystem.StoredPost] { try await inner.unfinished() }
+    func deadLetters(matching query: EventSystem.DeadLetterQuery) async throws -> [EventSystem
+        .StoredDeadLetter]
+    {
+        try await inner.deadLetters(matching: query)
+    }
+    func redrive(_ ids: [EventID]) async throws -> [EventSystem.StoredPost] { try await inner.redrive(ids) }
+    func purgeDeadLetters(_ ids: [EventID]) async throws -> Int { try await inner.purgeDeadLetters(ids) }
 
     func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome? {
         try await inner.outcome(of: id)

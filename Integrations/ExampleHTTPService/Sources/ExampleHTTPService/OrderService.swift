@@ -42,6 +42,9 @@ public struct OrderServiceConfiguration: Sendable {
     /// Where posted orders are kept: in memory (the default), or in an SQLite file that makes
     /// them survive a crash (see ``OrderStorage``).
     public var storage = OrderStorage.memory
+    /// The bearer token of the admin routes (``AdminRoutes``: the stored dead letters and their
+    /// redrive); `nil` (the default) leaves them out.
+    public var adminToken: String?
 
     /// The defaults: orders on 127.0.0.1:8080, metrics on 9090.
     public init() {}
@@ -184,6 +187,9 @@ public struct OrderService: Sendable {
             recoveredPosts: recoveredPosts
         )
         .add(to: router)
+        if let token = configuration.adminToken {
+            AdminRoutes(system: system, token: token).add(to: router)
+        }
         let orderServer = Application(
             router: router,
             configuration: ApplicationConfiguration(

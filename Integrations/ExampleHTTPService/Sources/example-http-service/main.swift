@@ -18,6 +18,7 @@ configuration.traceSpans = environment["ORDERS_SPANS"] != "0"
 configuration.recordMetrics = environment["ORDERS_METRICS"] != "0"
 // ORDERS_SEND_TIMEOUT=0 sends with no deadline.
 if environment["ORDERS_SEND_TIMEOUT"] == "0" { configuration.sendTimeout = nil }
+configuration.adminToken = environment["ORDERS_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
 // ORDERS_STORAGE=memory (the default), sqlite or postgres; see OrderStorage(environment:).
 configuration.storage = try OrderStorage(environment: environment)
 let logger = {

@@ -2,6 +2,7 @@ import ExampleHTTPService
 import Foundation
 import ResponderChain
 import ResponderChainSQLite
+import ResponderChainTesting
 import ServiceLifecycle
 import Testing
 
@@ -52,6 +53,62 @@ extension OrderServiceTests {
                 let booked = try await CrashRestartTests.bookedOnceSettled(
                     port: running.port, including: [try Self.eventID(first), try Self.eventID(other)])
                 #expect(booked.orders.compactMap(\.requestID).sorted() == ["r-1", "r-3"])
+            }
+        }
+
+        @Test("The admin routes list the stored dead letters and redrive them by filter, behind the token")
+        func adminRoutesListAndRedrive() async throws {
+            let directory = try Directory()
+            try await RunningService.with(configure: {
+                $0.storage = .sqlite(path: directory.file)
+                $0.adminToken = "s3cret"
+            }) { running in
+                let admin = [("Authorization", "Bearer s3cret")]
+                func call(_ method: String, _ path: String, headers: [(String, String)] = admin) async throws
+                    -> RawResponse
+                {
+                    try #require(
+                        await RawHTTPClient.request(
+                            port: running.port, method: method, path: path, headers: headers
+                        )
+                        .response)
+                }
+                // An order of an article nobody sells: posted, unhandled, a dead letter in the file.
+                let posted = try #require(
+                    await running.order("/orders/async", sku: "Z-9", user: "bob").response)
+                #expect(posted.status == 202)
+                let id = try Self.eventID(posted)
+                var letters: [DeadLetterReply.Letter] = []
+                try await waitUntil("the order is a stored dead letter", observing: running.service.system) {
+                    let answer = try? await call("GET", "/admin/dead-letters?outcome=unhandled")
+                    letters =
+                        (try? JSONDecoder().decode(
+                            DeadLetterReply.self, from: Data((answer?.body ?? "").utf8)))?
+                        .letters ?? letters
+                    return letters.map(\.eventID) == [id]
+                }
+                #expect(letters.first?.key == "user-bob")
+                #expect(letters.first?.outcome == "unhandled")
+
+                #expect(try await call("GET", "/admin/dead-letters", headers: []).status == 401)
+                #expect(
+                    try await call("GET", "/admin/dead-letters", headers: [("Authorization", "Bearer no")])
+                        .status == 401)
+                #expect(try await call("GET", "/admin/dead-letters?outcome=exploded").status == 400)
+                #expect(try await call("POST", "/admin/dead-letters/redrive?rate=0").status == 400)
+                let none = try await call("POST", "/admin/dead-letters/redrive?key=user-alice")
+                #expect(try JSONDecoder().decode(RedriveReply.self, from: Data(none.body.utf8)).redriven == 0)
+                let redriven = try await call("POST", "/admin/dead-letters/redrive?key=user-bob")
+                #expect(redriven.status == 200)
+                #expect(
+                    try JSONDecoder().decode(RedriveReply.self, from: Data(redriven.body.utf8)).redriven == 1)
+                // Still nobody sells it: it comes back a dead letter, under the same identifier.
+                try await waitUntil(
+                    "the redriven order is a dead letter again", observing: running.service.system
+                ) {
+                    let answer = try? await call("GET", "/admin/dead-letters")
+                    return answer?.body.contains(id) == true
+                }
             }
         }
 

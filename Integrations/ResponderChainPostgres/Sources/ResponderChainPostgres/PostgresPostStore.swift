@@ -297,6 +297,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         let leaseKeys = posts.map { $0.lease?.key.name ?? "" }
         let leaseTokens = posts.map { $0.lease?.token ?? 0 }
         let leased = posts.map { $0.lease != nil }
+        let deadLettered = posts.map(\.deadLettered)
+        let now = try await wallNow()
         let current = try await transaction("finish \(posts.count) posts") { connection in
             // One statement, in a transaction that waits at most `lockTimeout` for a lock.
             // `fenced` holds the keys' rows FOR SHARE until the statement commits: a claim skips
@@ -313,11 +315,13 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
                     ORDER BY key FOR SHARE
                 ), finishes AS (
                     SELECT * FROM unnest(\(epochs)::bigint[], \(sequences)::bigint[], \(kinds)::text[],
-                        \(descriptions)::text[], \(leaseKeys)::text[], \(leaseTokens)::bigint[], \(leased)::boolean[])
-                        AS f(epoch, sequence, kind, description, key, token, leased)
+                        \(descriptions)::text[], \(leaseKeys)::text[], \(leaseTokens)::bigint[], \(leased)::boolean[],
+                        \(deadLettered)::boolean[])
+                        AS f(epoch, sequence, kind, description, key, token, leased, dead)
                 ), done AS (
                     UPDATE responderchain_posts p SET finished_at = now(), outcome_kind = f.kind,
-                        outcome_description = f.description
+                        outcome_description = f.description,
+                        dead_lettered_at_us = CASE WHEN f.dead THEN \(now)::bigint END
                     FROM finishes f
                     WHERE p.id_epoch = f.epoch AND p.id_sequence = f.sequence AND p.finished_at IS NULL
                         AND (NOT f.leased OR EXISTS (SELECT 1 FROM fenced WHERE fenced.key = f.key AND fenced.token = f.token))
@@ -506,7 +510,7 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
             try await connection.query(
                 """
                 DELETE FROM responderchain_posts
-                WHERE finished_at < now() - \(retained) * interval '1 microsecond'
+                WHERE finished_at < now() - \(retained) * interval '1 microsecond' AND dead_lettered_at_us IS NULL
                 """, logger: self.logger)
             try await connection.query(
                 "DELETE FROM responderchain_inbox WHERE handled_at < now() - \(retained) * interval '1 microsecond'",

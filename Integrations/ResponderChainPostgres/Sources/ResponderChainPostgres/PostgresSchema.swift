@@ -98,6 +98,15 @@ enum PostgresSchema {
             "ALTER TABLE responderchain_posts ADD COLUMN IF NOT EXISTS failed_attempts jsonb",
             "ALTER TABLE responderchain_posts ADD COLUMN IF NOT EXISTS retry_at_us bigint",
         ],
+        // 5: dead letters: when a finished post went to the dead letters (on the store's clock;
+        // `NULL` for one that did not), kept past retention until redriven or purged.
+        [
+            "ALTER TABLE responderchain_posts ADD COLUMN IF NOT EXISTS dead_lettered_at_us bigint",
+            """
+            CREATE INDEX IF NOT EXISTS responderchain_posts_dead_letters ON responderchain_posts (seq)
+                WHERE dead_lettered_at_us IS NOT NULL
+            """,
+        ],
     ]
 
     /// The version this binary writes.

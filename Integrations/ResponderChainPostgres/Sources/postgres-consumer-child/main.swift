@@ -119,6 +119,13 @@ final class ReportingStore: EventSystem.SharedPostStore {
         try await store.recordFailure(failure)
     }
     func unfinished() async throws -> [EventSystem.StoredPost] { try await store.unfinished() }
+    func deadLetters(matching query: EventSystem.DeadLetterQuery) async throws -> [EventSystem
+        .StoredDeadLetter]
+    {
+        try await store.deadLetters(matching: query)
+    }
+    func redrive(_ ids: [EventID]) async throws -> [EventSystem.StoredPost] { try await store.redrive(ids) }
+    func purgeDeadLetters(_ ids: [EventID]) async throws -> Int { try await store.purgeDeadLetters(ids) }
     func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome? {
         try await store.outcome(of: id)
     }

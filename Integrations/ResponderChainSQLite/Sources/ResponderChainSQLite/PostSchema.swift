@@ -39,6 +39,12 @@ enum PostSchema {
         ALTER TABLE responder_post ADD COLUMN failed_attempts TEXT;
         ALTER TABLE responder_post ADD COLUMN retry_at_ns INTEGER;
         """,
+        // 3: dead letters: finished posts that went to the dead letters, kept past retention
+        // until redriven or purged.
+        """
+        ALTER TABLE responder_post ADD COLUMN dead_lettered INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX responder_post_dead_letters ON responder_post(sequence) WHERE dead_lettered = 1;
+        """,
     ]
 
     /// The version this binary writes.

@@ -124,12 +124,14 @@ public final class SQLitePostStore: EventSystem.PostStore {
         try await transaction(waitsForTheDisk: false) { db in
             let statement = try db.cachedStatement(
                 sql: """
-                    UPDATE responder_post SET finished_at_ns = ?, outcome_kind = ?, outcome_description = ?
+                    UPDATE responder_post SET finished_at_ns = ?, outcome_kind = ?, outcome_description = ?,
+                        dead_lettered = ?
                     WHERE id = ? AND finished_at_ns IS NULL
                     """)
             for finish in posts {
                 try statement.execute(arguments: [
-                    now, finish.outcome.kind.rawValue, finish.outcome.description, finish.id.columnBytes,
+                    now, finish.outcome.kind.rawValue, finish.outcome.description, finish.deadLettered,
+                    finish.id.columnBytes,
                 ])
             }
         }
@@ -239,7 +241,9 @@ public final class SQLitePostStore: EventSystem.PostStore {
         guard now - last >= interval else { return }
         prunedAt.store(now, ordering: .relaxed)
         let horizon = now - retention.nanoseconds
-        try db.execute(sql: "DELETE FROM responder_post WHERE finished_at_ns < ?", arguments: [horizon])
+        try db.execute(
+            sql: "DELETE FROM responder_post WHERE finished_at_ns < ? AND dead_lettered = 0",
+            arguments: [horizon])
         try db.execute(sql: "DELETE FROM responder_inbox WHERE handled_at_ns < ?", arguments: [horizon])
     }
 

@@ -34,7 +34,7 @@ struct MigrationTests {
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM shipment")
             )
         }
-        #expect(version == 2)
+        #expect(version == 3)
         #expect(shipments == 1)
         _ = try await store.store([.order("o-1")])
         #expect(try await store.unfinished().count == 1)
@@ -48,7 +48,7 @@ struct MigrationTests {
         try await application.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 99")
         }
         try application.close()
-        #expect(throws: SQLitePostStoreError.newerSchema(found: 99, known: 2)) {
+        #expect(throws: SQLitePostStoreError.newerSchema(found: 99, known: 3)) {
             try SQLitePostStore(path: path, events: try .forTests())
         }
         let reread = try DatabaseQueue(path: path)
