@@ -60,6 +60,7 @@ let package = Package(
             name: "example-http-service",
             dependencies: [
                 "ExampleHTTPService",
+                .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

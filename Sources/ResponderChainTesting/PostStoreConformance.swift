@@ -222,6 +222,9 @@ public enum PostStoreConformance {
             #expect(all.first.flatMap { sample($0.post) } == sample(posts[0]))
             #expect(ids(try await subject.store.deadLetters(matching: .init(keys: ["k1"]))) == [posts[3].id])
             #expect(
+                ids(try await subject.store.deadLetters(matching: .init(ids: [posts[2].id, posts[1].id])))
+                    == [posts[2].id])
+            #expect(
                 ids(try await subject.store.deadLetters(matching: .init(outcomes: [.timedOut]))) == [
                     posts[2].id
                 ])

@@ -46,7 +46,10 @@ public struct SendOptions: Sendable {
     /// A signal the sender keeps to withdraw the event while it is under way (the window
     /// layer's pointer sequences); the event then ends ``Outcome/cancelled(_:)`` with reason
     /// ``Outcome/Stop/Reason/withdrawn`` before its next hop.
-    package var withdrawal: CancellationSignal?
+    package var withdrawal: CancellationSignal? {
+        get { rare?.withdrawal }
+        set { rare = RareOptions.make(withdrawal: newValue, retryPolicy: retryPolicy) }
+    }
     /// Whether and how this send or post is tried again when it does not end handled, before
     /// any policy of its system (see ``EventSystem/RetryPolicies``); `nil` to leave it to them
     /// (a post) or not to retry (an awaited send). Retries stay within ``deadline``.
@@ -58,11 +61,13 @@ public struct SendOptions: Sendable {
     /// print(outcome.path.attempts)
     /// ```
     public var retryPolicy: EventSystem.RetryPolicy? {
-        get { retryBox?.policy }
-        set { retryBox = newValue.map(RetryBox.init) }
+        get { rare?.retryPolicy }
+        set { rare = RareOptions.make(withdrawal: withdrawal, retryPolicy: newValue) }
     }
-    /// The policy, boxed: options are copied on every send, and a policy is rare.
-    private var retryBox: RetryBox?
+    /// The withdrawal signal and the retry policy, in one word (`nil` for neither): options are
+    /// copied on every send (the default's too), each reference in them retained, and these two
+    /// are rare.
+    private var rare: RareOptions?
 
     /// Options for one send.
     ///
@@ -99,7 +104,7 @@ public struct SendOptions: Sendable {
     /// Whether a send with these options needs nothing set up before its first hop: no
     /// deadline or timeout, no withdrawal signal, no tracer or retry policy of its own.
     var needsNoSetUp: Bool {
-        deadline == nil && timeout == nil && withdrawal == nil && tracerBinding == nil && retryBox == nil
+        deadline == nil && timeout == nil && rare == nil && tracerBinding == nil
     }
 
     /// Whether these are the default options: nothing set.
@@ -140,11 +145,20 @@ extension SendOptions {
     }
 }
 
-/// A ``SendOptions/retryPolicy`` in one word.
-private final class RetryBox: Sendable {
-    let policy: EventSystem.RetryPolicy
+/// What few sends carry, boxed in one reference of ``SendOptions``: a withdrawal signal (the
+/// window layer's) and a retry policy.
+private final class RareOptions: Sendable {
+    let withdrawal: CancellationSignal?
+    let retryPolicy: EventSystem.RetryPolicy?
 
-    init(_ policy: EventSystem.RetryPolicy) {
-        self.policy = policy
+    private init(withdrawal: CancellationSignal?, retryPolicy: EventSystem.RetryPolicy?) {
+        self.withdrawal = withdrawal
+        self.retryPolicy = retryPolicy
+    }
+
+    /// The box holding both, or `nil` when both are `nil`.
+    static func make(withdrawal: CancellationSignal?, retryPolicy: EventSystem.RetryPolicy?) -> RareOptions? {
+        guard withdrawal != nil || retryPolicy != nil else { return nil }
+        return RareOptions(withdrawal: withdrawal, retryPolicy: retryPolicy)
     }
 }

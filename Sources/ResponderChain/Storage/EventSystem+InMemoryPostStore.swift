@@ -44,9 +44,20 @@ extension EventSystem {
             /// Posts refused a finish (or a failure's record) because their lease was no longer
             /// current.
             var refusedFinishes = 0
+            /// The dead letters kept, oldest first.
+            var deadLetters: [EventID] = []
+            /// How many dead letters were forgotten to stay within the limit.
+            var droppedDeadLetters = 0
             /// The streams of ``signals()``.
             var listeners: [Int: AsyncStream<StoreSignal>.Continuation] = [:]
             var nextListener = 0
+
+            /// Forgets the post `id` entirely.
+            mutating func forget(_ id: EventID) {
+                if let key = rows[id]?.post.idempotencyKey { byIdempotencyKey[key] = nil }
+                rows[id] = nil
+                order.removeAll { $0 == id }
+            }
 
             /// When ``prune(at:retention:)`` last looked.
             var prunedAt: Duration = .zero
@@ -75,16 +86,26 @@ extension EventSystem {
         private let elapsed: @Sendable () -> Duration
         /// How long a finished post's outcome and idempotency key are kept.
         public let retention: Duration
+        /// The most dead letters kept: past it, the oldest is forgotten and counted
+        /// (``droppedDeadLetters``).
+        public let deadLetterLimit: Int
 
         /// An empty store that keeps finished posts' outcomes and idempotency keys for
-        /// `retention`, and measures time (a stored post's time left, a finished post's age) on
+        /// `retention`, up to `deadLetterLimit` dead letters (at least 1) until they are redriven
+        /// or purged, and measures time (a stored post's time left, a finished post's age) on
         /// `clock`: give it the systems' manual clock in a test.
         public init(
-            retention: Duration = .seconds(24 * 60 * 60), clock: any Clock<Duration> = ContinuousClock()
+            retention: Duration = .seconds(24 * 60 * 60), deadLetterLimit: Int = 10_000,
+            clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.retention = retention
+            self.deadLetterLimit = max(1, deadLetterLimit)
             self.elapsed = Self.elapsedTime(on: clock)
         }
+
+        /// How many dead letters the store forgot, oldest first, to keep at most
+        /// ``deadLetterLimit``.
+        public var droppedDeadLetters: Int { state.withLock { $0.droppedDeadLetters } }
 
         private static func elapsedTime(on clock: some Clock<Duration>) -> @Sendable () -> Duration {
             let origin = clock.now
@@ -126,6 +147,14 @@ extension EventSystem {
                     state.rows[finish.id]?.outcome = finish.outcome
                     state.rows[finish.id]?.finishedAt = now
                     state.rows[finish.id]?.deadLettered = finish.deadLettered
+                    if finish.deadLettered {
+                        state.deadLetters.append(finish.id)
+                        if state.deadLetters.count > deadLetterLimit {
+                            let oldest = state.deadLetters.removeFirst()
+                            state.forget(oldest)
+                            state.droppedDeadLetters += 1
+                        }
+                    }
                     finished.append(finish.id)
                 }
                 return (finished, Array(state.listeners.values))
@@ -261,7 +290,9 @@ extension EventSystem {
                     case .undecodable(let undecodable): name = undecodable.typeName
                     }
                     let age = now - finishedAt
-                    guard query.matches(eventName: name, key: row.post.key, outcome: outcome.kind, age: age)
+                    guard
+                        query.matches(
+                            id: id, eventName: name, key: row.post.key, outcome: outcome.kind, age: age)
                     else {
                         continue
                     }
@@ -285,6 +316,7 @@ extension EventSystem {
                     row.outcome = nil
                     row.finishedAt = nil
                     row.deadLettered = false
+                    state.deadLetters.removeAll { $0 == id }
                     row.failures = []
                     row.retryAt = nil
                     state.rows[id] = row
@@ -305,7 +337,10 @@ extension EventSystem {
                     state.rows[id] = nil
                     purged.insert(id)
                 }
-                if !purged.isEmpty { state.order.removeAll { purged.contains($0) } }
+                if !purged.isEmpty {
+                    state.order.removeAll { purged.contains($0) }
+                    state.deadLetters.removeAll { purged.contains($0) }
+                }
                 return purged.count
             }
         }

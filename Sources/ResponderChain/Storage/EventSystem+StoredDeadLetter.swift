@@ -32,8 +32,11 @@ extension EventSystem {
     ///
     /// ```swift
     /// let stale = EventSystem.DeadLetterQuery(keys: ["order-17"], minimumAge: .seconds(3_600))
+    /// let one = EventSystem.DeadLetterQuery(ids: [id])
     /// ```
     public struct DeadLetterQuery: Hashable, Sendable {
+        /// The posts, by identifier (one, to redrive one); any when `nil`.
+        public var ids: Set<EventID>?
         /// The names the events are stored under (a durable store's registered names; the
         /// in-memory store's are the events' ``Event/traceName``); any when `nil`.
         public var eventNames: Set<String>?
@@ -55,9 +58,11 @@ extension EventSystem {
 
         /// A query; every condition left `nil` matches everything.
         public init(
-            eventNames: Set<String>? = nil, keys: Set<OrderingKey>? = nil, outcomes: Set<Outcome.Kind>? = nil,
+            ids: Set<EventID>? = nil, eventNames: Set<String>? = nil, keys: Set<OrderingKey>? = nil,
+            outcomes: Set<Outcome.Kind>? = nil,
             minimumAge: Duration? = nil, maximumAge: Duration? = nil, after: EventID? = nil, limit: Int = 100
         ) {
+            self.ids = ids
             self.eventNames = eventNames
             self.keys = keys
             self.outcomes = outcomes
@@ -70,12 +75,14 @@ extension EventSystem {
         /// Every dead letter, 100 at a time.
         public static var all: DeadLetterQuery { DeadLetterQuery() }
 
-        /// Whether a dead letter of an event stored under `eventName`, with `key`, that ended
-        /// with `outcome` `age` ago matches (``after`` and ``limit`` aside): the conditions a
-        /// store that filters in memory applies.
-        public func matches(eventName: String, key: OrderingKey, outcome: Outcome.Kind, age: Duration) -> Bool
-        {
-            (eventNames?.contains(eventName) ?? true) && (keys?.contains(key) ?? true)
+        /// Whether the dead letter of post `id`, an event stored under `eventName`, with `key`,
+        /// that ended with `outcome` `age` ago matches (``after`` and ``limit`` aside): the
+        /// conditions a store that filters in memory applies.
+        public func matches(
+            id: EventID, eventName: String, key: OrderingKey, outcome: Outcome.Kind, age: Duration
+        ) -> Bool {
+            (ids?.contains(id) ?? true) && (eventNames?.contains(eventName) ?? true)
+                && (keys?.contains(key) ?? true)
                 && (outcomes?.contains(outcome) ?? true) && (minimumAge.map { age >= $0 } ?? true)
                 && (maximumAge.map { age <= $0 } ?? true)
         }

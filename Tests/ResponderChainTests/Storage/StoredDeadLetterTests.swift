@@ -170,6 +170,20 @@ struct StoredDeadLetterTests {
         #expect(try await rig.system.purgeDeadLetters(matching: .init(keys: ["a"])) == 0)
     }
 
+    @Test("The in-memory store keeps at most its limit of dead letters: the oldest go first, counted")
+    func inMemoryDeadLettersAreBounded() async throws {
+        let clock = ManualClock()
+        let store = EventSystem.InMemoryPostStore(deadLetterLimit: 3, clock: clock)
+        let rig = try DeskRig(store: store, clock: clock)
+        let failed = await rig.post(5)
+        await rig.system.shutDown(gracePeriod: .zero)
+
+        #expect(try await store.deadLetters(matching: .all).map(\.post.id) == failed.suffix(3).map(\.eventID))
+        #expect(store.droppedDeadLetters == 2)
+        #expect(try await store.outcome(of: failed[0].eventID) == nil)
+        #expect(rig.letters.count == 5)  // every one reached the sink
+    }
+
     @Test("A system that keeps its posts in memory keeps no stored dead letters")
     func memorySystemKeepsNone() async throws {
         let system = EventSystem()

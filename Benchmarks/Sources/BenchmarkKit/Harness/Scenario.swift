@@ -45,6 +45,7 @@ let allScenarios: [any Scenario] = [
     RemoteHopOverGRPC(),
     StoredPosts(),
     PostgresStore(),
+    Retries(),
 ]
 
 /// What a row's figure must be to meet its target.

@@ -42,6 +42,10 @@ public struct OrderServiceConfiguration: Sendable {
     /// Where posted orders are kept: in memory (the default), or in an SQLite file that makes
     /// them survive a crash (see ``OrderStorage``).
     public var storage = OrderStorage.memory
+    /// Which posted orders are tried again when they fail, how often and when (see
+    /// `EventSystem.RetryPolicies`); none by default. With a store, each failed attempt is kept
+    /// with its post, so that a restart counts on.
+    public var retryPolicies = EventSystem.RetryPolicies()
     /// The bearer token of the admin routes (``AdminRoutes``: the stored dead letters and their
     /// redrive); `nil` (the default) leaves them out.
     public var adminToken: String?
@@ -162,7 +166,7 @@ public struct OrderService: Sendable {
             },
             postingLimit: EventSystem.PostingLimit(
                 maxOutstanding: configuration.maxOutstandingPosts, whenFull: .reject),
-            storage: storage)
+            storage: storage, retryPolicies: configuration.retryPolicies)
         let book = OrderBook(stock: configuration.stock, system: system, booked: booked)
         if shared != nil {
             // Every instance delivers what any instance posted: nothing to recover at start.

@@ -6,6 +6,7 @@
 import ExampleHTTPService
 import Foundation
 import Logging
+import ResponderChain
 import ServiceLifecycle
 
 var configuration = OrderServiceConfiguration()
@@ -19,6 +20,11 @@ configuration.recordMetrics = environment["ORDERS_METRICS"] != "0"
 // ORDERS_SEND_TIMEOUT=0 sends with no deadline.
 if environment["ORDERS_SEND_TIMEOUT"] == "0" { configuration.sendTimeout = nil }
 configuration.adminToken = environment["ORDERS_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+if let attempts = environment["ORDERS_RETRY_ATTEMPTS"].flatMap(Int.init), attempts > 1 {
+    // A posted order that fails is tried up to this many times, 1 s doubling to 5 min apart.
+    configuration.retryPolicies.standard = EventSystem.RetryPolicy(
+        maximumAttempts: attempts, retrying: [.failed])
+}
 // ORDERS_STORAGE=memory (the default), sqlite or postgres; see OrderStorage(environment:).
 configuration.storage = try OrderStorage(environment: environment)
 let logger = {

@@ -20,7 +20,7 @@ struct PostRow: Sendable {
     /// The trace context as a JSON object, `nil` when empty.
     let traceContext: String?
     /// Its failed attempts (none for a new post).
-    var failedAttempts: FailedAttemptsColumn?
+    var failedAttempts = StoredFailedAttempts()
     /// When its next attempt may begin, in microseconds since 1970; `nil` for now.
     var retryAt: Int64?
 
@@ -105,7 +105,12 @@ struct PostRow: Sendable {
         idempotencyKey = try read("idempotency_key", as: String?.self)
         deadline = try read("deadline_us", as: Int64?.self)
         traceContext = try read("trace_context", as: String?.self)
-        failedAttempts = try FailedAttemptsColumn(read("failed_attempts", as: String?.self), seq: seq)
+        let attempts = try read("failed_attempts", as: String?.self)
+        do {
+            failedAttempts = try StoredFailedAttempts(json: attempts)
+        } catch {
+            throw .malformedRow(seq: seq, column: "failed_attempts", reason: error.description)
+        }
         retryAt = try read("retry_at_us", as: Int64?.self)
     }
 
@@ -150,7 +155,7 @@ struct PostRow: Sendable {
             idempotencyKey: idempotencyKey,
             timeLeft: deadline.map { .microseconds($0.subtractingReportingOverflow(now).partialValue) },
             traceContext: trace, lease: lease,
-            failedAttempts: failedAttempts?.storedAttempts(now: now) ?? [],
+            failedAttempts: failedAttempts.attempts(now: now, unit: .microseconds(1)),
             retryAfter: retryAt.flatMap {
                 $0 > now ? .microseconds($0.subtractingReportingOverflow(now).partialValue) : nil
             })

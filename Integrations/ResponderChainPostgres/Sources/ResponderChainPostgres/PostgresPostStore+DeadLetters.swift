@@ -12,6 +12,8 @@ extension PostgresPostStore {
         -> [EventSystem.StoredDeadLetter]
     {
         let now = try await wallNow()
+        let idEpochs = query.ids.map { $0.sorted().map(\.columns.epoch) }
+        let idSequences = query.ids.map { $0.sorted().map(\.columns.sequence) }
         let names = query.eventNames.map { $0.sorted() }
         let keys = query.keys.map { $0.map(\.name).sorted() }
         let kinds = query.outcomes.map { $0.map(\.rawValue).sorted() }
@@ -30,6 +32,8 @@ extension PostgresPostStore {
                     SELECT \(unescaped: PostRow.columns), outcome_kind, outcome_description, dead_lettered_at_us
                     FROM responderchain_posts
                     WHERE dead_lettered_at_us IS NOT NULL
+                        AND (\(idEpochs)::bigint[] IS NULL OR (id_epoch, id_sequence) IN
+                            (SELECT * FROM unnest(\(idEpochs)::bigint[], \(idSequences)::bigint[])))
                         AND (\(names)::text[] IS NULL OR type_name = ANY(\(names)::text[]))
                         AND (\(keys)::text[] IS NULL OR ordering_key = ANY(\(keys)::text[]))
                         AND (\(kinds)::text[] IS NULL OR outcome_kind = ANY(\(kinds)::text[]))

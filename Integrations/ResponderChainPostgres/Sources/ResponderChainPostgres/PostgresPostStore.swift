@@ -255,7 +255,7 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
                     UPDATE responderchain_posts p
                     SET failed_attempts = coalesce(p.failed_attempts, '[]'::jsonb) || jsonb_build_array(jsonb_build_object(
                             'number', \(failure.number)::bigint, 'kind', \(failure.outcome.kind.rawValue)::text,
-                            'description', \(failure.outcome.description)::text, 'endedAtUs', \(now)::bigint)),
+                            'description', \(failure.outcome.description)::text, 'endedAt', \(now)::bigint)),
                         retry_at_us = \(retryAt)
                     WHERE p.id_epoch = \(epoch) AND p.id_sequence = \(sequence) AND p.finished_at IS NULL
                         AND NOT coalesce(p.failed_attempts, '[]'::jsonb)

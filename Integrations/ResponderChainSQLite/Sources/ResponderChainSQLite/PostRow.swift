@@ -17,7 +17,7 @@ struct PostRow: Sendable {
     let deadlineNanoseconds: Int64?
     let traceContext: [String: String]
     /// Its failed attempts (none for a new post).
-    var failedAttempts = FailedAttemptsColumn()
+    var failedAttempts = StoredFailedAttempts()
     /// When its next attempt may begin, on the wall clock; `nil` for now.
     var retryAtNanoseconds: Int64?
 
@@ -77,9 +77,22 @@ struct PostRow: Sendable {
         let trace: String? = try row.decode(forColumn: "trace_context")
         self.traceContext =
             trace.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
-        self.failedAttempts = try FailedAttemptsColumn(
+        self.failedAttempts = try Self.failedAttempts(
             row.decode(forColumn: "failed_attempts"), sequence: sequence)
         self.retryAtNanoseconds = try row.decode(forColumn: "retry_at_ns")
+    }
+
+    /// The failed attempts in row `sequence`'s `failed_attempts` column (`json`).
+    ///
+    /// - Throws: ``SQLitePostStoreError/malformedRow(sequence:reason:)`` when they do not read.
+    static func failedAttempts(_ json: String?, sequence: Int64) throws(SQLitePostStoreError)
+        -> StoredFailedAttempts
+    {
+        do {
+            return try StoredFailedAttempts(json: json)
+        } catch {
+            throw .malformedRow(sequence: sequence, reason: error.description)
+        }
     }
 
     /// The columns ``init(_:)-(Row)`` reads.
@@ -141,7 +154,7 @@ struct PostRow: Sendable {
                 .nanoseconds($0.subtractingReportingOverflow(now).partialValue)
             },
             traceContext: traceContext,
-            failedAttempts: failedAttempts.storedAttempts(now: now),
+            failedAttempts: failedAttempts.attempts(now: now, unit: .nanoseconds(1)),
             retryAfter: retryAtNanoseconds.flatMap {
                 $0 > now ? .nanoseconds($0.subtractingReportingOverflow(now).partialValue) : nil
             })

@@ -22,6 +22,10 @@ extension SQLitePostStore {
                 "\(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
             arguments += StatementArguments(values)
         }
+        if let ids = query.ids {
+            conditions.append("id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))")
+            arguments += StatementArguments(ids.sorted().map(\.columnBytes))
+        }
         member("type_name", of: query.eventNames.map { $0.sorted() })
         member("ordering_key", of: query.keys.map { $0.map(\.name).sorted() })
         member("outcome_kind", of: query.outcomes.map { $0.map(\.rawValue).sorted() })

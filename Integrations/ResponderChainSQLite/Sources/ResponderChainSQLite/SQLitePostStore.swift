@@ -155,13 +155,13 @@ public final class SQLitePostStore: EventSystem.PostStore {
                     arguments: [failure.id.columnBytes])
             else { return }
             let sequence: Int64 = try row.decode(forColumn: "sequence")
-            var attempts = try FailedAttemptsColumn(
+            var attempts = try PostRow.failedAttempts(
                 row.decode(forColumn: "failed_attempts"), sequence: sequence)
-            guard attempts.append(failure, at: now) else { return }
+            guard attempts.append(failure, endedAt: now) else { return }
             try db.execute(
                 sql: "UPDATE responder_post SET failed_attempts = ?, retry_at_ns = ? WHERE sequence = ?",
                 arguments: [
-                    attempts.text, now.addingReportingOverflow(failure.retryAfter.nanoseconds).partialValue,
+                    attempts.json, now.addingReportingOverflow(failure.retryAfter.nanoseconds).partialValue,
                     sequence,
                 ])
         }

@@ -70,11 +70,11 @@ struct MigrationTests {
         for (value, reason) in [
             ("not json", "its failed attempts do not read"),
             (
-                #"[{"number":2,"kind":"failed","description":"","endedAtNs":0}]"#,
+                #"[{"number":2,"kind":"failed","description":"","endedAt":0}]"#,
                 "failed attempt 1 is numbered 2"
             ),
             (
-                #"[{"number":1,"kind":"exploded","description":"","endedAtNs":0}]"#,
+                #"[{"number":1,"kind":"exploded","description":"","endedAt":0}]"#,
                 #"failed attempt 1 has outcome kind "exploded""#
             ),
         ] {
