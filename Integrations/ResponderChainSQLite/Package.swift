@@ -48,12 +48,26 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The redrive crash test's child process: seeds dead letters, redrives them beside new
+        // posts, and kills itself at a crash point of a redrive batch
+        // (Tests/ResponderChainSQLiteTests/RedriveCrashTests.swift).
+        .executableTarget(
+            name: "sqlite-redrive-child",
+            dependencies: [
+                "ResponderChainSQLite",
+                .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
+                .product(name: "ResponderChainTesting", package: "ResponderChain"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .testTarget(
             name: "ResponderChainSQLiteTests",
             dependencies: [
                 "ResponderChainSQLite",
-                // Built with the tests, so that the crash suite finds it beside their bundle.
+                // Built with the tests, so that the crash suites find them beside their bundle.
                 "sqlite-crash-child",
+                "sqlite-redrive-child",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),

@@ -1,7 +1,8 @@
 import Foundation
 import ResponderChainTesting
 
-/// Runs the `sqlite-crash-child` executable (built with the tests, which depend on its target)
+/// Runs a crash child executable (`sqlite-crash-child`, `sqlite-redrive-child`: built with the
+/// tests, which depend on their targets)
 /// and reports how it ended.
 ///
 /// The executable is found in the build products directory, which holds the test bundle too:
@@ -11,19 +12,23 @@ import ResponderChainTesting
 struct CrashChild {
     /// The child could not be found.
     struct NotBuilt: Error, CustomStringConvertible {
+        let name: String
         let looked: [String]
         var description: String {
-            "sqlite-crash-child not found (looked in \(looked)); build it with "
+            "\(name) not found (looked in \(looked)); build it with "
                 + "`swift build --build-tests --package-path Integrations/ResponderChainSQLite`"
         }
     }
 
     let executable: URL
 
-    /// The child in the build products directory (or at `RESPONDERCHAIN_CRASH_CHILD`).
-    init() throws {
+    /// The child `name` in the build products directory (the crash suite's also at
+    /// `RESPONDERCHAIN_CRASH_CHILD`).
+    init(named name: String = "sqlite-crash-child") throws {
         var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["RESPONDERCHAIN_CRASH_CHILD"] {
+        if name == "sqlite-crash-child",
+            let path = ProcessInfo.processInfo.environment["RESPONDERCHAIN_CRASH_CHILD"]
+        {
             candidates.append(URL(fileURLWithPath: path))
         }
         let products =
@@ -32,9 +37,9 @@ struct CrashChild {
             + [Bundle.main.executableURL?.deletingLastPathComponent(), Bundle.main.bundleURL].compactMap {
                 $0
             }
-        candidates += products.map { $0.appendingPathComponent("sqlite-crash-child") }
+        candidates += products.map { $0.appendingPathComponent(name) }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
-        else { throw NotBuilt(looked: candidates.map(\.path)) }
+        else { throw NotBuilt(name: name, looked: candidates.map(\.path)) }
         executable = found
     }
 
