@@ -73,6 +73,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The redrive crash test's child: seeds dead letters, redrives them beside new posts and
+        // kills itself at a crash point of a redrive batch (Tests/…/RedriveCrashTests.swift).
+        .executableTarget(
+            name: "postgres-redrive-child",
+            dependencies: [
+                "ResponderChainPostgres",
+                .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
+                .product(name: "ResponderChainTesting", package: "ResponderChain"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "ResponderChainPostgresTests",
             dependencies: [
@@ -81,6 +94,7 @@ let package = Package(
                 "postgres-lease-child",
                 "postgres-consumer-child",
                 "postgres-crash-child",
+                "postgres-redrive-child",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),

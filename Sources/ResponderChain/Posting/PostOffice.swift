@@ -183,7 +183,9 @@ final class PostOffice: Sendable {
                 await Router.send(
                     post.event, from: post.entry, source: post.source, options: post.options,
                     signal: post.ticket.signal, trace: post.capture(in: system), depth: post.depth,
-                    retrying: post.ticket.ledgerEntry == nil ? nil : retrying(of: post))
+                    // Only a system with a store has stored posts (whose tickets hold their
+                    // ledger entries from the start): a plain post's ticket is not read here.
+                    retrying: writer == nil ? nil : retrying(of: post))
             }
             deliveries.end()
             ended = (post.ticket, outcome)

@@ -16,6 +16,10 @@ struct PostRetrying: Sendable {
     /// returns once the store holds it, or could not.
     var record: (@Sendable (_ number: Int, _ outcome: Outcome, _ retryAfter: Duration) async -> Void)?
 
+    /// Whether the post's lease was lost during the last attempt (a store's fence refused its
+    /// write): it is neither recorded nor tried again here.
+    var leaseLost: (@Sendable () -> Bool)?
+
     /// The number of the first attempt made in this delivery.
     var firstAttempt: Int { earlier.count + 1 }
 }
@@ -37,6 +41,7 @@ extension PostOffice {
                     retryAfter: retryAfter,
                     lease: entry.lease))
         }
+        retrying.leaseLost = { entry.leaseLost }
         return retrying
     }
 }

@@ -12,7 +12,8 @@ extension Router {
     ///
     /// A stored post (`stored`) counts on from the failures its store recorded, and each new
     /// failure is recorded there before its wait, so that a crash during the wait loses no
-    /// count. `ending` is the last attempt's, ended before the next attempt replaces it (a test
+    /// count; an attempt whose lease was lost (a store's fence refused its write) is neither
+    /// recorded nor tried again here: another consumer holds the post's key now. `ending` is the last attempt's, ended before the next attempt replaces it (a test
     /// clock waits only for the last one); `settled` (from the wait before the first attempt,
     /// if any), which the caller ends once the outcome is published, is what the last wait's
     /// timer waits for.
@@ -35,7 +36,8 @@ extension Router {
         var settled = firstSettled
         while let policy = options.retryPolicy
             ?? (signal == nil ? nil : system.retryPolicies?.policy(for: event, endedWith: outcome)),
-            policy.retries(outcome), number < policy.maximumAttempts, signal?.isCancelled != true
+            policy.retries(outcome), number < policy.maximumAttempts, signal?.isCancelled != true,
+            stored?.leaseLost?() != true
         {
             let ended = system.timers.now
             let next = ended + policy.backoff(before: number + 1, of: id)

@@ -84,6 +84,24 @@ extension EventSystem {
             guard let ticket = PostOffice.runningDelivery, ticket.eventID == id else { return nil }
             return ticket.ledgerEntry?.fix()
         }
+
+        /// Tells the post office that the lease of the post `id`, being delivered in the current
+        /// task, is lost: a store's fenced write refused the write under the lease
+        /// ``fix(delivering:)`` returned (another consumer holds the key now, and delivers the
+        /// post again). The attempt under way uses up no try of a ``EventSystem/RetryPolicy``:
+        /// no failure is recorded for it and it is not tried again here. Does nothing outside
+        /// that post's delivery.
+        ///
+        /// ```swift
+        /// guard current.token == lease.token else {
+        ///     EventSystem.Lease.lost(delivering: context.eventID)
+        ///     throw StoreError.lostLease
+        /// }
+        /// ```
+        public static func lost(delivering id: EventID) {
+            guard let ticket = PostOffice.runningDelivery, ticket.eventID == id else { return }
+            ticket.ledgerEntry?.markLeaseLost()
+        }
     }
 
     /// What a ``EventSystem/SharedPostStore`` tells its consumers (``SharedPostStore/signals()``).

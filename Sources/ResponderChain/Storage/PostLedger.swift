@@ -25,6 +25,8 @@ final class PostLedger: Sendable {
         private let keeping = Atomic<Keeping>(.notStored)
         /// The lease the post is held under, once this office claimed it from a shared store.
         private let held = Locked(HeldLease())
+        /// Whether the post's lease was found lost (``markLeaseLost()``).
+        private let lost = Atomic<Bool>(false)
 
         init(idempotencyKey: String?, wasAdopted: Bool = false) {
             self.idempotencyKey = idempotencyKey
@@ -60,6 +62,15 @@ final class PostLedger: Sendable {
 
         /// The lease the post is held under now, if it was claimed.
         var lease: EventSystem.Lease? { held.withLock { $0.lease } }
+
+        /// Whether a store's fence refused a write of the post's delivery: its lease is lost
+        /// (``EventSystem/Lease/lost(delivering:)``).
+        var leaseLost: Bool { lost.load(ordering: .acquiring) }
+
+        /// A store's fence refused a write of the post's delivery.
+        func markLeaseLost() {
+            lost.store(true, ordering: .releasing)
+        }
 
         /// Fixes the post under its lease and returns it (see ``HeldLease/fix()``).
         func fix() -> EventSystem.Lease? {

@@ -1,5 +1,6 @@
 import ResponderChain
 import ResponderChainTesting
+import Synchronization
 import Testing
 
 /// What ``Register`` throws for an attempt it refuses.
@@ -123,6 +124,38 @@ struct StoredRetryTests {
         #expect(letter.earlierAttempts.prefix(2).allSatisfy { $0.outcome.kind == .failed })
         await second.shutDown(gracePeriod: .zero)  // every end recorded is in the store once it returns
         #expect(try await store.outcome(of: ticket.eventID)?.kind == .failed)
+    }
+
+    @Test(
+        "An attempt whose lease a store's fence found lost uses up no try: it is neither recorded nor tried again here"
+    )
+    func lostLeaseUsesNoTry() async throws {
+        let store = EventSystem.InMemoryPostStore()
+        let system = EventSystem(
+            storage: .shared(store), retryPolicies: EventSystem.RetryPolicies(standard: policy))
+        let fenced = Locked<[EventSystem.Lease?]>([])
+        let desk = ScriptedResponder("desk", root: true, system: system) { _ in
+            .init(
+                [
+                    .perform { _, context in
+                        // What a store's fenced write does when the key's lease is another's.
+                        let lease = EventSystem.Lease.fix(delivering: context.eventID)
+                        fenced.withLock { $0.append(lease) }
+                        EventSystem.Lease.lost(delivering: context.eventID)
+                    }
+                ], throwing: Offline(attempt: 1))
+        }
+        try system.register(desk, as: "register")
+        system.startConsuming()
+
+        let ticket = await desk.post(PlaceOrder(number: 1))
+        let outcome = await ticket.outcome
+        await system.shutDown(gracePeriod: .seconds(10))
+
+        #expect(outcome.kind == .failed && outcome.path.attempts == 1)  // tried once, not again
+        #expect(fenced.withLock { $0.count } == 1 && fenced.withLock { $0.first ?? nil } != nil)
+        let letter = try #require(try await store.deadLetters(matching: .all).first)
+        #expect(letter.post.failedAttempts.isEmpty)  // nothing recorded
     }
 
     @Test("A failure recorded under a lease that is no longer current is refused, like a finish")

@@ -108,6 +108,8 @@ extension PostgresPostStore {
         // behind posts it delivered again, leaves it under its earlier lease, refused here.)
         if let lease = EventSystem.Lease.fix(delivering: id) {
             guard let current, current.owner == consumer, current.token == lease.token else {
+                // The attempt cannot make its effect here: it uses up no try of a retry policy.
+                EventSystem.Lease.lost(delivering: id)
                 throw PostgresPostStoreError.lostLease(key: key, token: lease.token)
             }
             return

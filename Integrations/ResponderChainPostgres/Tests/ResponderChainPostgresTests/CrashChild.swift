@@ -7,15 +7,16 @@ import ResponderChainTesting
     import Darwin
 #endif
 
-/// Runs the `postgres-crash-child` executable (built with the tests) to its end, spawned with
+/// Runs a crash child executable (`postgres-crash-child`, `postgres-redrive-child`: built with the
+/// tests) to its end, spawned with
 /// `posix_spawn` and reaped with `waitpid` by this process alone, its output going through files
 /// (never a pipe that could fill up).
 struct CrashChild {
     let executable: URL
 
     /// The child beside the test bundle.
-    init() throws {
-        executable = try CrashTakeOverTests.child(named: "postgres-crash-child")
+    init(named name: String = "postgres-crash-child") throws {
+        executable = try CrashTakeOverTests.child(named: name)
     }
 
     /// Runs the child with `arguments` and returns how it ended and what it wrote.
