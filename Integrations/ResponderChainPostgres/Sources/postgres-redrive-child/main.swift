@@ -106,9 +106,9 @@ do {
                 }
                 return tickets
             }
-            let started = ContinuousClock.now
+            let started = system.now
             let count = try await system.redriveDeadLetters(perSecond: rate)
-            let (seconds, attoseconds) = (ContinuousClock.now - started).components
+            let (seconds, attoseconds) = (system.now - started).components
             redriven = (count, Double(seconds) + Double(attoseconds) / 1e18)
             for ticket in await posting.value { _ = await ticket.outcome }
         }

@@ -79,9 +79,9 @@ do {
             }
             return tickets
         }
-        let started = ContinuousClock.now
+        let started = system.now
         let redriven = try await system.redriveDeadLetters(perSecond: rate)
-        let elapsed = ContinuousClock.now - started
+        let elapsed = system.now - started
         for ticket in await posting.value { _ = await ticket.outcome }
         try await waitUntil("every post in the file has ended", observing: system) {
             (try? await sqlite.unfinished().isEmpty) == true
