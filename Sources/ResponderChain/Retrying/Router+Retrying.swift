@@ -70,22 +70,14 @@ extension Router {
         until instant: EventSystem.Instant, attempt: Int, of id: EventID, at sender: any Responder,
         info: EventInfo, signal: CancellationSignal?, system: EventSystem, after woken: SendEnding? = nil
     ) async -> (stop: Outcome.Stop?, settled: SendEnding?) {
-        let waking = system.timers.awaitsTimerWork ? SendEnding() : nil
-        var settle: (@Sendable () async -> Void)?
-        if let waking { settle = { await waking.wait() } }
-        do {
-            try await system.timers.sleep(
-                until: instant, for: .retry(of: id, attempt: attempt), settle: settle,
-                scheduled: { woken?.end() })
-            return (nil, waking)
-        } catch {
-            woken?.end()
-            let reason = signal?.reason.map(Outcome.Stop.Reason.init) ?? .taskCancelled
-            let stop = Outcome.Stop(
-                path: Outcome.Path(eventID: id, hops: 0, info: info), responder: ResponderID(sender), hop: 1,
-                whileHandling: false, reason: reason)
-            return (stop, waking)
-        }
+        let (woke, settled) = await system.timers.sleepHandingOver(
+            until: instant, for: .retry(of: id, attempt: attempt), after: woken)
+        if woke { return (nil, settled) }
+        let reason = signal?.reason.map(Outcome.Stop.Reason.init) ?? .taskCancelled
+        let stop = Outcome.Stop(
+            path: Outcome.Path(eventID: id, hops: 0, info: info), responder: ResponderID(sender), hop: 1,
+            whileHandling: false, reason: reason)
+        return (stop, settled)
     }
 }
 

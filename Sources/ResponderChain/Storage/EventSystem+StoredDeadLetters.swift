@@ -62,18 +62,10 @@ extension EventSystem {
             }
             // The next batch starts once the letters sent so far fit the rate.
             let next = start + .nanoseconds(Int64((Double(sent) / Double(rate) * 1e9).rounded()))
-            let woken = paused
-            paused = timers.awaitsTimerWork ? SendEnding() : nil
-            var settle: (@Sendable () async -> Void)?
-            if let paused { settle = { [paused] in await paused.wait() } }
-            do {
-                try await timers.sleep(
-                    until: next, for: .other("the redrive's pause"), settle: settle,
-                    scheduled: { woken?.end() })
-            } catch {
-                woken?.end()
-                throw error
-            }
+            let woke: Bool
+            (woke, paused) = await timers.sleepHandingOver(
+                until: next, for: .other("the redrive's pause"), after: paused)
+            if !woke { throw CancellationError() }
         }
         return sent
     }

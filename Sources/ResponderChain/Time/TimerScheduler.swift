@@ -108,6 +108,30 @@ extension TimerScheduler {
     }
 }
 
+extension TimerScheduler {
+    /// One sleep of a loop that sleeps between pieces of work (a send's retries, a redrive's
+    /// pauses), as ``sleep(until:for:settle:scheduled:)``, handing over from sleep to sleep on a
+    /// test clock: once its timer wakes the sleeper, it waits for the ending returned here,
+    /// which the caller ends when the work the wake-up started is done (the next sleep
+    /// scheduled, or the loop over); `woken`, the previous sleep's, is ended once this sleep's
+    /// timer is scheduled, or at once if the task is cancelled first. Returns whether the
+    /// sleep ran to its end (`false`: cancelled), and the ending (`nil` on a real clock).
+    package func sleepHandingOver(
+        until deadline: EventSystem.Instant, for purpose: TimerPurpose, after woken: SendEnding?
+    ) async -> (woke: Bool, settled: SendEnding?) {
+        let waking = awaitsTimerWork ? SendEnding() : nil
+        var settle: (@Sendable () async -> Void)?
+        if let waking { settle = { await waking.wait() } }
+        do {
+            try await sleep(until: deadline, for: purpose, settle: settle, scheduled: { woken?.end() })
+            return (true, waking)
+        } catch {
+            woken?.end()
+            return (false, waking)
+        }
+    }
+}
+
 /// The one waiter of ``TimerScheduler/sleep(until:settle:)``: woken once, by its timer (`true`) or
 /// by cancellation (`false`), whichever comes first.
 private final class Sleeper: Sendable {
