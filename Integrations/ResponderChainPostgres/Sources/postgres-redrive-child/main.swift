@@ -7,7 +7,7 @@
 //       attempt throws before its effect): each ends failed and stays as a dead letter.
 //   postgres-redrive-child <host> <port> <user> <database> <lease-ms> <name> redrive <rate> <live> <point|none> <occurrence>
 //       with the desk up (each work's effect applied once through the fenced inbox), consumes
-//       what earlier runs left, posts <live> new works, and redrives every dead letter at <rate>
+//       what earlier runs left, posts <live> new works (one every 20 ms), and redrives every dead letter at <rate>
 //       a second beside them; the store passes ResponderChainTesting's crash points around each
 //       redrive batch and each write of new posts, and the process kills itself with SIGKILL at
 //       <point>'s <occurrence>th pass (a crash point counts items: letters and posts).
@@ -103,6 +103,8 @@ do {
                 for seq in 0..<live {
                     let work = CrashSuite.Work(seq: 1_000_000 + start + seq)
                     tickets.append(await desk.post(work, key: work.key))
+                    // One every 20 ms: traffic that flows while the redrive runs, not a burst before it.
+                    try? await Task.sleep(for: .milliseconds(20))
                 }
                 return tickets
             }

@@ -5,7 +5,7 @@
 //       throws): each ends failed and stays in the file as a dead letter.
 //   sqlite-redrive-child <database> redrive <rate> <live> <point|none> <occurrence>
 //       with the desk up (each work's effect applied once through the inbox), recovers what an
-//       earlier run left unfinished, posts <live> new works, and redrives every dead letter at
+//       earlier run left unfinished, posts <live> new works (one every 20 ms), and redrives every dead letter at
 //       <rate> a second beside them; the store passes ResponderChainTesting's crash points
 //       around each redrive batch (`beforeCommit`, `afterCommitBeforeReturn`) and the process
 //       kills itself with SIGKILL at <point>'s <occurrence>th pass.
@@ -76,6 +76,8 @@ do {
             for seq in 0..<live {
                 let work = CrashSuite.Work(seq: 1_000_000 + first + seq)
                 tickets.append(await desk.post(work, key: work.key))
+                // One every 20 ms: traffic that flows while the redrive runs, not a burst before it.
+                try? await Task.sleep(for: .milliseconds(20))
             }
             return tickets
         }
