@@ -89,7 +89,7 @@ struct GestureConflictTests {
             name:
                 "a drag from the button: the pan wins, the button is told once, naming the pan, and sends nothing",
             specs: [GestureSpec(label: "pan", kind: .pan(), on: "list")],
-            steps: [.down(340, 150), .move(340, 145), .move(340, 140), .move(340, 120), .up(340, 110)],
+            steps: [.down(340, 150), .move(340, 145), .move(340, 139), .move(340, 120), .up(340, 110)],
             attempts: ["pan": ["ended (completed)"]],
             buy: ["began 0", "moved 0", "cancelled 0 (gestureRecognized(by: pan))"],
             fired: ["pan": ["pan began", "pan changed", "pan ended"]]),

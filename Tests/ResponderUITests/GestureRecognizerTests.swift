@@ -44,6 +44,30 @@ struct GestureRecognizerTests {
         #expect(tap.lastAttempt?.state == (distance <= 10 ? .recognized : .failed))
     }
 
+    @Test(
+        "every recognizer crosses its movement threshold only by going past it",
+        arguments: [
+            (GestureSpec.Kind.tap(), 10.0), (.longPress(), 10.0), (.pan(), 10.0), (.swipe(.right), 50.0),
+        ], [0.0, 0.5])
+    func movementThresholds(recognizer spec: (kind: GestureSpec.Kind, threshold: Double), past: Double)
+        async throws
+    {
+        let (kind, threshold) = spec
+        let scene = try GestureScene()
+        let recognizer = scene.attach(GestureSpec(label: "gesture", kind: kind, on: "list"))
+        await scene.play([.down(100, 250), .move(100 + threshold + past, 250)])
+        let crossed = past > 0
+        switch kind {
+        case .tap, .longPress:
+            // A tap and a long press fail past their allowance, and stay possible at it.
+            #expect(recognizer.state == (crossed ? .failed : .possible))
+        case .pan:
+            #expect(recognizer.state == (crossed ? .began : .possible))
+        case .swipe:
+            #expect(recognizer.state == (crossed ? .recognized : .possible))
+        }
+    }
+
     @Test("a long press begins exactly at its minimum duration on the injected clock, and not before")
     func longPressDuration() async throws {
         let scene = try GestureScene()
@@ -63,9 +87,9 @@ struct GestureRecognizerTests {
         let scene = try GestureScene()
         let pan = try #require(
             scene.attach(GestureSpec(label: "pan", kind: .pan(), on: "row")) as? PanGestureRecognizer)
-        await scene.play([.down(50, 150), .wait(milliseconds: 10), .move(60, 150)])
+        await scene.play([.down(50, 150), .wait(milliseconds: 10), .move(61, 150)])
         #expect(pan.state == .began)
-        #expect(pan.translation == Point(x: 10, y: 0))
+        #expect(pan.translation == Point(x: 11, y: 0))
         await scene.play([.wait(milliseconds: 10), .move(80, 150)])
         #expect(pan.translation == Point(x: 30, y: 0))
         #expect(pan.velocity == Point(x: 1500, y: 0))  // 30 points in 20 ms

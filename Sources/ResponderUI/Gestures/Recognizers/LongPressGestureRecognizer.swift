@@ -17,7 +17,9 @@ open class LongPressGestureRecognizer: GestureRecognizer {
     public final var minimumPressDuration: Duration
     /// How many pointers press (at least 1).
     public final var numberOfPointersRequired: Int
-    /// How far, in points, a pointer may move before the press is recognized.
+    /// How far, in points, a pointer may move before the press is recognized: it fails once one
+    /// is strictly further (a threshold is crossed only by going past it, as for every
+    /// recognizer here).
     public final var allowableMovement = 10.0
 
     private var starts: [PointerID: Point] = [:]

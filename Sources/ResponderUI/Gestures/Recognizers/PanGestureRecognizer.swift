@@ -1,4 +1,4 @@
-/// Recognizes a drag: pointers that move at least ``minimumDistance`` together. Continuous:
+/// Recognizes a drag: pointers that move further than ``minimumDistance`` together. Continuous:
 /// `began` once they have, `changed` at each move, `ended` when too few pointers are left down.
 /// It reports how far they went (``translation``) and how fast they go (``velocity``).
 ///
@@ -17,7 +17,10 @@ open class PanGestureRecognizer: GestureRecognizer {
     public final var minimumNumberOfPointers: Int
     /// How many pointers, at most, may be down for the drag.
     public final var maximumNumberOfPointers: Int
-    /// How far, in points, the centroid must move for the drag to begin.
+    /// How far, in points, the centroid may move before the drag begins: it begins once the
+    /// centroid is strictly further than this from where it started (the same rule as a tap's
+    /// and a long press's ``TapGestureRecognizer/allowableMovement``: a threshold is crossed
+    /// only by going past it).
     public final var minimumDistance = 10.0
 
     /// How far the pointers' centroid has moved since the drag started, in points (window
@@ -72,7 +75,7 @@ open class PanGestureRecognizer: GestureRecognizer {
             state = .changed
         } else if state == .possible,
             (minimumNumberOfPointers...maximumNumberOfPointers).contains(numberOfPointers),
-            Point.zero.distance(to: translation) >= minimumDistance
+            Point.zero.distance(to: translation) > minimumDistance
         {
             state = .began
         }

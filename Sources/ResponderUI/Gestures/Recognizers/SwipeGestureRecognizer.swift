@@ -1,4 +1,4 @@
-/// Recognizes a swipe: pointers that move at least ``minimumDistance`` in one of the allowed
+/// Recognizes a swipe: pointers that move further than ``minimumDistance`` in one of the allowed
 /// ``direction``s within ``maximumDuration``. Discrete: it recognizes as soon as the distance is
 /// covered, and ``recognizedDirection`` says which way.
 ///
@@ -18,7 +18,9 @@ open class SwipeGestureRecognizer: GestureRecognizer {
     public final var direction: SwipeDirection
     /// How many pointers swipe together (at least 1).
     public final var numberOfPointersRequired: Int
-    /// How far, in points, the swipe must go.
+    /// How far, in points, the swipe must go: it recognizes once it is strictly further than
+    /// this along its direction (a threshold is crossed only by going past it, as for every
+    /// recognizer here).
     public final var minimumDistance = 50.0
     /// How long the swipe may take, from its first pointer down.
     public final var maximumDuration: Duration = .milliseconds(500)
@@ -58,7 +60,7 @@ open class SwipeGestureRecognizer: GestureRecognizer {
         let (way, along): (SwipeDirection, Double) =
             abs(dx) >= abs(dy) ? (dx >= 0 ? .right : .left, abs(dx)) : (dy >= 0 ? .down : .up, abs(dy))
         if direction.contains(way) {
-            guard along >= minimumDistance else { return }
+            guard along > minimumDistance else { return }
             recognizedDirection = way
             state = .recognized
         } else if along > 10 {

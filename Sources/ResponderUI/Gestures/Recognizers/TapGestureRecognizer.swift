@@ -23,7 +23,9 @@ open class TapGestureRecognizer: GestureRecognizer {
     public final var numberOfTapsRequired: Int
     /// How many pointers each tap has (at least 1).
     public final var numberOfPointersRequired: Int
-    /// How far, in points, a pointer may move from where it went down.
+    /// How far, in points, a pointer may move from where it went down: the tap fails once one is
+    /// strictly further (a threshold is crossed only by going past it, as for every recognizer
+    /// here).
     public final var allowableMovement = 10.0
     /// How long, at most, between a tap's lift and the next tap's first pointer.
     public final var maximumTapInterval: Duration = .milliseconds(350)
