@@ -75,6 +75,39 @@ struct GestureConflictTests {
             attempts: ["double": ["failed (not recognized)"], "single": ["recognized (completed)"]],
             row: ["began 0", "ended 0", "began 0", "ended 0"],
             fired: ["single": ["single recognized"]]),
+        GestureScenario(
+            name:
+                "two single taps on one pointer: the sweep at the lift picks the row's, which takes the sequence, so the row is told cancelled, not ended",
+            specs: [
+                GestureSpec(label: "rowTap", kind: .tap(), on: "row"),
+                GestureSpec(label: "listTap", kind: .tap(), on: "list"),
+            ],
+            steps: [.down(50, 150), .up(50, 150)],
+            attempts: ["listTap": ["failed (defeated by rowTap)"], "rowTap": ["recognized (completed)"]],
+            row: ["began 0", "cancelled 0 (gestureRecognized(by: rowTap))"],
+            fired: ["rowTap": ["rowTap recognized"]]),
+        GestureScenario(
+            name:
+                "two single taps on one pointer, the first declined by its delegate: it leaves the arena before the sweep, and the next one wins",
+            specs: [
+                GestureSpec(label: "rowTap", kind: .tap(), on: "row", declines: true),
+                GestureSpec(label: "listTap", kind: .tap(), on: "list"),
+            ],
+            steps: [.down(50, 150), .up(50, 150)],
+            attempts: ["rowTap": ["failed (declined to begin)"], "listTap": ["recognized (completed)"]],
+            row: ["began 0", "cancelled 0 (gestureRecognized(by: listTap))"],
+            fired: ["listTap": ["listTap recognized"]]),
+        GestureScenario(
+            name:
+                "a tap recognizer on the button that wins the sweep against a tap on the list takes the sequence: the button is told cancelled and sends nothing",
+            specs: [
+                GestureSpec(label: "buyTap", kind: .tap(), on: "buy"),
+                GestureSpec(label: "listTap", kind: .tap(), on: "list"),
+            ],
+            steps: [.down(340, 150), .up(340, 150)],
+            attempts: ["listTap": ["failed (defeated by buyTap)"], "buyTap": ["recognized (completed)"]],
+            buy: ["began 0", "cancelled 0 (gestureRecognized(by: buyTap))"],
+            fired: ["buyTap": ["buyTap recognized"]]),
     ]
 
     nonisolated static let scrolling: [GestureScenario] = [

@@ -24,6 +24,9 @@ final class GestureCoordinator {
     private var claimOrders: [ObjectIdentifier: Int] = [:]
     /// While a `began` is fed: its pointer, and the recognizer that claimed it meanwhile.
     private var beginning: (pointer: PointerID, claimedBy: GestureRecognizer?)?
+    /// While an `ended` is fed and settled: its pointer, and the winners of its arenas swept
+    /// meanwhile, which take the lifting sequence from the views if they are granted then.
+    private var lifting: (pointer: PointerID, sweptFor: [GestureRecognizer])?
     /// Recognizers whose chain events may still be under way.
     private var sending: [GestureRecognizer] = []
     private var isSettling = false
@@ -89,6 +92,8 @@ final class GestureCoordinator {
         defer { operationEnded() }
         guard let id = liveArena(of: event.pointer) else { return }
         track(event)
+        lifting = (event.pointer, [])
+        defer { lifting = nil }
         feed(id) { $0.pointerEnded(event) }
         pointerLifted(id)
         settle()
@@ -222,9 +227,11 @@ final class GestureCoordinator {
                 continue
             }
             if let index = arenas.firstIndex(where: \.isDueForSweep) {
-                let arena = arenas.remove(at: index)
+                var arena = arenas.remove(at: index)
+                removeDeclinedClaimants(from: &arena)
                 if let (winner, defeated) = arena.sweep() {
                     for loser in defeated where isActive(loser) { end(loser, .defeated(by: winner.label)) }
+                    if lifting?.pointer == arena.pointer { lifting?.sweptFor.append(winner) }
                 }
                 needsAnotherPass = true
                 continue
@@ -283,7 +290,7 @@ final class GestureCoordinator {
     private func grant(_ recognizer: GestureRecognizer) {
         guard let granted = recognizer.pendingClaim else { return }
         recognizer.pendingClaim = nil
-        if isDeclined(recognizer) {
+        if !granted.wasAllowed, isDeclined(recognizer) {
             end(recognizer, .declined)
             return
         }
@@ -295,6 +302,11 @@ final class GestureCoordinator {
         }
         for arena in arenas where arena.contains(recognizer) {
             claim(arena: arena.id, for: recognizer)
+        }
+        // A winner is a winner however it won: one that won the sweep of the pointer lifting
+        // now takes its sequence, and the view gets `cancelled` instead of `ended`.
+        if let lifting, lifting.sweptFor.contains(where: { $0 === recognizer }) {
+            take(lifting.pointer, for: recognizer)
         }
         if granted.state == .recognized {
             close(recognizer, .completed)
@@ -310,13 +322,35 @@ final class GestureCoordinator {
         for loser in arena.defeated(byClaimOf: recognizer) where isActive(loser) {
             end(loser, .defeated(by: recognizer.label))
         }
-        guard recognizer.cancelsTouchesInView, arena.isPointerDown, let owner = recognizer.view else {
-            return
-        }
-        if let beginning, beginning.pointer == arena.pointer {
+        guard arena.isPointerDown || arena.pointer == lifting?.pointer else { return }
+        take(arena.pointer, for: recognizer)
+    }
+
+    /// `recognizer`, which has won, takes `pointer`'s sequence from the views if it cancels
+    /// touches.
+    private func take(_ pointer: PointerID, for recognizer: GestureRecognizer) {
+        guard recognizer.cancelsTouchesInView, let owner = recognizer.view else { return }
+        if let beginning, beginning.pointer == pointer {
             self.beginning?.claimedBy = beginning.claimedBy ?? recognizer
         } else {
-            window.claim(arena.pointer, for: owner, by: recognizer)
+            window.claim(pointer, for: owner, by: recognizer)
+        }
+    }
+
+    /// Before a sweep picks its winner: the members whose claim is declined (by their delegate,
+    /// or a view under their pointers) leave the arena first, in order, until one is let
+    /// begin or a member without a claim comes first; so the next member wins instead of one
+    /// that would not begin.
+    private func removeDeclinedClaimants(from arena: inout GestureArena) {
+        for member in arena.members where isActive(member) {
+            guard member.pendingClaim != nil else { return }
+            if isDeclined(member) {
+                end(member, .declined)
+                arena.remove(member)
+            } else {
+                member.pendingClaim?.wasAllowed = true
+                return
+            }
         }
     }
 

@@ -126,6 +126,9 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
         var state: State
         /// Whether it waits until no competitor is left (``recognizeWhenUnopposed()``).
         var waitsForArena: Bool
+        /// Whether the delegate and the views were asked already, and let it begin (a sweep
+        /// asks before it picks its winner): they are not asked twice.
+        var wasAllowed = false
     }
 
     /// Whether the recognizer is in an attempt (it has a coordinator until it resets).
