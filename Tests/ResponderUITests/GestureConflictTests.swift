@@ -170,6 +170,16 @@ struct GestureConflictTests {
 
     nonisolated static let pressesAndSwipes: [GestureScenario] = [
         GestureScenario(
+            name:
+                "a long press of zero duration wins at the down: the tap beside it is defeated and the row never hears of the sequence",
+            specs: [
+                GestureSpec(label: "tap", kind: .tap(), on: "row"),
+                GestureSpec(label: "press", kind: .longPress(milliseconds: 0), on: "row"),
+            ],
+            steps: [.down(50, 150), .up(50, 150)],
+            attempts: ["tap": ["failed (defeated by press)"], "press": ["ended (completed)"]],
+            fired: ["press": ["press began", "press ended"]]),
+        GestureScenario(
             name: "a long press recognized defeats a tap on the same view and takes the row's sequence",
             specs: [
                 GestureSpec(label: "tap", kind: .tap(), on: "row"),

@@ -39,6 +39,11 @@ open class LongPressGestureRecognizer: GestureRecognizer {
         starts[pointer.pointer] = pointer.location
         if starts.count > numberOfPointersRequired {
             state = .failed
+        } else if starts.count == numberOfPointersRequired, minimumPressDuration <= .zero {
+            // Decided at the down: it wins there, before the views hear of the sequence (an
+            // eager winner, as Flutter's arena resolves one when it closes), not at the next
+            // turn of the clock.
+            state = .began
         } else if starts.count == numberOfPointersRequired {
             schedule(after: minimumPressDuration) { [weak self] in
                 guard let self, self.state == .possible,
