@@ -202,6 +202,31 @@ struct GestureRecognizerTests {
         #expect(scene.isQuiet)
     }
 
+    @Test(
+        "a view that takes a sequence over ends at once the attempts of the recognizers strictly below it, with the reason; its own and those above go on"
+    )
+    func takeOverEndsRecognizersBelow() async throws {
+        let scene = try GestureScene([
+            GestureSpec(label: "rowPress", kind: .longPress(), on: "row"),
+            GestureSpec(label: "buyPress", kind: .longPress(), on: "buy"),
+            GestureSpec(label: "listPress", kind: .longPress(), on: "list"),
+        ])
+        await scene.play([.down(340, 150), .wait(milliseconds: 100)])
+        #expect(scene.window.boundView(for: .primary) === scene.buy)
+        try scene.row.takeOver(.primary)
+        #expect(
+            scene.recognizers["buyPress"]?.lastAttempt
+                == GestureAttempt(state: .failed, reason: .inputCancelled(.takenOver)))
+        #expect(scene.recognizers["rowPress"]?.state == .possible)
+        #expect(scene.recognizers["listPress"]?.state == .possible)
+        await scene.play([.wait(milliseconds: 400)])
+        #expect(scene.recognizers["rowPress"]?.state == .began)
+        await scene.play([.up(340, 150)])
+        #expect(
+            scene.recognizers["rowPress"]?.lastAttempt == GestureAttempt(state: .ended, reason: .completed))
+        #expect(scene.isQuiet)
+    }
+
     @Test("a recognizer that decides nothing fails once its pointers are up and it waits for nothing")
     func undecidedRecognizerFails() async throws {
         let scene = try GestureScene()

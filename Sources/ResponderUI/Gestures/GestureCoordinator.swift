@@ -123,6 +123,24 @@ final class GestureCoordinator {
         settle()
     }
 
+    /// `taker` took `pointer`'s sequence over from a view below it: the recognizers of the views
+    /// strictly below the taker that compete for the pointer end at once, with
+    /// ``GestureAttempt/Reason/inputCancelled(_:)`` ``PointerCancellation/takenOver`` (failed,
+    /// or cancelled if they had begun): the sequence they watched is the taker's now. The
+    /// taker's own recognizers, and those above it, go on.
+    func sequenceTakenOver(_ pointer: PointerID, by taker: View) {
+        operations += 1
+        defer { operationEnded() }
+        guard let id = liveArena(of: pointer), let arena = arenas.first(where: { $0.id == id }) else {
+            return
+        }
+        for recognizer in arena.members where isActive(recognizer) {
+            guard let view = recognizer.view, view !== taker, view.isDescendant(of: taker) else { continue }
+            end(recognizer, .inputCancelled(.takenOver))
+        }
+        settle()
+    }
+
     // MARK: Recognizers and views leaving
 
     /// `recognizer` was removed from its view or disabled: its attempt ends

@@ -17,15 +17,19 @@ extension View {
     ///    the end of the hop it is in, its outcome `Outcome.cancelled(_:)` with reason
     ///    `Outcome.Stop.Reason.withdrawn`) — including the one whose handler calls this, so no
     ///    responder above the caller's hop sees it;
-    /// 2. the sequence is bound to this view: ``Window/boundView(for:)`` reports it, and every
+    /// 2. the gesture recognizers of the views strictly below this one that compete for the
+    ///    pointer end their attempts at once (``GestureAttempt/Reason/inputCancelled(_:)``
+    ///    ``PointerCancellation/takenOver``); this view's own recognizers, and those above it,
+    ///    go on;
+    /// 3. the sequence is bound to this view: ``Window/boundView(for:)`` reports it, and every
     ///    later phase (`moved`, `ended`, `cancelled`) is sent up the chain from it;
-    /// 3. the view it was bound to is sent a ``PointerPhase/cancelled`` event with
+    /// 4. the view it was bound to is sent a ``PointerPhase/cancelled`` event with
     ///    ``PointerEvent/cancellation`` ``PointerCancellation/takenOver``, up its chain like any
     ///    pointer event, but only through the responders still below this view: the first
     ///    interface responder that is not (normally this view) ends the send, handled, without
     ///    running anything. This view and what is above it are never told.
     ///
-    /// Steps 1 and 2 are done when this returns; the send of step 3 has run every hop it reached
+    /// Steps 1 to 3 are done when this returns; the send of step 4 has run every hop it reached
     /// without suspending (see Docs/WindowLayer.md, "Cancellation").
     ///
     /// So the view it was bound to gets exactly one `cancelled` and nothing after it, and the

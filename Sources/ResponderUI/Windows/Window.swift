@@ -227,7 +227,9 @@ open class Window: View {
         guard taker.window === self else { throw .notInWindow }
         // The event being delivered is withdrawn too (its handler may be the caller): the
         // responders below the taker must not see it after their `cancelled`.
-        execute(try sequences.takeOver(pointer, by: taker) { $0.isDescendant(of: taker) }.get())
+        let action = try sequences.takeOver(pointer, by: taker) { $0.isDescendant(of: taker) }.get()
+        gestures.sequenceTakenOver(pointer, by: taker)
+        execute(action)
     }
 
     // MARK: Key input
