@@ -20,6 +20,12 @@ private final class Wayward: GestureRecognizer {
     }
 }
 
+/// The states a recognizer sent chain events for.
+@MainActor
+private final class StateLog {
+    var states: [GestureRecognizer.State] = []
+}
+
 @MainActor
 @Suite("Gesture recognizers")
 struct GestureRecognizerTests {
@@ -225,6 +231,57 @@ struct GestureRecognizerTests {
         #expect(
             scene.recognizers["rowPress"]?.lastAttempt == GestureAttempt(state: .ended, reason: .completed))
         #expect(scene.isQuiet)
+    }
+
+    /// What a delegate tears down while it is asked whether a recognizer may begin.
+    enum Teardown: String, CaseIterable, Sendable {
+        case removesTheView, removesTheRecognizer, disablesTheRecognizer, detachesTheWindow
+    }
+
+    @Test(
+        "a delegate that tears down the recognizer, its view or its window while asked to begin ends the attempt once, and nothing begins",
+        arguments: Teardown.allCases)
+    func teardownWhileAskedToBegin(teardown: Teardown) async throws {
+        let scene = try GestureScene([GestureSpec(label: "pan", kind: .pan(), on: "row")])
+        let pan = try #require(scene.recognizers["pan"])
+        scene.journal.whileAskedToBegin = { recognizer in
+            switch teardown {
+            case .removesTheView: scene.row.removeFromSuperview()
+            case .removesTheRecognizer: recognizer.view?.removeGestureRecognizer(recognizer)
+            case .disablesTheRecognizer: recognizer.isEnabled = false
+            case .detachesTheWindow: scene.scene.app.removeWindow(scene.window)
+            }
+        }
+        await scene.play([.down(50, 150), .move(50, 170)])
+        let attempts = scene.journal.attempts["pan"] ?? []
+        #expect(attempts.count == 1, "\(attempts)")
+        #expect(attempts.first?.state == .failed)
+        #expect(scene.fired.isEmpty)
+        #expect(pan.state != .began)
+    }
+
+    @Test(
+        "a defeated competitor whose end removes the winner's view: the winner's chain events keep their transition order, began then cancelled"
+    )
+    func defeatedCompetitorRemovesWinnersView() async throws {
+        let scene = try GestureScene([
+            GestureSpec(label: "pan", kind: .pan(), on: "row"),
+            GestureSpec(label: "press", kind: .longPress(), on: "row"),
+        ])
+        scene.journal.whenEnded = { recognizer, _ in
+            if recognizer.label == "press" { scene.row.removeFromSuperview() }
+        }
+        // The states the pan sends chain events for, in the order it sends them (the row has
+        // left the window: they reach nobody above it).
+        let sent = StateLog()
+        try #require(scene.recognizers["pan"]).addChainEvent { pan -> GestureFired? in
+            sent.states.append(pan.state)
+            return nil
+        }
+        await scene.play([.down(50, 150), .move(50, 170)])
+        #expect(sent.states == [.began, .cancelled])
+        #expect(scene.journal.summary["pan"] == ["cancelled (input cancelled (viewLeftWindow))"])
+        #expect(scene.journal.summary["press"] == ["failed (defeated by pan)"])
     }
 
     @Test("a recognizer that decides nothing fails once its pointers are up and it waits for nothing")

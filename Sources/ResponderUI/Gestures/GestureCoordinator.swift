@@ -312,25 +312,34 @@ final class GestureCoordinator {
             end(recognizer, .declined)
             return
         }
+        // Asked, the delegate (or a view) may have ended the attempt: it removed the recognizer
+        // or its view, disabled it, or detached the window. One attempt, one end.
+        guard isActive(recognizer) else { return }
         recognizer.storedState = granted.state
+        // The winner's `began` goes out before anyone else hears of the win: a loser's or a
+        // dependent's end runs delegate code that may end the winner in turn (remove its
+        // view), and its `cancelled` must come after its `began`.
+        if granted.state == .began { send(recognizer, .began) }
+        // Still the winner: not ended by what the others' ends ran (a recognized one is ended
+        // already, by its own transition, and only closes).
+        let isWinning = { recognizer.coordinator === self && recognizer.storedState == granted.state }
+        let won = arenas.filter { $0.contains(recognizer) }.map(\.id)
         for dependent in attempts where dependent !== recognizer && isActive(dependent) {
             if dependent.requiredToFail.contains(where: { $0 === recognizer }) {
                 end(dependent, .requirementRecognized(recognizer.label))
             }
         }
-        for arena in arenas where arena.contains(recognizer) {
-            claim(arena: arena.id, for: recognizer)
+        for id in won where isWinning() {
+            claim(arena: id, for: recognizer)
         }
         // A winner is a winner however it won: one that won the sweep of the pointer lifting
         // now takes its sequence, and the view gets `cancelled` instead of `ended`.
-        if let lifting, lifting.sweptFor.contains(where: { $0 === recognizer }) {
+        if let lifting, lifting.sweptFor.contains(where: { $0 === recognizer }), isWinning() {
             take(lifting.pointer, for: recognizer)
         }
-        if granted.state == .recognized {
-            close(recognizer, .completed)
-        } else {
-            send(recognizer, .began)
-        }
+        // A discrete gesture's one transition is its end: it closes once the others have
+        // heard, unless their delegates ended it meanwhile.
+        if granted.state == .recognized, isWinning() { close(recognizer, .completed) }
     }
 
     /// `recognizer`, which has won, takes arena `id`: it defeats the other members, and takes
@@ -362,7 +371,8 @@ final class GestureCoordinator {
     private func removeDeclinedClaimants(from arena: inout GestureArena) {
         for member in arena.members where isActive(member) {
             guard member.pendingClaim != nil else { return }
-            if isDeclined(member) {
+            if isDeclined(member) || !isActive(member) {
+                // Declined, or its attempt ended while the delegate was asked.
                 end(member, .declined)
                 arena.remove(member)
             } else {

@@ -88,9 +88,12 @@ final class GestureJournal: GestureRecognizerDelegate {
     private(set) var attempts: [String: [GestureAttempt]] = [:]
     var pairs: Set<[String]> = []
     var declining: Set<String> = []
+    /// Runs inside `shouldBegin`, before it answers: a delegate that tears something down.
+    var whileAskedToBegin: ((GestureRecognizer) -> Void)?
 
     func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool {
-        !declining.contains(recognizer.label)
+        whileAskedToBegin?(recognizer)
+        return !declining.contains(recognizer.label)
     }
 
     func gestureRecognizer(
@@ -99,8 +102,12 @@ final class GestureJournal: GestureRecognizerDelegate {
         pairs.contains([recognizer.label, other.label].sorted())
     }
 
+    /// Runs once an attempt's end is recorded: a delegate that tears something down.
+    var whenEnded: ((GestureRecognizer, GestureAttempt) -> Void)?
+
     func gestureRecognizer(_ recognizer: GestureRecognizer, didEnd attempt: GestureAttempt) {
         attempts[recognizer.label, default: []].append(attempt)
+        whenEnded?(recognizer, attempt)
     }
 
     /// Each recognizer's attempts, as `state (reason)`.
