@@ -20,6 +20,16 @@ private final class Wayward: GestureRecognizer {
     }
 }
 
+/// What the tap recognizer of the nested-tap test sends besides `GestureFired`.
+private struct NestedTap: Event {}
+
+/// The deliveries of the taps a handler made.
+@MainActor
+private final class NestedTaps {
+    var started = false
+    var deliveries: [PointerDelivery?] = []
+}
+
 /// The states a recognizer sent chain events for.
 @MainActor
 private final class StateLog {
@@ -282,6 +292,32 @@ struct GestureRecognizerTests {
         #expect(sent.states == [.began, .cancelled])
         #expect(scene.journal.summary["pan"] == ["cancelled (input cancelled (viewLeftWindow))"])
         #expect(scene.journal.summary["press"] == ["failed (defeated by pan)"])
+    }
+
+    @Test(
+        "a handler of a tap's chain event that taps the same window again gets its own tap back, recognized, and both taps end",
+        .timeLimit(.minutes(1)))
+    func tapFromInsideATapsHandler() async throws {
+        // The row keeps its sequences (the tap does not cancel touches): each tap returns the
+        // delivery of its own `ended`.
+        let scene = try GestureScene([
+            GestureSpec(label: "tap", kind: .tap(), on: "row", cancelsTouchesInView: false)
+        ])
+        let nested = NestedTaps()
+        scene.scene.controller.handlers.on(NestedTap.self) { _, _, _ in
+            guard !nested.started else { return .handled }
+            nested.started = true
+            nested.deliveries.append(await scene.window.tap(at: Point(x: 60, y: 150)))
+            return .handled
+        }
+        try #require(scene.recognizers["tap"]).addChainEvent { _ in NestedTap() }
+        let outer = await scene.window.tap(at: Point(x: 50, y: 150))
+        #expect(outer?.event.location == Point(x: 50, y: 150))
+        #expect(nested.deliveries.count == 1)
+        #expect(nested.deliveries.first??.event.location == Point(x: 60, y: 150))
+        #expect(scene.fired == ["tap recognized", "tap recognized"])
+        #expect(scene.journal.summary["tap"] == ["recognized (completed)", "recognized (completed)"])
+        #expect(scene.isQuiet)
     }
 
     @Test("a recognizer that decides nothing fails once its pointers are up and it waits for nothing")

@@ -317,14 +317,21 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
         let events = chainEvents.compactMap { $0(self) }
         guard !events.isEmpty else { return }
         let collector = TriggeredChainEvents.current
-        let previous = chainEventsUnderWay
+        let id = ObjectIdentifier(self)
+        // Sent from inside one of this recognizer's own batches (a handler of its chain event
+        // tapped the window again, and it recognized that tap): the batch under way waits for
+        // this one, so this one does not wait for it.
+        let previous = ChainEventBatches.sending.contains(id) ? nil : chainEventsUnderWay
+        let sending = ChainEventBatches.sending + [id]
         chainEventBatches += 1
         let batch = chainEventBatches
         chainEventsUnderWay = Task {
             await previous?.value
             var outcomes: [Outcome] = []
             for event in events {
-                let outcome = await TriggeredChainEvents.$current.withValue(nil) { await view.send(event) }
+                let outcome = await ChainEventBatches.$sending.withValue(sending) {
+                    await TriggeredChainEvents.$current.withValue(nil) { await view.send(event) }
+                }
                 outcomes.append(outcome)
                 collector?.append(
                     ChainEventDelivery(
@@ -344,4 +351,9 @@ struct WeakRecognizer {
     init(_ recognizer: GestureRecognizer) {
         self.recognizer = recognizer
     }
+}
+
+/// The recognizers whose chain events the current task is sending: their handlers run in it.
+enum ChainEventBatches {
+    @TaskLocal static var sending: [ObjectIdentifier] = []
 }
