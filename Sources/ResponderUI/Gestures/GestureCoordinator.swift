@@ -14,8 +14,12 @@
 final class GestureCoordinator {
     /// The window whose recognizers these are.
     unowned let window: Window
-    /// The live and held arenas, oldest first.
+    /// The live and held arenas, oldest first (so in the order of their ids).
     private var arenas: [GestureArena] = []
+    /// The live arena of each pointer down: found at once however many pointers are down.
+    private var liveArenas: [PointerID: Int] = [:]
+    /// How many arenas' pointers are up: only those may be due for a sweep.
+    private var liftedArenas = 0
     private var nextArenaID = 0
     /// The recognizers in an attempt here, in the order their attempts started.
     private var attempts: [GestureRecognizer] = []
@@ -60,6 +64,7 @@ final class GestureCoordinator {
         let arena = GestureArena(id: nextArenaID, pointer: event.pointer, members: members)
         nextArenaID += 1
         arenas.append(arena)
+        liveArenas[event.pointer] = arena.id
         for recognizer in members {
             if !recognizer.isInAttempt { startAttempt(recognizer) }
             recognizer.pointers[event.pointer] = event.location
@@ -105,7 +110,7 @@ final class GestureCoordinator {
     func sequenceCancelled(_ pointer: PointerID, reason: PointerCancellation) {
         operations += 1
         defer { operationEnded() }
-        guard let id = liveArena(of: pointer), let arena = arenas.first(where: { $0.id == id }) else {
+        guard let id = liveArena(of: pointer), let arena = arenaIndex(id).map({ arenas[$0] }) else {
             return
         }
         let ending = GestureAttempt.Reason.inputCancelled(reason)
@@ -131,7 +136,7 @@ final class GestureCoordinator {
     func sequenceTakenOver(_ pointer: PointerID, by taker: View) {
         operations += 1
         defer { operationEnded() }
-        guard let id = liveArena(of: pointer), let arena = arenas.first(where: { $0.id == id }) else {
+        guard let id = liveArena(of: pointer), let arena = arenaIndex(id).map({ arenas[$0] }) else {
             return
         }
         for recognizer in arena.members where isActive(recognizer) {
@@ -171,7 +176,7 @@ final class GestureCoordinator {
     /// Whether the views must not get `pointer`'s sequence yet: a recognizer competing for it
     /// delays touches and may still recognize.
     func delaysViews(_ pointer: PointerID) -> Bool {
-        guard let id = liveArena(of: pointer), let arena = arenas.first(where: { $0.id == id }) else {
+        guard let id = liveArena(of: pointer), let arena = arenaIndex(id).map({ arenas[$0] }) else {
             return false
         }
         return arena.members.contains { $0.delaysTouchesBegan && $0.storedState == .possible }
@@ -244,8 +249,9 @@ final class GestureCoordinator {
                 needsAnotherPass = true
                 continue
             }
-            if let index = arenas.firstIndex(where: \.isDueForSweep) {
+            if liftedArenas > 0, let index = arenas.firstIndex(where: \.isDueForSweep) {
                 var arena = arenas.remove(at: index)
+                liftedArenas -= 1
                 removeDeclinedClaimants(from: &arena)
                 if let (winner, defeated) = arena.sweep() {
                     for loser in defeated where isActive(loser) { end(loser, .defeated(by: winner.label)) }
@@ -345,7 +351,7 @@ final class GestureCoordinator {
     /// `recognizer`, which has won, takes arena `id`: it defeats the other members, and takes
     /// the sequence from the views if it cancels touches.
     private func claim(arena id: Int, for recognizer: GestureRecognizer) {
-        guard let arena = arenas.first(where: { $0.id == id }) else { return }
+        guard let arena = arenaIndex(id).map({ arenas[$0] }) else { return }
         for loser in arena.defeated(byClaimOf: recognizer) where isActive(loser) {
             end(loser, .defeated(by: recognizer.label))
         }
@@ -474,14 +480,23 @@ final class GestureCoordinator {
     }
 
     private func liveArena(of pointer: PointerID) -> Int? {
-        arenas.last { $0.pointer == pointer && $0.isPointerDown }?.id
+        liveArenas[pointer]
+    }
+
+    /// The index of arena `id` in ``arenas`` (ordered by id), by binary search.
+    private func arenaIndex(_ id: Int) -> Int? {
+        var low = 0
+        var high = arenas.count
+        while low < high {
+            let middle = (low + high) / 2
+            if arenas[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < arenas.count && arenas[low].id == id ? low : nil
     }
 
     private func track(_ event: PointerEvent) {
-        guard let arena = arenas.last(where: { $0.pointer == event.pointer && $0.isPointerDown }) else {
-            return
-        }
-        for recognizer in arena.trackers where recognizer.pointers[event.pointer] != nil {
+        guard let id = liveArena(of: event.pointer), let index = arenaIndex(id) else { return }
+        for recognizer in arenas[index].trackers where recognizer.pointers[event.pointer] != nil {
             recognizer.pointers[event.pointer] = event.location
         }
     }
@@ -489,10 +504,9 @@ final class GestureCoordinator {
     /// Calls `deliver` on each member of arena `id` still competing, in order, settling after
     /// each: a member defeated by an earlier one's claim is not called.
     private func feed(_ id: Int, _ deliver: (GestureRecognizer) -> Void) {
-        guard let arena = arenas.first(where: { $0.id == id }) else { return }
+        guard let arena = arenaIndex(id).map({ arenas[$0] }) else { return }
         for recognizer in arena.members {
-            guard isActive(recognizer), arenas.contains(where: { $0.id == id && $0.contains(recognizer) })
-            else {
+            guard isActive(recognizer), let index = arenaIndex(id), arenas[index].contains(recognizer) else {
                 continue
             }
             deliver(recognizer)
@@ -503,9 +517,11 @@ final class GestureCoordinator {
     /// The pointer of arena `id` is up: its recognizers stop tracking it; the arena stays
     /// until it is swept.
     private func pointerLifted(_ id: Int) {
-        guard let index = arenas.firstIndex(where: { $0.id == id }) else { return }
+        guard let index = arenaIndex(id), arenas[index].isPointerDown else { return }
         arenas[index].isPointerDown = false
+        liftedArenas += 1
         let pointer = arenas[index].pointer
+        if liveArenas[pointer] == id { liveArenas[pointer] = nil }
         for recognizer in arenas[index].trackers { recognizer.pointers[pointer] = nil }
     }
 

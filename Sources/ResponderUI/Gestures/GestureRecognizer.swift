@@ -96,7 +96,7 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
     /// A claim waiting for the arena or a requirement.
     final var pendingClaim: PendingClaim?
     /// The pointers of the attempt still down, with their last location (window coordinates).
-    final var pointers: [PointerID: Point] = [:]
+    final var pointers: PointerLocations = [:]
     /// The window coordinating the attempt under way, if any.
     final weak var coordinator: GestureCoordinator?
     /// The timers of the attempt's window's event system: its clock.
@@ -227,15 +227,13 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
     /// The centroid of the attempt's pointers that are down, in `view`'s coordinates (the
     /// window's when `nil`); `.zero` when none is.
     public final func location(in view: View?) -> Point {
-        guard !pointers.isEmpty else { return .zero }
-        let sum = pointers.values.reduce(Point.zero) { Point(x: $0.x + $1.x, y: $0.y + $1.y) }
-        let centroid = Point(x: sum.x / Double(pointers.count), y: sum.y / Double(pointers.count))
+        guard let centroid = pointers.centroid else { return .zero }
         return view.map { $0.convert(centroid, from: nil) } ?? centroid
     }
 
     /// The attempt's pointers that are down, in id order.
     public final var activePointers: [PointerID] {
-        pointers.keys.sorted { $0.rawValue < $1.rawValue }
+        pointers.pointers.sorted { $0.rawValue < $1.rawValue }
     }
 
     /// Where `pointer` of the attempt was last, in `view`'s coordinates (the window's when

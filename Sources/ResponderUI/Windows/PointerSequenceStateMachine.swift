@@ -200,10 +200,18 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
         case idle
         /// A sequence in progress.
         case tracking(Tracking)
+
+        /// Whether the pointer's sequence is held back from the views.
+        var isHeld: Bool {
+            if case .tracking(let sequence) = self, case .held = sequence.reception { true } else { false }
+        }
     }
 
     /// The tracking pointers; a pointer with no entry is idle.
     private var pointers: [PointerID: PointerState] = [:]
+    /// How many of ``pointers`` are held back: kept by the one setter, so that asking costs
+    /// nothing however many pointers are down.
+    private var heldCount = 0
     private var nextSerial = 0
 
     /// Every pointer idle.
@@ -212,10 +220,12 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     private subscript(pointer: PointerID) -> PointerState {
         get { pointers[pointer] ?? .idle }
         set {
+            if pointers[pointer]?.isHeld == true { heldCount -= 1 }
             switch newValue {
             case .idle: pointers[pointer] = nil
             case .tracking: pointers[pointer] = newValue
             }
+            if newValue.isHeld { heldCount += 1 }
         }
     }
 
@@ -243,11 +253,7 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     }
 
     /// Whether any sequence is held back (no allocation, no sorting).
-    package var hasHeldSequences: Bool {
-        pointers.values.contains {
-            if case .tracking(let sequence) = $0, case .held = sequence.reception { true } else { false }
-        }
-    }
+    package var hasHeldSequences: Bool { heldCount > 0 }
 
     /// The pointers whose sequences are held back, in id order.
     package var heldPointers: [PointerID] {

@@ -31,6 +31,7 @@ let allScenarios: [any Scenario] = [
     HandlerLookup(),
     HitTesting(),
     GestureRecognizers(),
+    GesturePointers(),
     Tracers(),
     Observation(),
     Interception(),
