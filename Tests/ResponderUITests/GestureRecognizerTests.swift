@@ -81,7 +81,76 @@ struct GestureRecognizerTests {
             #expect(recognizer.state == (crossed ? .began : .possible))
         case .swipe:
             #expect(recognizer.state == (crossed ? .recognized : .possible))
+        case .pinch, .rotation:
+            Issue.record("not a movement threshold of one pointer")
         }
+    }
+
+    @Test(
+        "a pinch begins past its span change and reports the scale from the first span, and how fast by the clock"
+    )
+    func pinchScaleAndVelocity() async throws {
+        let scene = try GestureScene()
+        let pinch = try #require(
+            scene.attach(GestureSpec(label: "pinch", kind: .pinch, on: "list")) as? PinchGestureRecognizer)
+        await scene.play([.down(100, 250, pointer: 0), .down(200, 250, pointer: 1)])
+        #expect(pinch.scale == 1)
+        await scene.play([.wait(milliseconds: 10), .move(210, 250, pointer: 1)])
+        #expect(pinch.state == .possible)  // 10 points: at the threshold, not past it
+        await scene.play([.wait(milliseconds: 10), .move(220, 250, pointer: 1)])
+        #expect(pinch.state == .began)
+        #expect(abs(pinch.scale - 1.2) < 1e-12)
+        await scene.play([.wait(milliseconds: 10), .move(240, 250, pointer: 1)])
+        #expect(pinch.state == .changed)
+        #expect(abs(pinch.scale - 1.4) < 1e-12)
+        #expect(abs(pinch.velocity - 0.4 / 0.03) < 1e-9)  // from 1 to 1.4 in 30 ms
+        // A third pointer at the centroid does not make the scale jump.
+        await scene.play([.down(170, 250, pointer: 2)])
+        #expect(abs(pinch.scale - 1.4) < 1e-12)
+        await scene.play([.up(170, 250, pointer: 2), .up(240, 250, pointer: 1)])
+        #expect(pinch.lastAttempt == GestureAttempt(state: .ended, reason: .completed))
+        await scene.play([.up(100, 250, pointer: 0)])
+        #expect(scene.isQuiet)
+    }
+
+    @Test("a rotation begins past its angle and reports the angle turned since its pointers went down")
+    func rotationAngle() async throws {
+        let scene = try GestureScene()
+        let rotation = try #require(
+            scene.attach(GestureSpec(label: "rotation", kind: .rotation, on: "list"))
+                as? RotationGestureRecognizer)
+        await scene.play([.down(100, 250, pointer: 0), .down(200, 250, pointer: 1)])
+        await scene.play([.move(200, 255, pointer: 1)])  // atan(0.05) ≈ 2.9°: short of 5°
+        #expect(rotation.state == .possible)
+        await scene.play([.move(200, 260, pointer: 1)])  // atan(0.1) ≈ 5.7°
+        #expect(rotation.state == .began)
+        await scene.play([
+            .move(100, 350, pointer: 1), .move(0, 250, pointer: 1), .move(100, 150, pointer: 1),
+        ])
+        #expect(abs(rotation.rotation - 3 * Double.pi / 2) < 1e-12)  // three quarter turns, clockwise on screen
+        await scene.play([.up(100, 150, pointer: 1)])
+        #expect(rotation.lastAttempt == GestureAttempt(state: .ended, reason: .completed))
+        await scene.play([.up(100, 250, pointer: 0)])
+        #expect(scene.isQuiet)
+    }
+
+    @Test("a pinch, a rotation and a pan on one view recognize together by default, and defeat a tap")
+    func transformGesturesTogether() async throws {
+        let scene = try GestureScene([
+            GestureSpec(label: "tap", kind: .tap(pointers: 2), on: "list"),
+            GestureSpec(label: "pinch", kind: .pinch, on: "list"),
+            GestureSpec(label: "rotation", kind: .rotation, on: "list"),
+            GestureSpec(label: "pan", kind: .pan(), on: "list"),
+        ])
+        await scene.play([
+            .down(100, 250, pointer: 0), .down(200, 250, pointer: 1), .move(240, 280, pointer: 1),
+            .up(240, 280, pointer: 1), .up(100, 250, pointer: 0),
+        ])
+        #expect(scene.journal.summary["pinch"] == ["ended (completed)"])
+        #expect(scene.journal.summary["rotation"] == ["ended (completed)"])
+        #expect(scene.journal.summary["pan"] == ["ended (completed)"])
+        #expect(scene.journal.attempts["tap"]?.map(\.state) == [.failed])
+        #expect(scene.isQuiet)
     }
 
     @Test("a long press begins exactly at its minimum duration on the injected clock, and not before")

@@ -192,11 +192,29 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
         return requiredToFail.contains { $0 === other || $0.waits(for: other, visited: visited) }
     }
 
-    /// Whether this recognizer and `other` may recognize together: either delegate says so.
+    /// Whether this recognizer and `other`, which recognizes, may recognize together: either
+    /// delegate says so, or `other` cannot prevent this one (``canPrevent(_:)``,
+    /// ``canBePrevented(by:)``).
     final func recognizesSimultaneously(with other: GestureRecognizer) -> Bool {
         delegate?.gestureRecognizer(self, shouldRecognizeSimultaneouslyWith: other) == true
             || other.delegate?.gestureRecognizer(other, shouldRecognizeSimultaneouslyWith: self) == true
+            || !other.canPrevent(self) || !canBePrevented(by: other)
     }
+
+    /// Whether this recognizer, recognizing, defeats `other` competing for the same pointer
+    /// (UIKit's rule for subclasses; delegates decide case by case). `true` by default; a
+    /// pinch and a rotation return `false` for a pan, a pinch or a rotation.
+    ///
+    /// ```swift
+    /// final class TwoFingerScroll: PanGestureRecognizer {
+    ///     override func canPrevent(_ other: GestureRecognizer) -> Bool { !(other is PinchGestureRecognizer) }
+    /// }
+    /// ```
+    open func canPrevent(_ other: GestureRecognizer) -> Bool { true }
+
+    /// Whether `other`, recognizing, may defeat this recognizer. `true` by default; see
+    /// ``canPrevent(_:)``.
+    open func canBePrevented(by other: GestureRecognizer) -> Bool { true }
 
     // MARK: Pointer methods
 

@@ -13,6 +13,8 @@ struct GestureSpec: Sendable, CustomStringConvertible {
         case longPress(milliseconds: Int = 500)
         case pan(minimumDistance: Double = 10)
         case swipe(SwipeDirection)
+        case pinch
+        case rotation
     }
 
     let label: String
@@ -44,6 +46,10 @@ struct GestureSpec: Sendable, CustomStringConvertible {
             recognizer = pan
         case .swipe(let direction):
             recognizer = SwipeGestureRecognizer(label: label, direction: direction)
+        case .pinch:
+            recognizer = PinchGestureRecognizer(label: label)
+        case .rotation:
+            recognizer = RotationGestureRecognizer(label: label)
         }
         recognizer.cancelsTouchesInView = cancelsTouchesInView
         recognizer.delaysTouchesBegan = delaysTouchesBegan
