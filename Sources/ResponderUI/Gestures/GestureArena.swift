@@ -21,9 +21,11 @@ struct GestureArena {
     /// attempt ends.
     private(set) var members: [GestureRecognizer]
     /// Every recognizer that got the `began`: they track the pointer until it lifts.
-    let trackers: [GestureRecognizer]
+    private(set) var trackers: [GestureRecognizer]
     /// Whether the pointer is still down.
     var isPointerDown = true
+    /// Where the pointer was last (window coordinates).
+    var location = Point.zero
 
     /// An arena for `pointer` whose members are `members`, in order.
     init(id: Int, pointer: PointerID, members: [GestureRecognizer]) {
@@ -36,6 +38,12 @@ struct GestureArena {
     /// Whether `recognizer` still competes here.
     func contains(_ recognizer: GestureRecognizer) -> Bool {
         members.contains { $0 === recognizer }
+    }
+
+    /// Takes `recognizer`, starting a new attempt with this pointer, into the competition.
+    mutating func rejoin(_ recognizer: GestureRecognizer) {
+        if !contains(recognizer) { members.append(recognizer) }
+        if !trackers.contains(where: { $0 === recognizer }) { trackers.append(recognizer) }
     }
 
     /// Takes `recognizer` out of the competition.

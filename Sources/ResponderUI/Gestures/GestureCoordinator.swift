@@ -20,6 +20,10 @@ final class GestureCoordinator {
     private var liveArenas: [PointerID: Int] = [:]
     /// How many arenas' pointers are up: only those may be due for a sweep.
     private var liftedArenas = 0
+    /// By arena: the recognizers that start their next attempt with its pointer once their
+    /// attempt under way is over (they could not join it: decided, or waiting for a claim; or
+    /// they started over with it), each with the view the pointer went down on.
+    private var rejoining: [Int: [(recognizer: GestureRecognizer, hit: View)]] = [:]
     private var nextArenaID = 0
     /// The recognizers in an attempt here, in the order their attempts started.
     private var attempts: [GestureRecognizer] = []
@@ -53,18 +57,25 @@ final class GestureCoordinator {
         operations += 1
         defer { operationEnded() }
         var members: [GestureRecognizer] = []
+        var waiting: [GestureRecognizer] = []
         var view: View? = hit
         while let current = view {
-            for recognizer in current.recognizers where recognizer.isEnabled && canJoin(recognizer) {
-                members.append(recognizer)
+            for recognizer in current.recognizers where recognizer.isEnabled {
+                if canJoin(recognizer) {
+                    members.append(recognizer)
+                } else if recognizer.coordinator === self {
+                    waiting.append(recognizer)
+                }
             }
             view = current.superview
         }
-        guard !members.isEmpty else { return .live }
-        let arena = GestureArena(id: nextArenaID, pointer: event.pointer, members: members)
+        guard !members.isEmpty || !waiting.isEmpty else { return .live }
+        var arena = GestureArena(id: nextArenaID, pointer: event.pointer, members: members)
+        arena.location = event.location
         nextArenaID += 1
         arenas.append(arena)
         liveArenas[event.pointer] = arena.id
+        if !waiting.isEmpty { rejoining[arena.id] = waiting.map { ($0, hit) } }
         for recognizer in members {
             if !recognizer.isInAttempt { startAttempt(recognizer) }
             recognizer.pointers[event.pointer] = event.location
@@ -267,6 +278,7 @@ final class GestureCoordinator {
             for recognizer in attempts where recognizer.storedState.isTerminal && recognizer.pointers.isEmpty
             {
                 reset(recognizer)
+                rejoin(recognizer)
                 needsAnotherPass = true
             }
         } while needsAnotherPass
@@ -496,6 +508,7 @@ final class GestureCoordinator {
 
     private func track(_ event: PointerEvent) {
         guard let id = liveArena(of: event.pointer), let index = arenaIndex(id) else { return }
+        arenas[index].location = event.location
         for recognizer in arenas[index].trackers where recognizer.pointers[event.pointer] != nil {
             recognizer.pointers[event.pointer] = event.location
         }
@@ -510,7 +523,37 @@ final class GestureCoordinator {
                 continue
             }
             deliver(recognizer)
+            if recognizer.startsOver {
+                // Its attempt ended with this `began`, which starts its next one.
+                recognizer.startsOver = false
+                recognizer.pointers[arena.pointer] = nil
+                if let hit = recognizer.hitViews.last { rejoining[id, default: []].append((recognizer, hit)) }
+            }
             settle()
+        }
+    }
+
+    /// Starts `recognizer`'s next attempt with the oldest pointer still down that it is to
+    /// rejoin (see ``rejoining``): it joins that pointer's arena and gets its `began`.
+    private func rejoin(_ recognizer: GestureRecognizer) {
+        for id in rejoining.keys.sorted() {
+            guard let entry = rejoining[id]?.first(where: { $0.recognizer === recognizer }) else { continue }
+            rejoining[id]?.removeAll { $0.recognizer === recognizer }
+            // Only a pointer still down and not lifting now, whose arena nobody has won against it.
+            guard recognizer.isEnabled, recognizer.view?.window === window, let index = arenaIndex(id),
+                arenas[index].isPointerDown, arenas[index].pointer != lifting?.pointer,
+                !arenas[index].members.contains(where: {
+                    $0.storedState.hasRecognized && !recognizer.recognizesSimultaneously(with: $0)
+                })
+            else { continue }
+            startAttempt(recognizer)
+            arenas[index].rejoin(recognizer)
+            let pointer = arenas[index].pointer
+            let location = arenas[index].location
+            recognizer.pointers[pointer] = location
+            recognizer.hitViews.append(entry.hit)
+            recognizer.pointerBegan(PointerEvent(pointer: pointer, phase: .began, location: location))
+            return
         }
     }
 
@@ -520,6 +563,7 @@ final class GestureCoordinator {
         guard let index = arenaIndex(id), arenas[index].isPointerDown else { return }
         arenas[index].isPointerDown = false
         liftedArenas += 1
+        rejoining[id] = nil
         let pointer = arenas[index].pointer
         if liveArenas[pointer] == id { liveArenas[pointer] = nil }
         for recognizer in arenas[index].trackers { recognizer.pointers[pointer] = nil }

@@ -103,6 +103,9 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
     final var timers: (any TimerScheduler)?
     /// Whether the recognizer holds its arenas open past their pointers' end.
     final var holdsArenas = false
+    /// Whether the recognizer asked, in its `pointerBegan`, to end this attempt and start the
+    /// next with that pointer (``startOver()``).
+    final var startsOver = false
     /// Why the attempt ends, while the coordinator tells the recognizer of a cancellation.
     final var endingReason: GestureAttempt.Reason?
     /// The views the attempt's pointers went down on.
@@ -215,6 +218,14 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
     /// Whether `other`, recognizing, may defeat this recognizer. `true` by default; see
     /// ``canPrevent(_:)``.
     open func canBePrevented(by other: GestureRecognizer) -> Bool { true }
+
+    /// Ends this attempt (failed) and starts the next with the pointer going down now, which
+    /// the next attempt gets as its first `pointerBegan`: a tap whose next tap lands too far
+    /// from the first (UIKit restarts it with that tap). Call it from ``pointerBegan(_:)``.
+    final func startOver() {
+        startsOver = true
+        state = .failed
+    }
 
     // MARK: Pointer methods
 

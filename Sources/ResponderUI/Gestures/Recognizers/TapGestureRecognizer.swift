@@ -51,7 +51,8 @@ open class TapGestureRecognizer: GestureRecognizer {
         if let firstLocation {
             if pointersDown.isEmpty, firstLocation.distance(to: pointer.location) > maximumDistanceBetweenTaps
             {
-                state = .failed
+                // UIKit's rule: this down is the first tap of a new attempt.
+                startOver()
                 return
             }
         } else {
