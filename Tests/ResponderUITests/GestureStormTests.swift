@@ -47,6 +47,24 @@ private final class StormSwipe: SwipeGestureRecognizer {
     }
 }
 
+@MainActor
+private final class StormPinch: PinchGestureRecognizer {
+    let history = RecognizerHistory()
+    override func reset() {
+        super.reset()
+        history.entries.append("reset")
+    }
+}
+
+@MainActor
+private final class StormRotation: RotationGestureRecognizer {
+    let history = RecognizerHistory()
+    override func reset() {
+        super.reset()
+        history.entries.append("reset")
+    }
+}
+
 /// Hears every attempt's end, lets some pairs recognize together and declines some at random
 /// (the storm's generator decides, once, at the start).
 @MainActor
@@ -54,9 +72,13 @@ private final class StormDelegate: GestureRecognizerDelegate {
     var histories: [ObjectIdentifier: RecognizerHistory] = [:]
     var together: Set<[ObjectIdentifier]> = []
     var declining: Set<ObjectIdentifier> = []
+    /// Recognizers whose delegate disables them while asked to begin (and says yes): teardown
+    /// from inside the decision.
+    var disablingWhenAsked: Set<ObjectIdentifier> = []
 
     func gestureRecognizerShouldBegin(_ recognizer: GestureRecognizer) -> Bool {
-        !declining.contains(ObjectIdentifier(recognizer))
+        if disablingWhenAsked.contains(ObjectIdentifier(recognizer)) { recognizer.isEnabled = false }
+        return !declining.contains(ObjectIdentifier(recognizer))
     }
 
     func gestureRecognizer(
@@ -71,7 +93,9 @@ private final class StormDelegate: GestureRecognizerDelegate {
     }
 }
 
-/// A storm: recognizers of every kind, with random settings, on random views of a
+/// A storm: recognizers of every kind (long presses of zero duration, which win at the down,
+/// among them), with random settings (some delegates decline, some disable their recognizer
+/// while asked to begin), on random views of a
 /// ``RandomViewTree`` whose views handle every pointer event; random pointers go down, move a
 /// little or far, lift or are cancelled; the clock jumps; sometimes the tree changes.
 @MainActor
@@ -105,6 +129,9 @@ private final class GestureStorm {
         }
         for (index, first) in recognizers.enumerated() {
             if tree.random.chance(10) { delegate.declining.insert(ObjectIdentifier(first.recognizer)) }
+            if tree.random.chance(5) {
+                delegate.disablingWhenAsked.insert(ObjectIdentifier(first.recognizer))
+            }
             for second in recognizers[(index + 1)...] {
                 if tree.random.chance(20) {
                     delegate.together.insert(
@@ -120,15 +147,24 @@ private final class GestureStorm {
 
     private func makeRecognizer() -> (GestureRecognizer, RecognizerHistory) {
         let label = "r\(recognizers.count)"
-        switch tree.random.int(in: 0...3) {
+        switch tree.random.int(in: 0...5) {
         case 0:
             let tap = StormTap(
                 label: "\(label) tap", numberOfTapsRequired: tree.random.int(in: 1...2),
                 numberOfPointersRequired: tree.random.chance(80) ? 1 : 2)
             return (tap, tap.history)
         case 1:
-            let press = StormPress(label: "\(label) press")
+            // One in five decides at the down: an eager winner.
+            let press = StormPress(
+                label: "\(label) press", minimumPressDuration: .milliseconds(tree.random.chance(20) ? 0 : 500)
+            )
             return (press, press.history)
+        case 4:
+            let pinch = StormPinch(label: "\(label) pinch")
+            return (pinch, pinch.history)
+        case 5:
+            let rotation = StormRotation(label: "\(label) rotation")
+            return (rotation, rotation.history)
         case 2:
             let pan = StormPan(label: "\(label) pan")
             return (pan, pan.history)
