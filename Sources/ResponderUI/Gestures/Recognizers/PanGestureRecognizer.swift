@@ -71,28 +71,15 @@ open class PanGestureRecognizer: GestureRecognizer {
     open override func pointerMoved(_ pointer: PointerEvent) {
         current = location(in: nil)
         record()
-        if state == .began || state == .changed {
-            state = .changed
-        } else if state == .possible,
-            (minimumNumberOfPointers...maximumNumberOfPointers).contains(numberOfPointers),
-            Point.zero.distance(to: translation) > minimumDistance
-        {
-            state = .began
-        }
+        changeOrBegin(
+            when: (minimumNumberOfPointers...maximumNumberOfPointers).contains(numberOfPointers)
+                && Point.zero.distance(to: translation) > minimumDistance)
     }
 
     open override func pointerEnded(_ pointer: PointerEvent) {
         current = location(in: nil)
         record()
-        let remaining = numberOfPointers - 1  // the lifting pointer still counts here
-        if remaining < minimumNumberOfPointers {
-            switch state {
-            case .possible: state = .failed
-            case .began, .changed: state = .ended
-            default: break
-            }
-            return
-        }
+        if endsWhenFewerThan(minimumNumberOfPointers) { return }
         // The centroid of the pointers left down takes over, where the translation stands.
         var left = Point.zero
         var count = 0.0

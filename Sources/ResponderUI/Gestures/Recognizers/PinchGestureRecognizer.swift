@@ -57,25 +57,11 @@ open class PinchGestureRecognizer: GestureRecognizer {
     open override func pointerMoved(_ pointer: PointerEvent) {
         span = Self.span(of: activePointers.map { location(ofPointer: $0) })
         samples.record(scale, at: now)
-        switch state {
-        case .began, .changed:
-            state = .changed
-        case .possible where numberOfPointers >= 2 && abs(span - firstSpan) > minimumSpanChange:
-            state = .began
-        default:
-            break
-        }
+        changeOrBegin(when: numberOfPointers >= 2 && abs(span - firstSpan) > minimumSpanChange)
     }
 
     open override func pointerEnded(_ pointer: PointerEvent) {
-        if numberOfPointers - 1 < 2 {  // the lifting pointer still counts here
-            switch state {
-            case .possible: state = .failed
-            case .began, .changed: state = .ended
-            default: break
-            }
-            return
-        }
+        if endsWhenFewerThan(2) { return }
         rebase(leaving: pointer.pointer)
     }
 
@@ -120,5 +106,28 @@ extension GestureRecognizer {
     /// default (see ``PinchGestureRecognizer``).
     var isTransformGesture: Bool {
         self is PanGestureRecognizer || self is PinchGestureRecognizer || self is RotationGestureRecognizer
+    }
+
+    /// For a continuous gesture, at a move: `changed` once it has begun, `began` when it is
+    /// possible and `crossed` (its threshold is past).
+    func changeOrBegin(when crossed: @autoclosure () -> Bool) {
+        switch state {
+        case .began, .changed: state = .changed
+        case .possible where crossed(): state = .began
+        default: break
+        }
+    }
+
+    /// For a continuous gesture of at least `minimum` pointers, at a pointer's lift (which
+    /// still counts): when fewer than `minimum` are left down, ends it — `ended` if it began,
+    /// `failed` if not — and returns `true`.
+    func endsWhenFewerThan(_ minimum: Int) -> Bool {
+        guard numberOfPointers - 1 < minimum else { return false }
+        switch state {
+        case .possible: state = .failed
+        case .began, .changed: state = .ended
+        default: break
+        }
+        return true
     }
 }

@@ -62,25 +62,11 @@ open class RotationGestureRecognizer: GestureRecognizer {
         let total = rotation + turned
         rotation = total
         samples.record(total, at: now)
-        switch state {
-        case .began, .changed:
-            state = .changed
-        case .possible where abs(total) > minimumRotation:
-            state = .began
-        default:
-            break
-        }
+        changeOrBegin(when: abs(total) > minimumRotation)
     }
 
     open override func pointerEnded(_ pointer: PointerEvent) {
-        if numberOfPointers - 1 < 2 {  // the lifting pointer still counts here
-            switch state {
-            case .possible: state = .failed
-            case .began, .changed: state = .ended
-            default: break
-            }
-            return
-        }
+        if endsWhenFewerThan(2) { return }
         lastAngle = angle(leaving: pointer.pointer)
     }
 
