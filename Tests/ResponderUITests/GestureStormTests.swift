@@ -117,6 +117,7 @@ private final class GestureStorm {
             recognizer.delegate = delegate
             recognizer.cancelsTouchesInView = !tree.random.chance(20)
             recognizer.delaysTouchesBegan = tree.random.chance(20)
+            recognizer.delaysTouchesEnded = !tree.random.chance(20)
             recognizer.addChainEvent { recognizer in
                 history.entries.append("fired \(recognizer.state)")
                 return UIFixtures.Ping(tag: recognizer.label)

@@ -24,6 +24,11 @@ final class GestureCoordinator {
     /// attempt under way is over (they could not join it: decided, or waiting for a claim; or
     /// they started over with it), each with the view the pointer went down on.
     private var rejoining: [Int: [(recognizer: GestureRecognizer, hit: View)]] = [:]
+    /// The views' ends held back (``Window``'s state machine names them), each with the
+    /// recognizers it waits for and the first of them that recognized and cancels touches.
+    private var heldEnds: [(id: Int, waitingFor: [GestureRecognizer], cancelledBy: GestureRecognizer?)] = []
+    /// Held ends whose recognizers have all decided, for the window to release.
+    private var decidedEnds: [(id: Int, cancelledBy: GestureRecognizer?)] = []
     private var nextArenaID = 0
     /// The recognizers in an attempt here, in the order their attempts started.
     private var attempts: [GestureRecognizer] = []
@@ -102,17 +107,47 @@ final class GestureCoordinator {
     }
 
     /// Feeds an `ended` to the recognizers competing for its pointer; then the pointer is up:
-    /// its recognizers stop tracking it, and its arena is swept unless held.
-    func ended(_ event: PointerEvent) {
+    /// its recognizers stop tracking it, and its arena is swept unless held. Returns the
+    /// recognizers that tracked it, delay the views' ends, and are still undecided: the window
+    /// holds the view's `ended` back until they decide (``holdEnd(_:waitingFor:)``).
+    func ended(_ event: PointerEvent) -> [GestureRecognizer] {
         operations += 1
         defer { operationEnded() }
-        guard let id = liveArena(of: event.pointer) else { return }
+        guard let id = liveArena(of: event.pointer), let index = arenaIndex(id) else { return [] }
+        let trackers = arenas[index].trackers
         track(event)
         lifting = (event.pointer, [])
         defer { lifting = nil }
         feed(id) { $0.pointerEnded(event) }
         pointerLifted(id)
         settle()
+        return trackers.filter { $0.delaysTouchesEnded && isActive($0) && !$0.storedState.hasRecognized }
+    }
+
+    /// The window held a view's end back (its id, `id`) for `recognizers` to decide.
+    func holdEnd(_ id: Int, waitingFor recognizers: [GestureRecognizer]) {
+        heldEnds.append((id, recognizers, nil))
+    }
+
+    /// The held ends whose recognizers have all decided since the last call, each with the
+    /// recognizer that won and cancels touches, if one did.
+    func takeDecidedEnds() -> [(id: Int, cancelledBy: GestureRecognizer?)] {
+        defer { decidedEnds = [] }
+        return decidedEnds
+    }
+
+    /// `recognizer` has decided (it began, recognized, or its attempt ended): the held ends
+    /// that waited for it wait no more, and one it won takes the view's end (`cancelled`).
+    private func decided(_ recognizer: GestureRecognizer) {
+        guard heldEnds.contains(where: { $0.waitingFor.contains { $0 === recognizer } }) else { return }
+        let won = recognizer.storedState.hasRecognized && recognizer.cancelsTouchesInView
+        for index in heldEnds.indices where heldEnds[index].waitingFor.contains(where: { $0 === recognizer })
+        {
+            heldEnds[index].waitingFor.removeAll { $0 === recognizer }
+            if won, heldEnds[index].cancelledBy == nil { heldEnds[index].cancelledBy = recognizer }
+        }
+        for held in heldEnds where held.waitingFor.isEmpty { decidedEnds.append((held.id, held.cancelledBy)) }
+        heldEnds.removeAll { $0.waitingFor.isEmpty }
     }
 
     /// The sequence of `pointer` was cancelled (by its input, or by the window: its view left,
@@ -337,7 +372,10 @@ final class GestureCoordinator {
         // The winner's `began` goes out before anyone else hears of the win: a loser's or a
         // dependent's end runs delegate code that may end the winner in turn (remove its
         // view), and its `cancelled` must come after its `began`.
-        if granted.state == .began { send(recognizer, .began) }
+        if granted.state == .began {
+            send(recognizer, .began)
+            decided(recognizer)
+        }
         // Still the winner: not ended by what the others' ends ran (a recognized one is ended
         // already, by its own transition, and only closes).
         let isWinning = { recognizer.coordinator === self && recognizer.storedState == granted.state }
@@ -440,6 +478,7 @@ final class GestureCoordinator {
         recognizer.cancelTimers()
         for index in arenas.indices { arenas[index].remove(recognizer) }
         if state != .failed { send(recognizer, state) }
+        decided(recognizer)
         recognizer.recordEnd(GestureAttempt(state: state, reason: reason))
         needsAnotherPass = true
     }

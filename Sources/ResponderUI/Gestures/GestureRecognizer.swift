@@ -56,6 +56,13 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
     /// sequence — when it wins with ``cancelsTouchesInView``.
     public final var delaysTouchesBegan = false
 
+    /// Whether a view's `ended` waits while this recognizer may still recognize (`true` by
+    /// default, as in UIKit): when a pointer it tracks lifts and it is undecided (a double tap
+    /// between its taps, a tap waiting for its arena), the views' `ended` is held back; if it
+    /// then recognizes (with ``cancelsTouchesInView``), the view is told `cancelled`
+    /// (`gestureRecognized(by:)`) instead, and if it fails, the held `ended` is sent then.
+    public final var delaysTouchesEnded = true
+
     /// Decides whether the recognizer may begin and which recognizers it may recognize with,
     /// and hears each attempt's end.
     public final weak var delegate: (any GestureRecognizerDelegate)?

@@ -168,7 +168,7 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     package struct Held: Equatable {
         /// The sequence's pointer.
         package let pointer: PointerID
-        /// `began` or `moved`.
+        /// `began` or `moved`; `ended` for a held end (``holdEnd(_:)``).
         package let phase: PointerPhase
         /// Where the pointer was.
         package let location: Point
@@ -207,8 +207,28 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
         }
     }
 
+    /// A sequence whose `ended` is held back (``holdEnd(_:)``): over for its pointer, not yet
+    /// for its view.
+    private struct HeldEnd {
+        let id: Int
+        let pointer: PointerID
+        let bound: Target
+        let location: Point
+        let eventsUnderWay: [CancellationSignal]
+    }
+
+    /// What a held end comes to (``releaseEnd(_:cancelledBy:)``).
+    package enum ReleasedEnd {
+        /// The view gets its `ended` now: withdraw, then send.
+        case ended(Release, withdrawing: [CancellationSignal])
+        /// The view is told `cancelled` instead.
+        case cancelled(CancelAction)
+    }
+
     /// The tracking pointers; a pointer with no entry is idle.
     private var pointers: [PointerID: PointerState] = [:]
+    /// The ends held back, oldest first.
+    private var heldEnds: [HeldEnd] = []
     /// How many of ``pointers`` are held back: kept by the one setter, so that asking costs
     /// nothing however many pointers are down.
     private var heldCount = 0
@@ -279,7 +299,7 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     package mutating func began(
         _ pointer: PointerID, on target: Target, at location: Point, start: Start = .live
     ) -> BeganAction {
-        let replaced = cancel(reason: .system) { id, _ in id == pointer }
+        let replaced = cancel(reason: .system, includingHeldEnds: false) { id, _ in id == pointer }
         switch start {
         case .live:
             let underWay = makeUnderWay(for: pointer)
@@ -336,6 +356,42 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
         guard case .live = sequence.reception else { return .none }
         return .send(
             Send(target: sequence.bound, withdrawing: Array(sequence.eventsUnderWay.values), underWay: nil))
+    }
+
+    /// `pointer` lifted while a gesture recognizer that may still recognize delays the views'
+    /// `ended`: the sequence ends for the pointer now (a new `began` of it starts another), but
+    /// its view gets nothing until ``releaseEnd(_:cancelledBy:)``, or a cancellation
+    /// (``cancel(reason:where:)``) tells it `cancelled`. Returns the held end's id; `nil`, with
+    /// nothing changed, when the sequence is not live (use ``ended(_:)``).
+    package mutating func holdEnd(_ pointer: PointerID) -> Int? {
+        guard case .tracking(let sequence) = self[pointer], case .live = sequence.reception else {
+            return nil
+        }
+        self[pointer] = .idle
+        defer { nextSerial += 1 }
+        heldEnds.append(
+            HeldEnd(
+                id: nextSerial, pointer: pointer, bound: sequence.bound, location: sequence.location,
+                eventsUnderWay: Array(sequence.eventsUnderWay.values)))
+        return nextSerial
+    }
+
+    /// The recognizers held end `id` waited for have decided: the view gets its `ended`, or,
+    /// with `reason` (one of them recognized and cancels touches), `cancelled`. `nil` when the
+    /// end is no longer held (a cancellation told the view meanwhile).
+    package mutating func releaseEnd(_ id: Int, cancelledBy reason: PointerCancellation?) -> ReleasedEnd? {
+        guard let index = heldEnds.firstIndex(where: { $0.id == id }) else { return nil }
+        let held = heldEnds.remove(at: index)
+        guard let reason else {
+            let send = Send(target: held.bound, withdrawing: [], underWay: nil)
+            return .ended(
+                Release(
+                    held: Held(pointer: held.pointer, phase: .ended, location: held.location), send: send),
+                withdrawing: held.eventsUnderWay)
+        }
+        let told = Cancellation(
+            pointer: held.pointer, target: held.bound, location: held.location, kind: .ended(reason))
+        return .cancelled(CancelAction(withdrawing: held.eventsUnderWay, tell: [told], ended: []))
     }
 
     /// Sends the views what was held back of `pointer`'s sequence, in order, and makes it live:
@@ -427,9 +483,14 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
     /// it must not change anything): they all end now, before anyone is told, so a cancellation
     /// made while the window tells them finds only the sequences nobody has ended yet.
     ///
+    /// Held ends (``holdEnd(_:)``) are cancelled too, their views told, unless
+    /// `includingHeldEnds` is `false`: a new `began` of a pointer ends the pointer's sequence
+    /// still tracking, not the ends held back for earlier ones.
+    ///
     /// - Parameter reason: why the sequences are over; never ``PointerCancellation/takenOver``.
     package mutating func cancel(
-        reason: PointerCancellation, where matches: (PointerID, Target) -> Bool
+        reason: PointerCancellation, includingHeldEnds: Bool = true,
+        where matches: (PointerID, Target) -> Bool
     ) -> CancelAction {
         precondition(reason != .takenOver, "a take-over does not end the sequence")
         var withdrawing: [CancellationSignal] = []
@@ -449,6 +510,15 @@ package struct PointerSequenceStateMachine<Target: AnyObject> {
                     pointer: pointer, target: sequence.bound, location: sequence.location,
                     kind: .ended(reason)))
         }
+        // Ends held back: their views heard of the sequence and wait for its end; their
+        // recognizers are told nothing (the pointer lifted for them).
+        for held in heldEnds where includingHeldEnds && matches(held.pointer, held.bound) {
+            withdrawing += held.eventsUnderWay
+            tell.append(
+                Cancellation(
+                    pointer: held.pointer, target: held.bound, location: held.location, kind: .ended(reason)))
+        }
+        if includingHeldEnds { heldEnds.removeAll { matches($0.pointer, $0.bound) } }
         return CancelAction(withdrawing: withdrawing, tell: tell, ended: ended)
     }
 

@@ -156,7 +156,7 @@ open class Window: View {
         case .began:
             // An earlier sequence of this pointer ends before the hit test: its view's
             // `pointerCancelled` may change the tree.
-            execute(sequences.cancel(reason: .system) { id, _ in id == pointer })
+            execute(sequences.cancel(reason: .system, includingHeldEnds: false) { id, _ in id == pointer })
             guard let hit = hitTest(location) else { return nil }
             let start = gestures.began(event, on: hit)
             let began = sequences.began(pointer, on: hit, at: location, start: start)
@@ -166,15 +166,22 @@ open class Window: View {
             gestures.moved(event)
             send = sequences.moved(pointer, to: location).send
         case .ended:
-            gestures.ended(event)
+            let undecided = gestures.ended(event)
             // What was held back goes to the views before the end: a delay never outlasts its
             // sequence.
             sendHeldPhases(sequences.release(pointer))
-            // Ended before it is sent: a handler that removes the bound view (or detaches the
-            // window) while this is delivered finds no sequence to cancel, so the view gets no
-            // `cancelled` after its `ended`. A `moved` leaves the sequence tracking, so such a
-            // handler cancels it, once.
-            send = sequences.ended(pointer).send
+            if !undecided.isEmpty, let id = sequences.holdEnd(pointer) {
+                // A recognizer that delays the views' ends may still recognize: the view's
+                // `ended` waits for it (released by ``gesturesSettled()``).
+                gestures.holdEnd(id, waitingFor: undecided)
+                send = nil
+            } else {
+                // Ended before it is sent: a handler that removes the bound view (or detaches
+                // the window) while this is delivered finds no sequence to cancel, so the view
+                // gets no `cancelled` after its `ended`. A `moved` leaves the sequence tracking,
+                // so such a handler cancels it, once.
+                send = sequences.ended(pointer).send
+            }
         case .cancelled:
             gestures.sequenceCancelled(pointer, reason: .system)
             send = sequences.ended(pointer).send
@@ -282,6 +289,19 @@ open class Window: View {
     /// The recognizers settled: each sequence held back for them that no recognizer delays any
     /// more goes to the views.
     func gesturesSettled() {
+        // Ends held back whose recognizers have all decided: `cancelled` for the view if one of
+        // them won and cancels touches, its `ended` otherwise.
+        for (id, winner) in gestures.takeDecidedEnds() {
+            switch sequences.releaseEnd(id, cancelledBy: winner.map { .gestureRecognized(by: $0.label) }) {
+            case .ended(let release, let withdrawing)?:
+                for signal in withdrawing { signal.cancel(.withdrawn) }
+                sendHeldPhases([release])
+            case .cancelled(let action)?:
+                execute(action)
+            case nil:
+                break
+            }
+        }
         guard sequences.hasHeldSequences else { return }
         for pointer in sequences.heldPointers where !gestures.delaysViews(pointer) {
             sendHeldPhases(sequences.release(pointer))

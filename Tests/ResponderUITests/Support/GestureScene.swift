@@ -24,6 +24,7 @@ struct GestureSpec: Sendable, CustomStringConvertible {
     var requiresToFail: [String] = []
     var cancelsTouchesInView = true
     var delaysTouchesBegan = false
+    var delaysTouchesEnded = true
     var declines = false
     /// The labels of the recognizers it may recognize with.
     var simultaneousWith: [String] = []
@@ -53,6 +54,7 @@ struct GestureSpec: Sendable, CustomStringConvertible {
         }
         recognizer.cancelsTouchesInView = cancelsTouchesInView
         recognizer.delaysTouchesBegan = delaysTouchesBegan
+        recognizer.delaysTouchesEnded = delaysTouchesEnded
         return recognizer
     }
 }
