@@ -197,9 +197,10 @@ extension Outcome {
         ///   - captureHandlerCount: How many of the first `handlers` handled it in the capture
         ///     pass; at most `handlers.count`.
         ///   - info: The information added by the hops that ran.
+        ///   - attempts: How many times the event was tried (see ``attempts``); at least 1.
         public init(
             eventID: EventID, hops: Int, captureHops: Int = 0, handlers: [ResponderID],
-            captureHandlerCount: Int = 0, info: EventInfo = EventInfo()
+            captureHandlerCount: Int = 0, info: EventInfo = EventInfo(), attempts: Int = 1
         ) {
             precondition(hops >= 0 && (0...hops).contains(captureHops), "captureHops must be in 0...hops")
             precondition(
@@ -214,6 +215,7 @@ extension Outcome {
                 }
             }
             self.init(eventID: eventID, hops: hops, captureHops: captureHops, handlers: list, info: info)
+            attemptCount = UInt32(clamping: max(1, attempts))
         }
     }
 

@@ -56,6 +56,26 @@ struct WireOutcomeTests {
         #expect(read.stop?.reason == reason)
     }
 
+    @Test(
+        "the number of attempts crosses; absent, as from a peer that predates it, it reads as one; a number outside 1...UInt32.max is refused, typed",
+        arguments: [1, 2, 10])
+    func attemptsCross(attempts: Int) throws {
+        let root = Named("root")
+        let tried = Outcome.Path(
+            eventID: EventID(epoch: 0, sequence: 7), hops: 1, handlers: [], attempts: attempts)
+        let read = try roundTrip(.unhandled(Outcome.Unhandled(path: tried, root: ResponderID(root))))
+        #expect(read.path.attempts == attempts)
+        var wire = WireOutcome(
+            .unhandled(Outcome.Unhandled(path: tried, root: ResponderID(root))), registry: RemoteRegistry())
+        #expect(wire.attempts == (attempts > 1 ? attempts : nil))  // one attempt is not written
+        wire.attempts = 0
+        #expect(throws: RemoteLinkError.self) {
+            try Outcome(
+                wire, eventID: tried.eventID, registry: RemoteRegistry(),
+                responders: RemoteResponderDirectory())
+        }
+    }
+
     @Test("a stop before a hop names the last responder that ran there; a stop during one names its own")
     func stopsNameTheLastHopThatRan() throws {
         let first = Named("first")

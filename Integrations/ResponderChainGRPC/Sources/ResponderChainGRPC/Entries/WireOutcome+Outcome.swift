@@ -14,6 +14,7 @@ extension WireOutcome {
         self.infoLeftBehind =
             written?.unregistered ?? outcome.info.keyNames.filter { $0 != ArrivedAwaited.name }
         self.phase = EventContext.Phase.bubble.wireName
+        self.attempts = outcome.path.attempts > 1 ? outcome.path.attempts : nil
         switch outcome {
         case .handled(let handled):
             responder = WireResponder(handled.stoppedAt)

@@ -50,6 +50,9 @@ extension Outcome {
             throw .unreadableReply("WireOutcome.hop is \(hop), over \(WireOutcome.maxHops)")
         }
         if let limit = wire.limit, limit < 0 { throw .unreadableReply("WireOutcome.limit is \(limit)") }
+        if let attempts = wire.attempts, !(1...Int(UInt32.max)).contains(attempts) {
+            throw .unreadableReply("WireOutcome.attempts is \(attempts), outside 1...\(UInt32.max)")
+        }
         guard let kind = Outcome.Kind(rawValue: wire.kind) else {
             throw .unreadableReply("WireOutcome.kind \"\(wire.kind)\" is not a kind of outcome")
         }
@@ -66,7 +69,7 @@ extension Outcome {
         let path = Outcome.Path(
             eventID: eventID, hops: wire.hops, captureHops: wire.captureHops,
             handlers: wire.handlers.map(responders.id(of:)), captureHandlerCount: wire.captureHandlerCount,
-            info: info)
+            info: info, attempts: wire.attempts ?? 1)
         let responder = responders.id(of: wire.responder)
         func stop() throws(RemoteLinkError) -> Outcome.Stop {
             guard let hop = wire.hop else { throw .unreadableReply("WireOutcome.hop is missing for a stop") }

@@ -107,6 +107,9 @@ public struct WireOutcome: Sendable {
     public var rejection: String?
     /// For a rejection because a limit was reached: the limit.
     public var limit: Int?
+    /// How many times the event was tried on the sending side (``Outcome/Path/attempts``);
+    /// `nil` (absent on the wire, as from a peer that predates it) means once.
+    public var attempts: Int?
 }
 
 /// A responder of another process, as an outcome on the wire names it.

@@ -18,6 +18,7 @@ extension WireOutcome: ProtobufMessage {
         var error = MessageOccurrences()
         var rejection: String?
         var limit: Int?
+        var attempts: Int?
         while let field = try reader.nextField() {
             switch field {
             case 1: kind = try reader.readString()
@@ -38,6 +39,7 @@ extension WireOutcome: ProtobufMessage {
             case 16: try reader.readMessage(into: &error)
             case 17: rejection = try reader.readString()
             case 18: limit = try reader.readInt()
+            case 19: attempts = try reader.readInt()
             default: try reader.skipField()
             }
         }
@@ -57,6 +59,7 @@ extension WireOutcome: ProtobufMessage {
         self.error = try reader.message(error)
         self.rejection = rejection
         self.limit = limit
+        self.attempts = attempts
     }
 
     func encode(to writer: inout ProtobufWriter) {
@@ -78,6 +81,7 @@ extension WireOutcome: ProtobufMessage {
         writer.writeOptional(16, message: error)
         writer.writeOptional(17, string: rejection)
         writer.writeOptional(18, int: limit)
+        writer.writeOptional(19, int: attempts)
     }
 }
 
