@@ -77,7 +77,7 @@ do {
                 let work = CrashSuite.Work(seq: 1_000_000 + first + seq)
                 tickets.append(await desk.post(work, key: work.key))
                 // One every 20 ms: traffic that flows while the redrive runs, not a burst before it.
-                try? await Task.sleep(for: .milliseconds(20))
+                try? await system.clock.sleep(for: .milliseconds(20))
             }
             return tickets
         }
