@@ -110,16 +110,19 @@ struct InboxTests {
         try await withDatabase { client, _ in
             try await client.query(
                 "CREATE TABLE effect (seq bigserial, key text, number bigint)", logger: TestServer.quiet)
-            // No `run()`: no heartbeat renews the leases, which lapse after a second.
-            func makeStore(_ consumer: String) async throws -> PostgresPostStore {
+            // No `run()`: no heartbeat renews the leases, which lapse after a second here, and
+            // after 3 s at the other consumer: long enough that posts 1 and 2 meet its lease
+            // however slow a loaded machine is between its claim and their delivery (with 1 s,
+            // this consumer could claim the key back first, and they would not be refused).
+            func makeStore(_ consumer: String, lease: Duration) async throws -> PostgresPostStore {
                 let store = try PostgresPostStore(
-                    client: client, events: try .forConsumers(), consumer: consumer, lease: .seconds(1),
+                    client: client, events: try .forConsumers(), consumer: consumer, lease: lease,
                     logger: TestServer.quiet)
                 try await store.migrate()
                 return store
             }
-            let store = try await makeStore("this")
-            let other = try await makeStore("other")
+            let store = try await makeStore("this", lease: .seconds(1))
+            let other = try await makeStore("other", lease: .seconds(3))
             let first = Gate()
             let third = Gate()
             let system = EventSystem(storage: .shared(store))
