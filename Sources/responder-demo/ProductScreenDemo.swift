@@ -236,14 +236,14 @@ private final class ProductCell: View {
         for type in [AddToCart.self, ShareProduct.self, ShowDetails.self, ShowMenu.self] as [any Event.Type] {
             decorate(type)
         }
-        handlers.on(FavouriteChanged.self) { cell, _, context in
+        strategies.on(FavouriteChanged.self) { cell, _, context in
             context.info[Row.self] = cell.row
             return .pass
         }
     }
 
     private func decorate<E: Event>(_ type: E.Type) {
-        handlers.on(type) { cell, _, context in
+        strategies.on(type) { cell, _, context in
             context.info[Row.self] = cell.row
             return .pass
         }
@@ -332,7 +332,7 @@ private final class ProductScreen {
     /// Notes each cancellation `control` is told of, with its reason; the control then handles it
     /// as usual.
     private func noteCancellations(of control: Control) {
-        control.handlers.on(PointerEvent.self) { [weak self] control, pointer, _ in
+        control.strategies.on(PointerEvent.self) { [weak self] control, pointer, _ in
             if let reason = pointer.cancellation {
                 self?.told.append("\(control.label) is told: cancelled, \(reason)")
             }

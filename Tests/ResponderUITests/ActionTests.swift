@@ -23,7 +23,7 @@ private struct EditorScene {
         scene.controller.view.addSubviews(editor, menu)
         editor.acceptsFocus = true
         let counter = counter
-        scene.controller.handlers.on(Copy.self) { _, _, _ in
+        scene.controller.strategies.on(Copy.self) { _, _, _ in
             counter.copies += 1
             return .handled
         }
@@ -97,7 +97,7 @@ struct ActionTests {
         #expect(ui.editor.becomeFirstResponder())
         #expect(await ui.scene.app.target(forAction: Share.self) == nil)
 
-        ui.editor.handlers.proxy { [shareProxy = ui.shareProxy] _ in shareProxy }
+        ui.editor.strategies.proxy { [shareProxy = ui.shareProxy] _ in shareProxy }
 
         #expect(await ui.editor.canPerform(Share.self))
         #expect(await ui.scene.app.target(forAction: Share.self) === ui.editor)
@@ -114,16 +114,16 @@ struct ActionTests {
         let ui = EditorScene()
         let first = View(label: "first proxy")
         let second = View(label: "second proxy")
-        first.handlers.proxy { _ in second }
-        second.handlers.proxy { [shareProxy = ui.shareProxy] _ in shareProxy }
-        ui.menu.handlers.proxy { _ in first }
+        first.strategies.proxy { _ in second }
+        second.strategies.proxy { [shareProxy = ui.shareProxy] _ in shareProxy }
+        ui.menu.strategies.proxy { _ in first }
 
         #expect(await ui.scene.app.target(forAction: Share.self, from: ui.menu) === ui.menu)
         let outcome = await ui.scene.app.sendAction(Share(), from: ui.menu)
         #expect(outcome.handlers == [ResponderID(ui.menu)])
         #expect(await ui.shareProxy.shared == 1)
 
-        second.handlers.proxy { _ in first }  // first → second → first
+        second.strategies.proxy { _ in first }  // first → second → first
         #expect(await !ui.menu.canPerform(Share.self))
         #expect(await ui.scene.app.target(forAction: Share.self, from: ui.menu) == nil)
         #expect(await ui.scene.app.target(forAction: Copy.self, from: ui.menu) === ui.scene.controller)
@@ -148,7 +148,7 @@ struct ActionTests {
     func catchAllNotCounted() async {
         let ui = EditorScene()
         #expect(ui.editor.becomeFirstResponder())
-        ui.editor.handlers.onAnyEvent { _, _, _ in .pass }
+        ui.editor.strategies.onAnyEvent { _, _, _ in .pass }
         #expect(await !ui.editor.canPerform(Copy.self))
         #expect(await ui.scene.app.target(forAction: Copy.self) === ui.scene.controller)
     }

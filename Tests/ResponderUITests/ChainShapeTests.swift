@@ -165,11 +165,11 @@ struct ChainShapeTests {
         let button = View(label: "button")
         scene.controller.view.addSubview(cell)
         cell.addSubview(button)
-        cell.handlers.on(Ping.self) { cell, ping, context in
+        cell.strategies.on(Ping.self) { cell, ping, context in
             context.info[Row.self] = 7
             return .handledAndContinue
         }
-        scene.controller.handlers.on(Ping.self) { controller, ping, context in
+        scene.controller.strategies.on(Ping.self) { controller, ping, context in
             #expect(context.info[Row.self] == 7)
             return .handled
         }
@@ -181,9 +181,9 @@ struct ChainShapeTests {
         #expect(handled.stoppedAt == ResponderID(scene.controller))
         #expect(handled.info[Row.self] == 7)
         #expect(scene.recorder.labels == ["button", "cell", "rootView", "controller"])
-        #expect(cell.handlers.handles(Ping.self))
-        cell.handlers.remove(Ping.self)
-        #expect(!cell.handlers.handles(Ping.self))
+        #expect(cell.strategies.handles(Ping.self))
+        cell.strategies.remove(Ping.self)
+        #expect(!cell.strategies.handles(Ping.self))
     }
 
     @Test(
@@ -193,13 +193,13 @@ struct ChainShapeTests {
         let scene = UIFixtures.Scene()
         let leaf = scene.add(View(label: "leaf"))
         let probe = Probe()
-        leaf.handlers.on(Ping.self) { _, _, _ in
+        leaf.strategies.on(Ping.self) { _, _, _ in
             // Queued behind the current main-actor job: it can only run if the send gives up
             // the main actor before it reaches the application.
             Task { @MainActor in probe.interleaved = true }
             return .pass
         }
-        scene.app.handlers.on(Ping.self) { _, _, _ in
+        scene.app.strategies.on(Ping.self) { _, _, _ in
             probe.sawInterleaving = probe.interleaved
             return .pass
         }
@@ -217,7 +217,7 @@ struct ChainShapeTests {
     func sentFromBackground() async {
         let scene = UIFixtures.Scene()
         let leaf = scene.add(View(label: "leaf"))
-        leaf.handlers.on(Ping.self) { _, ping, context in
+        leaf.strategies.on(Ping.self) { _, ping, context in
             MainActor.assertIsolated()
             return .pass
         }

@@ -13,7 +13,7 @@ struct DetachingTests {
         from view: View, in scene: UIFixtures.Scene, whileParked change: () -> Void
     ) async throws -> Outcome {
         let gate = Gate()
-        view.handlers.on(Ping.self) { _, _, _ in
+        view.strategies.on(Ping.self) { _, _, _ in
             try await gate.pass()
             return .pass
         }

@@ -97,7 +97,7 @@ struct FirstResponderTests {
         let ui = FormScene()
         #expect(ui.name.becomeFirstResponder())
         var keys: [Key] = []
-        ui.name.handlers.on(KeyEvent.self) { name, key, _ in
+        ui.name.strategies.on(KeyEvent.self) { name, key, _ in
             keys.append(key.key)
             return .handled
         }

@@ -252,7 +252,7 @@ struct GestureRecognizerTests {
         let pan = scene.attach(
             GestureSpec(label: "pan", kind: .pan(), on: "row", cancelsTouchesInView: false))
         var captured: [GestureRecognizer.State] = []
-        scene.list.handlers.on(GestureFired.self, phase: .capture) { _, event, _ in
+        scene.list.strategies.on(GestureFired.self, phase: .capture) { _, event, _ in
             captured.append(event.state)
             return .pass
         }
@@ -373,7 +373,7 @@ struct GestureRecognizerTests {
             GestureSpec(label: "tap", kind: .tap(), on: "row", cancelsTouchesInView: false)
         ])
         let nested = NestedTaps()
-        scene.scene.controller.handlers.on(NestedTap.self) { _, _, _ in
+        scene.scene.controller.strategies.on(NestedTap.self) { _, _, _ in
             guard !nested.started else { return .handled }
             nested.started = true
             nested.deliveries.append(await scene.window.tap(at: Point(x: 60, y: 150)))
@@ -447,7 +447,7 @@ struct GestureRecognizerTests {
         let timed = Timed(label: "timed")
         scene.attach(timed, to: "row")
         timed.addChainEvent { GestureFired(label: $0.label, state: $0.state) }
-        scene.row.handlers.on(GestureFired.self) { _, _, _ in
+        scene.row.strategies.on(GestureFired.self) { _, _, _ in
             for _ in 0..<10 { await Task.yield() }  // the chain event takes a while up the chain
             return .pass
         }
@@ -481,7 +481,7 @@ struct GestureRecognizerTests {
         row.addGestureRecognizer(press)
         let began = Gate()
         began.open()
-        scene.controller.handlers.on(UIFixtures.Ping.self) { _, _, _ in
+        scene.controller.strategies.on(UIFixtures.Ping.self) { _, _, _ in
             try await began.pass()
             return .handled
         }

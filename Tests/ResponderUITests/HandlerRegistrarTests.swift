@@ -32,7 +32,7 @@ struct HandlerRegistrarTests {
         let cell = Cell(label: "cell")
         cell.row = 3
         scene.controller.view.addSubview(cell)
-        cell.handlers.on(Ping.self) { cell, ping, context in
+        cell.strategies.on(Ping.self) { cell, ping, context in
             cell.renamed.append("row \(cell.row) \(ping.tag)")
             return .handled
         }
@@ -41,44 +41,44 @@ struct HandlerRegistrarTests {
 
         #expect(try #require(outcome.handledDetails).stoppedAt == ResponderID(cell))
         #expect(cell.renamed == ["row 3 a"])
-        #expect(cell.handlers.count == 1)
-        #expect(!cell.handlers.isEmpty)
-        #expect(View().handlers.isEmpty)
+        #expect(cell.strategies.count == 1)
+        #expect(!cell.strategies.isEmpty)
+        #expect(View().strategies.isEmpty)
     }
 
     @Test("removing a handler by type lets that event pass on; the other handlers stay")
     func removalByType() async throws {
         let scene = UIFixtures.Scene()
         let view = scene.add(View(label: "view"))
-        view.handlers.on(Ping.self) { _, _, _ in .handled }
-        view.handlers.on(Share.self) { _, _, _ in .handled }
+        view.strategies.on(Ping.self) { _, _, _ in .handled }
+        view.strategies.on(Share.self) { _, _, _ in .handled }
 
-        view.handlers.remove(Ping.self)
+        view.strategies.remove(Ping.self)
 
-        #expect(!view.handlers.handles(Ping.self))
-        #expect(view.handlers.handles(Share.self))
-        #expect(view.handlers.count == 1)
+        #expect(!view.strategies.handles(Ping.self))
+        #expect(view.strategies.handles(Share.self))
+        #expect(view.strategies.count == 1)
         let ping = await view.send(Ping(), options: scene.options)
         #expect(try #require(ping.unhandledDetails).root == ResponderID(scene.delegate))
         let share = await view.send(Share(), options: scene.options)
         #expect(try #require(share.handledDetails).stoppedAt == ResponderID(view))
-        view.handlers.remove(Ping.self)  // removing what is not there does nothing
-        #expect(view.handlers.count == 1)
+        view.strategies.remove(Ping.self)  // removing what is not there does nothing
+        #expect(view.strategies.count == 1)
     }
 
     @Test("removal keeps a large table's lookup right: entries before and after the removed one still run")
     func removalFromALargeTable() async throws {
         let view = View(label: "view")
         for tag in 0..<12 {
-            view.handlers.on(.init("event \(tag)"), payload: Int.self) { _, _, context in
+            view.strategies.on(.init("event \(tag)"), payload: Int.self) { _, _, context in
                 context.info[Tag.self] = tag  // which handler ran
                 return .handled
             }
         }
-        view.handlers.remove(NamedEvent.Name("event 3"))
+        view.strategies.remove(NamedEvent.Name("event 3"))
 
-        #expect(view.handlers.count == 11)
-        #expect(!view.handlers.handles(NamedEvent.Name("event 3")))
+        #expect(view.strategies.count == 11)
+        #expect(!view.strategies.handles(NamedEvent.Name("event 3")))
         for tag in [0, 2, 4, 10, 11] {
             let outcome = await view.send(NamedEvent.Name("event \(tag)"), payload: 0)
             #expect(try #require(outcome.handledDetails).info[Tag.self] == tag)
@@ -92,7 +92,7 @@ struct HandlerRegistrarTests {
     func namedEvents() async throws {
         let scene = UIFixtures.Scene()
         let cell = scene.add(Cell(label: "cell"))
-        cell.handlers.on(.rename, payload: String.self) { cell, name, _ in
+        cell.strategies.on(.rename, payload: String.self) { cell, name, _ in
             cell.renamed.append(name)
             return .handled
         }
@@ -106,9 +106,9 @@ struct HandlerRegistrarTests {
         #expect(mismatch.code == .payloadTypeMismatch)
         #expect(mismatch.message.hasSuffix("its handler expects String"))
 
-        #expect(cell.handlers.handles(.rename))
-        cell.handlers.remove(.rename)
-        #expect(!cell.handlers.handles(.rename))
+        #expect(cell.strategies.handles(.rename))
+        cell.strategies.remove(.rename)
+        #expect(!cell.strategies.handles(.rename))
         let passed = await cell.send(.rename, payload: "Hats", options: scene.options)
         #expect(passed.kind == .unhandled)
         #expect(cell.renamed == ["Socks"])
@@ -122,11 +122,11 @@ struct HandlerRegistrarTests {
         let view = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "view")
         view.keyDisposition = .handled
         scene.controller.view.addSubview(view)
-        view.handlers.on(Ping.self) { view, _, _ in
+        view.strategies.on(Ping.self) { view, _, _ in
             view.log.append("entry Ping")
             return .handled
         }
-        view.handlers.onAnyEvent { view, event, _ in
+        view.strategies.onAnyEvent { view, event, _ in
             view.log.append("catch-all \(event.traceName)")
             return event is KeyEvent ? .pass : .handled
         }
@@ -145,11 +145,59 @@ struct HandlerRegistrarTests {
         #expect(tap?.outcome.handlers == [ResponderID(view)])
 
         view.log.removeAll()
-        view.handlers.removeAnyEventHandler()
+        view.strategies.removeAnyEventHandler()
         let unclaimed = await view.send(Share(), options: scene.options)
         await scene.window.tap(at: Point(x: 10, y: 10))
         #expect(unclaimed.kind == .unhandled)
         #expect(view.log == ["began 0", "ended 0"])
+    }
+
+    @Test(
+        "one way in: the pointer and key methods are the class table's entries, below the instance's own table"
+    )
+    func oneWayIn() async throws {
+        // The class's table, the core's type-level `strategies`, holds the methods' entries.
+        #expect(View.strategies.handles(PointerEvent.self))
+        #expect(View.strategies.handles(KeyEvent.self))
+        #expect(!View.strategies.handles(Ping.self))
+
+        let scene = UIFixtures.Scene()
+        let view = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "view")
+        view.keyDisposition = .handled
+        scene.controller.view.addSubview(view)
+        // The instance's entry for KeyEvent runs first; passing, the class's entry (keyDown) runs.
+        view.strategies.on(KeyEvent.self) { view, key, _ in
+            view.log.append("own \(key.key)")
+            return key.key == "x" ? .handled : .pass
+        }
+
+        let passed = await view.send(KeyEvent("a"), options: scene.options)
+        let stopped = await view.send(KeyEvent("x"), options: scene.options)
+
+        #expect(view.log == ["own a", "keyDown a", "own x"])
+        #expect(try #require(passed.handledDetails).stoppedAt == ResponderID(view))
+        #expect(try #require(stopped.handledDetails).stoppedAt == ResponderID(view))
+    }
+
+    @Test("a view's own table is the core's instance table, read from any isolation")
+    func instanceTableIsTheCores() async throws {
+        let view = View(label: "view")
+        view.strategies.on(Ping.self) { _, _, _ in .handled }
+
+        // `Responder.strategies`, read off the main actor as the core may read it.
+        let handles = await Task.detached { () -> Bool in
+            let responder: any Responder = view
+            return Self.handlesPing(responder)
+        }.value
+
+        #expect(handles)
+        view.strategies.remove(Ping.self)
+        #expect(!Self.handlesPing(view))
+    }
+
+    /// Whether `responder`'s instance table has an entry for ``Ping``, read nonisolated.
+    private nonisolated static func handlesPing(_ responder: some Responder) -> Bool {
+        responder.strategies.handles(Ping.self)
     }
 
     @Test(
@@ -159,22 +207,22 @@ struct HandlerRegistrarTests {
         let scene = UIFixtures.Scene()
         let view = scene.add(RecordingView(label: "view"))
         let proxy = ProxyView(label: "proxy")
-        proxy.handlers.on(Share.self) { proxy, _, _ in
+        proxy.strategies.on(Share.self) { proxy, _, _ in
             proxy.seen.append("Share")
             return .handled
         }
-        proxy.handlers.onAnyEvent { proxy, event, _ in
+        proxy.strategies.onAnyEvent { proxy, event, _ in
             proxy.seen.append("passed \(event.traceName)")
             return .pass
         }
         let outside = View(label: "outside")
         outside.addSubview(proxy)  // the proxy has a `next`, which must not be followed
-        view.handlers.on(Ping.self) { view, _, _ in
+        view.strategies.on(Ping.self) { view, _, _ in
             view.log.append("entry Ping")
             return .handled
         }
-        view.handlers.proxy { _ in proxy }
-        view.handlers.onAnyEvent { view, event, _ in
+        view.strategies.proxy { _ in proxy }
+        view.strategies.onAnyEvent { view, event, _ in
             view.log.append("catch-all \(event.traceName)")
             return .pass
         }
@@ -190,7 +238,7 @@ struct HandlerRegistrarTests {
         #expect(proxy.seen == ["Share", "passed Copy"])
         #expect(scene.recorder.labels.filter { $0 == "outside" || $0 == "proxy" }.isEmpty)
 
-        view.handlers.removeProxy()
+        view.strategies.removeProxy()
         let unproxied = await view.send(Share(), options: scene.options)
         #expect(unproxied.kind == .unhandled)
         #expect(proxy.seen == ["Share", "passed Copy"])
@@ -200,10 +248,10 @@ struct HandlerRegistrarTests {
     func eventProxyIsTheTableProxy() async throws {
         let scene = UIFixtures.Scene()
         let shareProxy = UIFixtures.ShareProxy()
-        #expect(scene.controller.handlers.isEmpty)
+        #expect(scene.controller.strategies.isEmpty)
 
         scene.controller.eventProxy = shareProxy
-        #expect(!scene.controller.handlers.isEmpty)
+        #expect(!scene.controller.strategies.isEmpty)
         #expect(
             await scene.controller.send(Share(), options: scene.options).handlers == [
                 ResponderID(scene.controller)
@@ -211,16 +259,16 @@ struct HandlerRegistrarTests {
         #expect(await shareProxy.shared == 1)
 
         scene.controller.eventProxy = nil
-        #expect(scene.controller.handlers.isEmpty)
+        #expect(scene.controller.strategies.isEmpty)
         #expect(await scene.controller.send(Share(), options: scene.options).kind == .unhandled)
 
         scene.controller.eventProxy = shareProxy
         let other = ProxyView(label: "other")
-        other.handlers.on(Share.self) { other, _, _ in
+        other.strategies.on(Share.self) { other, _, _ in
             other.seen.append("Share")
             return .handled
         }
-        scene.controller.handlers.proxy { _ in other }
+        scene.controller.strategies.proxy { _ in other }
         await scene.controller.send(Share(), options: scene.options)
         #expect(other.seen == ["Share"])
         #expect(await shareProxy.shared == 1)

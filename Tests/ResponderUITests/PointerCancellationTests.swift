@@ -313,7 +313,7 @@ struct PointerCancellationTests {
         let ui = cancellationScene()
         let gate = Gate()
         var parkedOnce = false
-        ui["knob"].handlers.on(PointerEvent.self) { _, pointer, _ in
+        ui["knob"].strategies.on(PointerEvent.self) { _, pointer, _ in
             if pointer.phase == scenario.parked, !parkedOnce {
                 parkedOnce = true
                 try await gate.pass()
@@ -321,7 +321,7 @@ struct PointerCancellationTests {
             return .pass
         }
         var panelMoves: [Double] = []
-        ui["panel"].handlers.on(PointerEvent.self) { _, pointer, _ in
+        ui["panel"].strategies.on(PointerEvent.self) { _, pointer, _ in
             if pointer.phase == .moved { panelMoves.append(pointer.location.x) }
             return .pass
         }
@@ -380,7 +380,7 @@ struct PointerCancellationTests {
         try await ui.begin(on: ui["knob"])
         var seen: [String] = []
         for label in ["knob", "panel"] {
-            ui[label].handlers.on(PointerEvent.self) { view, pointer, context in
+            ui[label].strategies.on(PointerEvent.self) { view, pointer, context in
                 seen.append("\(view.label) \(pointer.phase) hop \(context.hop)")
                 return .pass
             }

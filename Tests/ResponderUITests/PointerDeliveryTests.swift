@@ -12,7 +12,7 @@ struct PointerDeliveryTests {
     @Test("a tap on a button returns its chain event, handled where the chain handled it")
     func handledChainEvent() async throws {
         let shop = UIFixtures.ShopScene()
-        shop.scene.controller.handlers.on(AddToCart.self) { _, _, _ in .handled }
+        shop.scene.controller.strategies.on(AddToCart.self) { _, _, _ in .handled }
 
         let delivery = try #require(await shop.scene.window.tap(at: shop.onBuy))
 
@@ -58,7 +58,7 @@ struct PointerDeliveryTests {
         let shop = UIFixtures.ShopScene()
         let app = shop.scene.app
         let window = shop.scene.window
-        shop.scene.controller.view.handlers.on(AddToCart.self) { _, _, _ in
+        shop.scene.controller.view.strategies.on(AddToCart.self) { _, _, _ in
             app.removeWindow(window)
             return .pass
         }
@@ -73,7 +73,7 @@ struct PointerDeliveryTests {
     @Test("a switch, which overrides controlTriggered, reports its value-changed event")
     func switchReports() async throws {
         let shop = UIFixtures.ShopScene()
-        shop.scene.controller.handlers.on(FavouriteChanged.self) { _, _, _ in .handled }
+        shop.scene.controller.strategies.on(FavouriteChanged.self) { _, _, _ in .handled }
 
         let first = try #require(await shop.scene.window.tap(at: shop.onFavourite))
         let second = try #require(await shop.scene.window.tap(at: shop.onFavourite))
@@ -89,7 +89,7 @@ struct PointerDeliveryTests {
     func severalChainEvents() async throws {
         let shop = UIFixtures.ShopScene()
         shop.buy.addChainEvent(for: .tap) { _ in Ping(tag: "second") }
-        shop.scene.controller.handlers.on(Ping.self) { _, _, _ in .handled }
+        shop.scene.controller.strategies.on(Ping.self) { _, _, _ in .handled }
 
         let delivery = try #require(await shop.scene.window.tap(at: shop.onBuy))
 
@@ -123,7 +123,7 @@ struct PointerDeliveryTests {
         let favourite = shop.favourite
         let onFavourite = shop.onFavourite
         let inner = Box()
-        shop.scene.controller.handlers.on(AddToCart.self) { _, _, _ in
+        shop.scene.controller.strategies.on(AddToCart.self) { _, _, _ in
             await favourite.sendChainEvents(for: .valueChanged)
             inner.delivery = await window.tap(at: onFavourite)
             return .handled

@@ -381,7 +381,7 @@ struct TakeOverScript: Sendable, CustomTestStringConvertible {
                 }
             }
         case .takersHandler(let disposition):
-            ui["scroll"].handlers.on(PointerEvent.self) { scroll, pointer, _ in
+            ui["scroll"].strategies.on(PointerEvent.self) { scroll, pointer, _ in
                 guard pointer.phase == .moved, scroll.window?.boundView(for: pointer.pointer) !== scroll
                 else {
                     return .pass
@@ -640,13 +640,13 @@ struct PointerTakeOverTests {
         let ui = takeOverScene(runsCapturePhase: true)
         var seen: [String] = []
         for label in ["button", "row", "scroll", "outer"] {
-            ui[label].handlers.on(PointerEvent.self) { view, pointer, context in
+            ui[label].strategies.on(PointerEvent.self) { view, pointer, context in
                 seen.append("\(view.label) \(pointer.phase) hop \(context.hop)")
                 return .pass
             }
         }
         for label in ["row", "outer"] {
-            ui[label].handlers.on(PointerEvent.self, phase: .capture) { view, pointer, context in
+            ui[label].strategies.on(PointerEvent.self, phase: .capture) { view, pointer, context in
                 seen.append("\(view.label) captures \(pointer.phase) hop \(context.hop)")
                 return .pass
             }
@@ -685,7 +685,7 @@ struct PointerTakeOverTests {
         var scrollSaw: [String] = []
         // The row handles its own began, moved and ended: none bubbles on. (Its recording
         // `pointerCancelled` runs for the cancelled it passes.)
-        ui["row"].handlers.on(PointerEvent.self) { _, pointer, _ in
+        ui["row"].strategies.on(PointerEvent.self) { _, pointer, _ in
             pointer.phase == .cancelled ? .pass : .handled
         }
         let takeOver: (View, PointerEvent) throws -> Disposition = { scroll, pointer in
@@ -695,11 +695,12 @@ struct PointerTakeOverTests {
             return .handled
         }
         if inCapture {
-            ui["scroll"].handlers.on(PointerEvent.self, phase: .capture) { scroll, pointer, _ in
+            ui["scroll"].strategies.on(PointerEvent.self, phase: .capture) { scroll, pointer, _ in
                 try takeOver(scroll, pointer)
             }
         } else {
-            ui["scroll"].handlers.on(PointerEvent.self) { scroll, pointer, _ in try takeOver(scroll, pointer)
+            ui["scroll"].strategies.on(PointerEvent.self) { scroll, pointer, _ in
+                try takeOver(scroll, pointer)
             }
         }
         try await ui.begin(on: ui["button"])

@@ -40,7 +40,7 @@ struct WindowInterceptionTests {
     @Test("a controller's capture handler sees a pointer before the view it hit, which sees it after")
     func captureBeforeTheHitView() async throws {
         let shop = TargetScene()
-        shop.scene.controller.handlers.on(PointerEvent.self, phase: .capture) {
+        shop.scene.controller.strategies.on(PointerEvent.self, phase: .capture) {
             [target = shop.target] _, pointer, _ in
             target.log.append("captured \(pointer.phase)")
             return .pass
@@ -60,7 +60,7 @@ struct WindowInterceptionTests {
     )
     func captureStopsThePointer() async throws {
         let shop = TargetScene()
-        shop.scene.controller.handlers.on(PointerEvent.self, phase: .capture) { _, _, _ in .handled }
+        shop.scene.controller.strategies.on(PointerEvent.self, phase: .capture) { _, _, _ in .handled }
 
         let delivery = try #require(await shop.scene.window.dispatch(.began, at: shop.onTarget))
 
@@ -80,7 +80,7 @@ struct WindowInterceptionTests {
             RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "outer"))
         shop.target.removeFromSuperview()
         outer.addSubview(shop.target)
-        outer.handlers.on(PointerEvent.self, phase: .capture) { outer, pointer, _ in
+        outer.strategies.on(PointerEvent.self, phase: .capture) { outer, pointer, _ in
             outer.log.append("captured \(pointer.phase)")
             return .pass
         }
@@ -97,12 +97,12 @@ struct WindowInterceptionTests {
     )
     func captureWithoutThePass() async throws {
         let shop = TargetScene(runsCapturePhase: false)
-        shop.scene.controller.handlers.on(PointerEvent.self, phase: .capture) {
+        shop.scene.controller.strategies.on(PointerEvent.self, phase: .capture) {
             [target = shop.target] _, _, _ in
             target.log.append("captured")
             return .handled
         }
-        shop.scene.controller.handlers.on(PointerEvent.self) { [target = shop.target] _, _, _ in
+        shop.scene.controller.strategies.on(PointerEvent.self) { [target = shop.target] _, _, _ in
             target.log.append("controller bubble")
             return .handled
         }
@@ -120,13 +120,13 @@ struct WindowInterceptionTests {
     @Test("a view's wrapper runs around its handlers; its pointer methods run after, when the table passes")
     func viewWrapperOrder() async throws {
         let shop = TargetScene(runsCapturePhase: false)
-        shop.target.handlers.use { target, _, context, next in
+        shop.target.strategies.use { target, _, context, next in
             target.log.append("wrapper in")
             let disposition = try await next(&context)
             target.log.append("wrapper out")
             return disposition
         }
-        shop.target.handlers.on(PointerEvent.self) { target, _, _ in
+        shop.target.strategies.on(PointerEvent.self) { target, _, _ in
             target.log.append("handler")
             return .pass
         }
@@ -141,8 +141,8 @@ struct WindowInterceptionTests {
     )
     func viewWrapperDenies() async throws {
         let shop = TargetScene(runsCapturePhase: false)
-        shop.target.handlers.use { _, _, _, _ in .handled }
-        shop.target.handlers.on(PointerEvent.self) { target, _, _ in
+        shop.target.strategies.use { _, _, _, _ in .handled }
+        shop.target.strategies.on(PointerEvent.self) { target, _, _ in
             target.log.append("handler")
             return .pass
         }
@@ -158,7 +158,7 @@ struct WindowInterceptionTests {
     func systemWrapperSeesEveryHop() async throws {
         let journal = HopJournal()
         let shop = TargetScene(middleware: [journal])
-        shop.scene.controller.handlers.on(PointerEvent.self, phase: .capture) { _, _, _ in .pass }
+        shop.scene.controller.strategies.on(PointerEvent.self, phase: .capture) { _, _, _ in .pass }
 
         _ = try #require(await shop.scene.window.dispatch(.began, at: shop.onTarget))
 

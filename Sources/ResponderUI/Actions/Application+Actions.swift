@@ -5,7 +5,7 @@ extension Application {
     ///
     /// ```swift
     /// struct Copy: Event {}
-    /// editor.handlers.on(Copy.self) { editor, _, _ in editor.copySelection(); return .handled }
+    /// editor.strategies.on(Copy.self) { editor, _, _ in editor.copySelection(); return .handled }
     ///
     /// await app.sendAction(Copy(), from: menuItem)
     /// ```

@@ -31,20 +31,20 @@ open class ViewController: InterfaceResponder {
     public private(set) weak var presentingController: ViewController?
 
     /// A separate responder whose handlers get the events no entry of this controller's
-    /// ``EventHandling/handlers`` handles (only its `Responder.handle(_:context:)`
+    /// ``EventHandling/strategies`` handles (only its `Responder.handle(_:context:)`
     /// runs; its `next` is never used).
     ///
     /// It is the proxy of the controller's table: setting it registers
-    /// `handlers.proxy { $0.eventProxy }` (setting `nil`, `handlers.removeProxy()`), so it
+    /// `strategies.proxy { $0.eventProxy }` (setting `nil`, `strategies.removeProxy()`), so it
     /// runs where a proxy runs — after the entries, before the catch-all and the pointer and key
     /// methods — and ``InterfaceResponder/canPerform(_:)`` sees its handlers. A later
-    /// `handlers.proxy(_:)` replaces it.
+    /// `strategies.proxy(_:)` replaces it.
     public var eventProxy: (any Responder)? {
         didSet {
             if eventProxy == nil {
-                handlers.removeProxy()
+                strategies.removeProxy()
             } else {
-                handlers.proxy { $0.eventProxy }
+                strategies.proxy { $0.eventProxy }
             }
         }
     }

@@ -77,14 +77,15 @@ open class Control: View, ChainEventSource {
         await sendChainEvents(for: .tap)
     }
 
-    /// Runs the control's own handlers, then tracks pointer events: they highlight the control,
-    /// and an `ended` inside it triggers it. Pointer events stop here. A pointer event stopped
-    /// while the handlers ran (withdrawn by its window, see ``Window/dispatch(_:at:pointer:)``)
-    /// is not tracked: the control may already have been told its sequence was cancelled.
-    open override func respond(to event: any Event, context: inout EventContext) async throws
+    /// Runs the control's tables (its own, then its class's), then tracks pointer events: they
+    /// highlight the control, and an `ended` inside it triggers it. Pointer events stop here. A
+    /// pointer event stopped while the handlers ran (withdrawn by its window, see
+    /// ``Window/dispatch(_:at:pointer:)``) is not tracked: the control may already have been
+    /// told its sequence was cancelled.
+    override func runStrategies(for event: any Event, context: inout EventContext) async throws
         -> Disposition
     {
-        let own = try await super.respond(to: event, context: &context)
+        let own = try await super.runStrategies(for: event, context: &context)
         if own.isHandled { return own }
         guard isEnabled, !context.isCancelled, let pointer = event as? PointerEvent else {
             return .pass

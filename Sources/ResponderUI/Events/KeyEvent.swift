@@ -2,7 +2,7 @@
 /// themselves when there is none); unhandled, they bubble up the chain.
 ///
 /// ```swift
-/// field.handlers.on(KeyEvent.self) { field, key, context in
+/// field.strategies.on(KeyEvent.self) { field, key, context in
 ///     guard key.phase == .down, key.key == .return else { return .pass }
 ///     field.submit()
 ///     return .handled

@@ -6,7 +6,7 @@
 /// bound to its own view (multi-touch); ``pointer`` tells them apart.
 ///
 /// ```swift
-/// view.handlers.on(PointerEvent.self) { view, pointer, context in
+/// view.strategies.on(PointerEvent.self) { view, pointer, context in
 ///     guard pointer.phase == .ended else { return .pass }
 ///     let local = view.convert(pointer.location, from: nil)
 ///     …

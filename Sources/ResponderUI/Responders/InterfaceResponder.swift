@@ -3,11 +3,11 @@
 ///
 /// It plays the part of `UIResponder`. Every instance has:
 /// - a live ``next`` link (subclasses say what it is: superview, controller, window, application);
-/// - a per-instance handler table, the core's `Strategies` (``EventHandling/handlers``), typed
+/// - a per-instance handler table, the core's `Strategies` (``EventHandling/strategies``), typed
 ///   by the responder's class — entries by type or name, a
 ///   proxy, a catch-all:
 ///   ```swift
-///   cell.handlers.on(AddToCart.self) { cell, event, context in
+///   cell.strategies.on(AddToCart.self) { cell, event, context in
 ///       context.info[CellIndex.self] = cell.index   // decorate for the hops above
 ///       return .pass
 ///   }
@@ -17,21 +17,54 @@
 /// - first-responder state (``canBecomeFirstResponder``, ``becomeFirstResponder()``, …) and
 ///   hooks told when it changes (``didBecomeFirstResponder()``, ``didResignFirstResponder()``).
 ///
-/// A hop to an interface responder runs ``respond(to:context:)`` on the main actor. An event
+/// A hop to an interface responder runs its handlers on the main actor: its own table's, then
+/// its class's (see ``strategies``). An event
 /// sent from the main actor visits every main-actor responder of the chain without leaving it;
 /// only a hop to a responder on another actor (such as the application's delegate) switches.
 @MainActor
 open class InterfaceResponder: MainActorResponder, EventHandling, CustomStringConvertible {
-    /// Subclasses share this class's (empty) static table; per-instance handlers live in
-    /// ``EventHandling/handlers``.
+    /// Subclasses share this class's table; per-instance handlers live in
+    /// ``EventHandling/strategies``.
     public typealias StrategyOwner = InterfaceResponder
 
-    /// Empty: the window layer keeps its handlers per instance (see ``EventHandling/handlers``).
-    public nonisolated static var strategies: Strategies<InterfaceResponder> { Strategies() }
+    /// The class's table, below each instance's own (``EventHandling/strategies``): its entries
+    /// for ``PointerEvent`` and ``KeyEvent`` call the pointer and key methods, so overriding
+    /// ``pointerBegan(_:)`` or ``keyDown(_:)`` fills an entry of this table. A hop runs it when
+    /// the instance's table has no entry for the event or passes it, in the bubble pass.
+    ///
+    /// A pointer event stopped while an instance handler ran (`EventContext.isCancelled`, for
+    /// example withdrawn by its window) does not reach the pointer methods: the responder may
+    /// already have been told of a later phase.
+    public nonisolated static let strategies: Strategies<InterfaceResponder> = {
+        var table = Strategies<InterfaceResponder>()
+        table.on(PointerEvent.self) { responder, pointer, context in
+            if context.isCancelled { return .pass }
+            switch pointer.phase {
+            case .began: return responder.pointerBegan(pointer)
+            case .moved: return responder.pointerMoved(pointer)
+            case .ended: return responder.pointerEnded(pointer)
+            case .cancelled: return responder.pointerCancelled(pointer)
+            }
+        }
+        table.on(KeyEvent.self) { responder, key, _ in
+            switch key.phase {
+            case .down: return responder.keyDown(key)
+            case .up: return responder.keyUp(key)
+            }
+        }
+        return table
+    }()
 
-    /// This responder's own handlers, one table per instance instead of one per type; read and
-    /// filled through ``EventHandling/handlers``, typed by the instance's class.
-    final var handlerTable = Strategies<InterfaceResponder>()
+    /// This responder's own handlers, read and filled through ``EventHandling/strategies``,
+    /// typed by the instance's class. Behind a lock because that property is also the core's
+    /// instance table (`Responder.strategies`), which any isolation may read; the window layer's
+    /// hops read it on the main actor, once per hop.
+    final let ownTable = Locked(Strategies<InterfaceResponder>())
+
+    /// A copy of this responder's own table, as it is now.
+    final nonisolated var handlerTable: Strategies<InterfaceResponder> {
+        ownTable.withLock { $0 }
+    }
 
     private nonisolated let customLabel: String?
 
@@ -77,8 +110,8 @@ open class InterfaceResponder: MainActorResponder, EventHandling, CustomStringCo
         responder.currentEventSystem
     }
 
-    /// Whether ``EventHandling/handlers`` has capture handlers (registered with
-    /// `handlers.on(_:phase:_:)` and `EventContext.Phase.capture`): the responder is then visited in
+    /// Whether ``EventHandling/strategies`` has capture handlers (registered with
+    /// `strategies.on(_:phase:_:)` and `EventContext.Phase.capture`): the responder is then visited in
     /// the capture pass of its application's system, if that system runs one.
     public final nonisolated(nonsending) var capturesEvents: Bool {
         get async { await Self.capturesEvents(of: self) }
@@ -96,7 +129,7 @@ open class InterfaceResponder: MainActorResponder, EventHandling, CustomStringCo
 
     // MARK: Handling
 
-    /// Runs ``respond(to:context:)`` on the main actor: a plain call when the event is already
+    /// Runs the responder's tables (its own, then its class's) on the main actor: a plain call when the event is already
     /// routed from the main actor. The one exception is the `cancelled` of a take-over
     /// (``View/takeOver(_:)``): the first interface responder not below the taker ends it
     /// handled without running anything (passes it, in the capture pass).
@@ -115,45 +148,35 @@ open class InterfaceResponder: MainActorResponder, EventHandling, CustomStringCo
         {
             return context.phase == .capture ? .pass : .handled
         }
-        return try await responder.respond(to: event, context: &context)
+        return try await responder.runStrategies(for: event, context: &context)
     }
 
-    /// Decides what to do with one event at this hop.
-    ///
-    /// The default runs ``EventHandling/handlers`` the way the core runs a responder's table — the entry
-    /// for the event's type (or a `NamedEvent`'s name), else the proxy's handlers, else the
-    /// catch-all (in the capture pass, its capture handlers, and nothing else); if that passes,
-    /// it calls the method for the window layer's own events
-    /// (``pointerBegan(_:)``…, ``keyDown(_:)``, ``keyUp(_:)``). A responder with an empty table
-    /// goes straight to the methods. Override it to decide otherwise; call `super` for the
-    /// default.
-    ///
-    /// A pointer event stopped while the handler ran (`EventContext.isCancelled`, for example
-    /// withdrawn by its window) does not reach the pointer method: the responder may already
-    /// have been told of a later phase.
-    open func respond(to event: any Event, context: inout EventContext) async throws -> Disposition {
-        if !handlerTable.isEmpty {
-            let disposition = try await handlerTable.run(
+    /// Runs this responder's two tables, the window layer's one way to give a responder
+    /// behaviour: its own (``EventHandling/strategies``, filled per instance), then, when that
+    /// one has no entry or passes in the bubble pass, its class's (``strategies``), where the
+    /// pointer and key methods (``pointerBegan(_:)``…, ``keyDown(_:)``, ``keyUp(_:)``) are the
+    /// entries for ``PointerEvent`` and ``KeyEvent``. The capture pass runs the instance's capture
+    /// handlers only. (Within the module, ``Control`` tracks its pointers after both.)
+    func runStrategies(for event: any Event, context: inout EventContext) async throws -> Disposition {
+        let own = handlerTable
+        if !own.isEmpty {
+            let disposition = try await own.run(
                 on: self, from: #isolation, event: event, context: &context)
-            // The pointer and key methods are the bubble's: a capture hop runs the table only.
+            // The class's entries are the bubble's: a capture hop runs the instance's table only.
             if disposition.isHandled || context.phase == .capture { return disposition }
         }
-        if let pointer = event as? PointerEvent {
-            if context.isCancelled { return .pass }
-            switch pointer.phase {
-            case .began: return pointerBegan(pointer)
-            case .moved: return pointerMoved(pointer)
-            case .ended: return pointerEnded(pointer)
-            case .cancelled: return pointerCancelled(pointer)
-            }
-        }
-        if let key = event as? KeyEvent {
-            switch key.phase {
-            case .down: return keyDown(key)
-            case .up: return keyUp(key)
-            }
-        }
-        return .pass
+        return try await Self.strategies.run(on: self, from: #isolation, event: event, context: &context)
+    }
+
+    /// Replaced: the window layer has one way to give a responder behaviour, the core's
+    /// `Strategies` table (see ``runStrategies(for:context:)``).
+    @available(
+        *, unavailable,
+        message:
+            "register handlers in the responder's strategies (strategies.on(_:_:), onAnyEvent for every event), or override the pointer and key methods"
+    )
+    open func respond(to event: any Event, context: inout EventContext) async throws -> Disposition {
+        try await runStrategies(for: event, context: &context)
     }
 
     // MARK: Pointer and key methods
@@ -186,7 +209,7 @@ open class InterfaceResponder: MainActorResponder, EventHandling, CustomStringCo
     /// handler. ``Application/target(forAction:from:)`` asks it of each interface responder on
     /// the way.
     ///
-    /// The default answers from ``EventHandling/handlers``, the table a hop runs: `true` when it has an
+    /// The default answers from ``EventHandling/strategies``, the table a hop runs: `true` when it has an
     /// entry for the type, or else when its proxy (read now, as a hop would read it) performs
     /// the action — an interface responder proxy is asked this method, any other responder its
     /// static `strategies` table (and its proxy, the same way). A catch-all does not count:

@@ -5,7 +5,7 @@ extension View {
     ///
     /// ```swift
     /// // A drag that began on a row has gone far enough down: the list scrolls instead.
-    /// list.handlers.on(PointerEvent.self) { list, pointer, _ in
+    /// list.strategies.on(PointerEvent.self) { list, pointer, _ in
     ///     guard pointer.phase == .moved, list.isScrollGesture(pointer) else { return .pass }
     ///     try list.takeOver(pointer.pointer)  // the row is told `cancelled` (.takenOver)
     ///     return .handled                     // this moved stops here; the next one comes to list

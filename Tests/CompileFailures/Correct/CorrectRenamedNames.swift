@@ -69,15 +69,27 @@ func newFlag(_ order: Order) {
 }
 
 /// A view.
-final class Cell: View {}
+final class Cell: View {
+    /// A pointer method: an entry of the class's table.
+    override func pointerBegan(_ pointer: PointerEvent) -> Disposition { .handled }
+}
+
+/// A view with its own table, filled where the old code overrode `respond(to:context:)`.
+final class Badge: View {
+    override init(frame: Rect = .zero, label: String? = nil) {
+        super.init(frame: frame, label: label)
+        strategies.onAnyEvent { badge, event, context in .pass }
+    }
+}
 
 /// The window layer's new names.
 @MainActor
 func newRegistration(_ cell: Cell) {
-    let _: Strategies<Cell>? = nil
-    cell.handlers.use { cell, event, context, next in try await next(&context) }
-    cell.handlers.proxy { _ in nil }
-    cell.handlers.removeProxy()
+    let _: Strategies<Cell> = cell.strategies
+    _ = View.strategies.handles(PointerEvent.self)
+    cell.strategies.use { cell, event, context, next in try await next(&context) }
+    cell.strategies.proxy { _ in nil }
+    cell.strategies.removeProxy()
 }
 
 /// The application's new label.

@@ -36,7 +36,7 @@ enum WindowLayerFirstExample {
         add.addChainEvent(for: .tap) { _ in AddToCart(sku: "A-1") }
         controller.view.addSubview(add)
 
-        controller.handlers.on(AddToCart.self) { controller, event, context in
+        controller.strategies.on(AddToCart.self) { controller, event, context in
             print("add", event.sku)
             return .handledAndContinue                            // the delegate sees it too
         }

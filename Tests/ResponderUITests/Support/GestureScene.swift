@@ -157,15 +157,15 @@ final class GestureScene {
         list.addSubview(row)
         row.addSubview(buy)
         buy.addChainEvent(for: .tap) { _ in UIFixtures.AddToCart(sku: "buy") }
-        scene.controller.handlers.on(UIFixtures.AddToCart.self) { [unowned self] _, _, _ in
+        scene.controller.strategies.on(UIFixtures.AddToCart.self) { [unowned self] _, _, _ in
             fired.append("buy tap")
             return .handled
         }
-        scene.controller.handlers.on(GestureFired.self) { [unowned self] _, event, _ in
+        scene.controller.strategies.on(GestureFired.self) { [unowned self] _, event, _ in
             fired.append("\(event.label) \(event.state)")
             return .handled
         }
-        buy.handlers.on(PointerEvent.self) { [unowned self] _, pointer, _ in
+        buy.strategies.on(PointerEvent.self) { [unowned self] _, pointer, _ in
             let entry = "\(pointer.phase) \(pointer.pointer.rawValue)"
             buyTold.append(pointer.cancellation.map { "\(entry) (\($0))" } ?? entry)
             return .pass

@@ -95,7 +95,7 @@ final class ParkingStormDriver {
         for view in tree.views {
             view.pointerDisposition = tree.random.chance(40) ? .handled : .pass
             view.onPointer = onPointer
-            view.handlers.on(PointerEvent.self) { [unowned self] view, pointer, context in
+            view.strategies.on(PointerEvent.self) { [unowned self] view, pointer, context in
                 if pointer.phase == .began, context.hop == 1 {
                     bound("\(pointer.pointer.rawValue)", view.label)
                 }
@@ -112,7 +112,7 @@ final class ParkingStormDriver {
     func tearDown() {
         for view in tree.views {
             view.onPointer = nil
-            view.handlers.remove(PointerEvent.self)
+            view.strategies.remove(PointerEvent.self)
         }
     }
 

@@ -190,11 +190,11 @@ enum UIFixtures {
             favourite.addChainEvent(for: .valueChanged) { toggle in FavouriteChanged(isOn: toggle.isOn) }
             guard recordingChainEvents else { return }
             let received = received
-            scene.controller.handlers.on(AddToCart.self) { _, event, _ in
+            scene.controller.strategies.on(AddToCart.self) { _, event, _ in
                 received.skus.append(event.sku)
                 return .handled
             }
-            scene.controller.handlers.on(FavouriteChanged.self) { _, event, _ in
+            scene.controller.strategies.on(FavouriteChanged.self) { _, event, _ in
                 received.favourites.append(event.isOn)
                 return .handled
             }
@@ -212,7 +212,7 @@ extension View {
     /// returned gate opens, and passes every pointer event on (to the view's pointer methods).
     func parkPointerEvents(_ phase: PointerPhase) -> Gate {
         let gate = Gate()
-        handlers.on(PointerEvent.self) { _, pointer, _ in
+        strategies.on(PointerEvent.self) { _, pointer, _ in
             if pointer.phase == phase { try await gate.pass() }
             return .pass
         }
