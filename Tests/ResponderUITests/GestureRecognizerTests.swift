@@ -34,6 +34,7 @@ private final class NestedTaps {
 @MainActor
 private final class StateLog {
     var states: [GestureRecognizer.State] = []
+    var phases: [String] = []
 }
 
 @MainActor
@@ -386,6 +387,36 @@ struct GestureRecognizerTests {
         #expect(nested.deliveries.first??.event.location == Point(x: 60, y: 150))
         #expect(scene.fired == ["tap recognized", "tap recognized"])
         #expect(scene.journal.summary["tap"] == ["recognized (completed)", "recognized (completed)"])
+        #expect(scene.isQuiet)
+    }
+
+    @Test(
+        "a handler of a phase released after a delay that taps the same window gets its own tap back, and the released phases end in order",
+        .timeLimit(.minutes(1)))
+    func tapFromInsideAReleasedPhase() async throws {
+        // The pan holds the row's `began` back; it fails at the up, so the window's lane sends
+        // the held `began`, then the `ended`. The row's handler of that `began` taps the window:
+        // its delivery must not wait for the lane job it runs in.
+        let scene = try GestureScene([
+            GestureSpec(label: "pan", kind: .pan(), on: "list", delaysTouchesBegan: true)
+        ])
+        let nested = NestedTaps()
+        let told = StateLog()
+        scene.view("row").strategies.on(PointerEvent.self) { row, pointer, _ in
+            told.phases.append("\(pointer.phase) \(pointer.location.x)")
+            guard pointer.phase == .began, !nested.started else { return .handled }
+            nested.started = true
+            nested.deliveries.append(await scene.window.tap(at: Point(x: 60, y: 150), pointer: PointerID(2)))
+            return .handled
+        }
+
+        await scene.play([.down(50, 150), .up(50, 150)])
+
+        #expect(nested.deliveries.count == 1)
+        #expect(nested.deliveries.first??.event.location == Point(x: 60, y: 150))
+        // The outer sequence's phases in order, the nested tap's inside its `began`.
+        #expect(told.phases == ["began 50.0", "began 60.0", "ended 60.0", "ended 50.0"])
+        #expect(scene.window.activePointers.isEmpty)
         #expect(scene.isQuiet)
     }
 

@@ -232,7 +232,7 @@ final class GestureCoordinator {
     func chainEventsSent() async {
         let recognizers = sending
         sending = []
-        for recognizer in recognizers { await recognizer.chainEventsUnderWay?.value }
+        for recognizer in recognizers { await recognizer.chainEventLane.sent() }
     }
 
     // MARK: State changes
@@ -610,7 +610,7 @@ final class GestureCoordinator {
 
     private func send(_ recognizer: GestureRecognizer, _ state: GestureRecognizer.State) {
         recognizer.sendChainEvents(for: state)
-        if recognizer.chainEventsUnderWay != nil, !sending.contains(where: { $0 === recognizer }) {
+        if !recognizer.chainEventLane.isIdle, !sending.contains(where: { $0 === recognizer }) {
             sending.append(recognizer)
         }
     }

@@ -125,10 +125,10 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
     private var nextTimerKey = 0
     /// The chain events to send on each state change.
     private var chainEvents: [@MainActor (GestureRecognizer) -> (any Event)?] = []
-    /// The sends of chain events under way, in order; `nil` once the last has ended.
-    private(set) final var chainEventsUnderWay: Task<Void, Never>?
-    /// How many batches of chain events were sent: the last one clears ``chainEventsUnderWay``.
-    private var chainEventBatches = 0
+    /// The sends of chain events, one batch per state change, in order. A batch sent from
+    /// inside one of this recognizer's own batches (a handler of its chain event tapped the
+    /// window again, and it recognized that tap) runs beside: the batch under way waits for it.
+    final let chainEventLane = SendLane(startsImmediately: false)
 
     /// A claim not granted yet.
     struct PendingClaim {
@@ -351,29 +351,16 @@ open class GestureRecognizer: ChainEventSource, CustomStringConvertible {
         let events = chainEvents.compactMap { $0(self) }
         guard !events.isEmpty else { return }
         let collector = TriggeredChainEvents.current
-        let id = ObjectIdentifier(self)
-        // Sent from inside one of this recognizer's own batches (a handler of its chain event
-        // tapped the window again, and it recognized that tap): the batch under way waits for
-        // this one, so this one does not wait for it.
-        let previous = ChainEventBatches.sending.contains(id) ? nil : chainEventsUnderWay
-        let sending = ChainEventBatches.sending + [id]
-        chainEventBatches += 1
-        let batch = chainEventBatches
-        chainEventsUnderWay = Task {
-            await previous?.value
+        chainEventLane.enqueue {
             var outcomes: [Outcome] = []
             for event in events {
-                let outcome = await ChainEventBatches.$sending.withValue(sending) {
-                    await TriggeredChainEvents.$current.withValue(nil) { await view.send(event) }
-                }
+                let outcome = await TriggeredChainEvents.$current.withValue(nil) { await view.send(event) }
                 outcomes.append(outcome)
                 collector?.append(
                     ChainEventDelivery(
                         sender: view, source: .gesture(self, state), event: event, outcome: outcome))
             }
             self.lastOutcomes = outcomes
-            // The last batch sent: nothing is under way any more.
-            if self.chainEventBatches == batch { self.chainEventsUnderWay = nil }
         }
     }
 }
@@ -385,9 +372,4 @@ struct WeakRecognizer {
     init(_ recognizer: GestureRecognizer) {
         self.recognizer = recognizer
     }
-}
-
-/// The recognizers whose chain events the current task is sending: their handlers run in it.
-enum ChainEventBatches {
-    @TaskLocal static var sending: [ObjectIdentifier] = []
 }

@@ -34,9 +34,11 @@ open class Window: View {
     /// The gesture recognizers of the window's views at work.
     private(set) lazy var gestures = GestureCoordinator(window: self)
 
-    /// The sends of phases held back for the views (``GestureRecognizer/delaysTouchesBegan``),
-    /// in order.
-    private var heldPhasesUnderWay: Task<Void, Never>?
+    /// The window's sends that no caller awaits: in order, the phases held back for the views
+    /// (``GestureRecognizer/delaysTouchesBegan``, `delaysTouchesEnded`) once released; each on its
+    /// own, the `cancelled` of a cancelled or taken-over sequence. Each starts on the main actor
+    /// before the call that queues it returns when nothing is ahead of it.
+    private let lane = SendLane(startsImmediately: true)
 
     /// Replaced: the window's gesture recognizers read the clock of its event system (its
     /// application's), and set their timers on it.
@@ -148,7 +150,7 @@ open class Window: View {
             cancellation: phase == .cancelled ? .system : nil)
         // Phases released to the views before this one reach them before the recognizers decide
         // anything about this one (a claim would otherwise withdraw them unseen).
-        await heldPhasesUnderWay?.value
+        await lane.sent()
         // The gesture recognizers get each phase first; what they decide (a claim, a delay) is
         // in the state machine before the views are sent anything.
         let send: PointerSequenceStateMachine<View>.Send?
@@ -186,7 +188,7 @@ open class Window: View {
             gestures.sequenceCancelled(pointer, reason: .system)
             send = sequences.ended(pointer).send
         }
-        await heldPhasesUnderWay?.value
+        await lane.sent()
         // The chain events the recognizers sent for this phase go up the chain before it.
         await gestures.chainEventsSent()
         guard let send else { return nil }
@@ -315,34 +317,25 @@ open class Window: View {
     /// what a gesture timer caused on a real clock. A test clock's `advance(by:)` waits for
     /// those itself: the chain events a gesture timer's call sends have ended when it returns.
     public func gestureEventsSent() async {
-        await heldPhasesUnderWay?.value
+        await lane.sent()
         await gestures.chainEventsSent()
     }
 
-    /// Sends released phases up the chain, in order, after those released before.
+    /// Sends released phases up the chain, in order, after the window's earlier unawaited sends
+    /// (its lane).
     ///
-    /// The sends start on the main actor before this returns (`Task.immediate`, as for a
-    /// cancellation): the hops that do not suspend have run when it returns, so a recognizer
+    /// When nothing is under way the sends start on the main actor before this returns, as for
+    /// a cancellation: the hops that do not suspend have run when it returns, so a recognizer
     /// that claims the sequence right after (a timer due at the same instant) finds the views
     /// told of it, and tells them its end. The window calls this only once the recognizers
     /// have settled, never from inside their calls.
     private func sendHeldPhases(_ sends: [PointerSequenceStateMachine<View>.Release]) {
         guard !sends.isEmpty else { return }
-        let previous = heldPhasesUnderWay
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            heldPhasesUnderWay = Task.immediate { await self.send(sends, after: previous) }
-        } else {
-            heldPhasesUnderWay = Task { await self.send(sends, after: previous) }
-        }
+        lane.enqueue { await self.send(sends) }
     }
 
-    /// Sends `released`, in order, once `previous` is over.
-    private func send(
-        _ released: [PointerSequenceStateMachine<View>.Release], after previous: Task<Void, Never>?
-    )
-        async
-    {
-        await previous?.value
+    /// Sends `released`, in order.
+    private func send(_ released: [PointerSequenceStateMachine<View>.Release]) async {
         for release in released {
             let event = PointerEvent(
                 pointer: release.held.pointer, phase: release.held.phase, location: release.held.location)
@@ -372,9 +365,10 @@ open class Window: View {
     /// (normally the taker) ends it without running anything, so only the responders below it
     /// are told.
     ///
-    /// The send runs in a task of its own that starts on the main actor before this returns
-    /// (`Task.immediate`): the hops that do not suspend have run when this returns. Its outcome
-    /// is reported like any send's; it collects no triggered chain events.
+    /// The send is one of the window's lane, unordered: it starts on the main actor before this
+    /// returns, so the hops that do not suspend have run when this returns, and no delivery
+    /// waits for it (a handler parked in it holds up nothing else). Its outcome is reported like any send's; it collects
+    /// no triggered chain events.
     private func deliverCancellation(_ cancellation: PointerSequenceStateMachine<View>.Cancellation) {
         let event = PointerEvent(
             pointer: cancellation.pointer, phase: .cancelled, location: cancellation.location,
@@ -384,11 +378,7 @@ open class Window: View {
             options.info[PointerTakeOverBoundary.self] = PointerTakeOverBoundary(taker: taker)
         }
         let target = cancellation.target
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            Task.immediate { await Self.send(event, from: target, options: options) }
-        } else {
-            Task { await Self.send(event, from: target, options: options) }
-        }
+        lane.unordered { await Self.send(event, from: target, options: options) }
     }
 
     /// Sends a cancellation from `view`, outside any pointer delivery's collector of triggered
