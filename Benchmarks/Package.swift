@@ -2,11 +2,16 @@
 // ResponderChain's benchmarks: one nested package, so that the root package keeps zero dependencies.
 //
 // - `BenchmarkKit`: the one copy of every scenario, its hand-written baseline, the peers (SwiftNIO,
-//   OpenCombine), the integrations' tracer costs, the remote hop and the stores (SQLite,
-//   PostgreSQL), with the harness (measurement, reports) they share.
-// - `responder-bench`: the same-run ratio table, JSON and SVG chart (its PostgreSQL rows start a
-//   throwaway cluster, or use RESPONDERCHAIN_POSTGRES_URL's server):
+//   OpenCombine), the integrations' tracer costs, and — with the trait `RemoteAndStores` — the
+//   remote hop over gRPC and the stores (SQLite, PostgreSQL), with the harness (measurement,
+//   reports) they share.
+// - `responder-bench`: the same-run ratio table, JSON and SVG chart. The core rows build without
+//   gRPC, BoringSSL, PostgresNIO or GRDB (a few minutes cold):
 //     swift run -c release --package-path Benchmarks responder-bench [--quick] [--filter NAME]
+//   The remote hop and store rows need the trait (their dependencies add about a quarter of an
+//   hour cold; the PostgreSQL rows start a throwaway cluster, or use RESPONDERCHAIN_POSTGRES_URL's
+//   server):
+//     swift run -c release --package-path Benchmarks --traits RemoteAndStores responder-bench
 // - `HopBenchmarks` (under Benchmarks/Benchmarks/): package-benchmark suites on the same scenario
 //   code, with deterministic metrics whose committed thresholds (Thresholds/) CI checks:
 //     swift package --package-path Benchmarks benchmark thresholds check
@@ -14,12 +19,24 @@
 // See Docs/Benchmarks.md.
 import PackageDescription
 
+/// The dependencies only the remote hop and store rows need.
+let remote: TargetDependencyCondition? = .when(traits: ["RemoteAndStores"])
+
 let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    traits: [
+        .trait(
+            name: "RemoteAndStores",
+            description:
+                "The rows across a process boundary: the remote hop over gRPC and the stores (SQLite, PostgreSQL), with their dependencies"
+        )
+    ],
     dependencies: [
         .package(name: "ResponderChain", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        // The allocation counts of responder-bench: the interposer package-benchmark counts with.
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
         // The peers.
         .package(url: "https://github.com/apple/swift-nio", .upToNextMinor(from: "2.101.2")),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
@@ -55,27 +72,30 @@ let package = Package(
                 .product(name: "ResponderChainMetrics", package: "ResponderChainMetrics"),
                 .product(
                     name: "ResponderChainDistributedTracing", package: "ResponderChainDistributedTracing"),
-                .product(name: "ResponderChainGRPC", package: "ResponderChainGRPC"),
-                .product(name: "ResponderChainSQLite", package: "ResponderChainSQLite"),
-                .product(name: "ResponderChainPostgres", package: "ResponderChainPostgres"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ResponderChainGRPC", package: "ResponderChainGRPC", condition: remote),
+                .product(name: "ResponderChainSQLite", package: "ResponderChainSQLite", condition: remote),
+                .product(
+                    name: "ResponderChainPostgres", package: "ResponderChainPostgres", condition: remote),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: remote),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain", condition: remote),
+                .product(name: "GRDB", package: "GRDB.swift", condition: remote),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "GRPCCore", package: "grpc-swift-2"),
-                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                .product(name: "GRPCCore", package: "grpc-swift-2", condition: remote),
+                .product(
+                    name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport", condition: remote),
             ]
         ),
         .executableTarget(
             name: "responder-bench",
-            dependencies: ["BenchmarkKit", "CAllocationCounter"]
+            dependencies: [
+                "BenchmarkKit",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
         ),
-        // C, linked only into responder-bench: counts heap allocations by interposing malloc on
-        // Linux (a no-op elsewhere). The package-benchmark suites count with the benchmark
-        // package's own interposer instead.
-        .target(name: "CAllocationCounter"),
+        // One send loop for valgrind's instruction counts (.ci/hop-instructions).
+        .executableTarget(name: "hop-instructions", dependencies: ["BenchmarkKit"]),
         .executableTarget(
             name: "HopBenchmarks",
             dependencies: [
@@ -90,7 +110,7 @@ let package = Package(
 
 // The root package's strict settings for every Swift target: Swift 6 mode (complete strict
 // concurrency) plus the upcoming features that make dependencies and existentials explicit.
-for target in package.targets where target.name != "CAllocationCounter" {
+for target in package.targets {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .swiftLanguageMode(.v6),

@@ -25,11 +25,19 @@ package enum ResponderBench {
         let selected = allScenarios.filter { options.filter.map($0.matches) ?? true }
         guard !selected.isEmpty else {
             complain("no scenario matches \(options.filter ?? "")")
+            if !hasRemoteAndStoreScenarios {
+                complain(
+                    "the remote hop and store rows (remote, stored, postgres) are built with the trait: swift run -c release --package-path Benchmarks --traits RemoteAndStores responder-bench"
+                )
+            }
             return 2
         }
 
         let info = RunInfo.current(options)
         print("responder-bench · \(info.line)")
+        if !hasRemoteAndStoreScenarios, options.filter == nil {
+            print("(core rows: the remote hop and store rows need --traits RemoteAndStores)")
+        }
         let measurer = Measurer(options: options, allocations: allocations)
         let started = ContinuousClock.now
         var rows: [Row] = []

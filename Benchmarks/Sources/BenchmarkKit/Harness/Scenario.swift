@@ -19,10 +19,31 @@ extension Scenario {
     }
 }
 
-/// Every scenario, in the order of the issue, then the peers, the integrations' tracers and the
-/// remote hop.
+/// Every scenario, in the order of the issue, then the peers, the integrations' tracers and, with
+/// the trait `RemoteAndStores`, the remote hop and the stores.
 @MainActor
-let allScenarios: [any Scenario] = [
+let allScenarios: [any Scenario] = coreScenarios + remoteAndStoreScenarios
+
+/// Whether this build has the remote hop and store rows (the trait `RemoteAndStores`).
+#if RemoteAndStores
+    let hasRemoteAndStoreScenarios = true
+#else
+    let hasRemoteAndStoreScenarios = false
+#endif
+
+/// The rows across a process boundary, built with the trait `RemoteAndStores` only.
+@MainActor
+private var remoteAndStoreScenarios: [any Scenario] {
+    #if RemoteAndStores
+        [RemoteHopOverGRPC(), StoredPosts(), PostgresStore()]
+    #else
+        []
+    #endif
+}
+
+/// The scenarios every build has.
+@MainActor
+private let coreScenarios: [any Scenario] = [
     AwaitedSendActors(),
     DeadlineSends(),
     AwaitedSendSharedExecutor(),
@@ -43,9 +64,6 @@ let allScenarios: [any Scenario] = [
     TracerCost.logging,
     TracerCost.span,
     TracerCost.metrics,
-    RemoteHopOverGRPC(),
-    StoredPosts(),
-    PostgresStore(),
     Retries(),
 ]
 

@@ -107,18 +107,23 @@ extension Workload {
             loop: { await TracerCost.send($0, variant, iterations: $1).checksum })
     }
 
-    /// Scenario 10's remote hop without a network: an awaited send from a front responder through
-    /// a `RemoteLink` and an `InProcessTransport` to a backend's entry (both JSON codings, the
-    /// registry, the backend's posting), every outcome checked. About 330 allocations per send,
-    /// which move by one or two from run to run: its tolerance is two per send (one more
-    /// allocation per hop, three hops, adds three).
-    package static let remote: [Workload] = [
-        Workload(
-            "remote.in-process", countTolerance: 2_000,
-            make: {
-                let (entries, entry) = RemoteHop.backend()
-                return (RemoteHop.inProcessFront(to: entries, system: EventSystem()), entry)
-            },
-            loop: { try await RemoteHop.send(from: $0.0, iterations: $1).checksum })
-    ]
+    #if RemoteAndStores
+        /// Scenario 10's remote hop without a network: an awaited send from a front responder through
+        /// a `RemoteLink` and an `InProcessTransport` to a backend's entry (both JSON codings, the
+        /// registry, the backend's posting), every outcome checked. About 330 allocations per send,
+        /// which move by one or two from run to run: its tolerance is two per send (one more
+        /// allocation per hop, three hops, adds three).
+        package static let remote: [Workload] = [
+            Workload(
+                "remote.in-process", countTolerance: 2_000,
+                make: {
+                    let (entries, entry) = RemoteHop.backend()
+                    return (RemoteHop.inProcessFront(to: entries, system: EventSystem()), entry)
+                },
+                loop: { try await RemoteHop.send(from: $0.0, iterations: $1).checksum })
+        ]
+    #else
+        /// Scenario 10's remote hop: built with the trait `RemoteAndStores` only.
+        package static let remote: [Workload] = []
+    #endif
 }
