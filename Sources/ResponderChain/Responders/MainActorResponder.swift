@@ -59,13 +59,25 @@ extension MainActorResponder {
         await Self.hop(at: self, event: event, context: &context)
     }
 
-    /// The hop, on the main actor.
+    /// The hop, on the main actor: ``EventContext/hop(at:event:)`` written out here, as for an
+    /// actor (see `Responder.hop(at:event:context:)`): inside that `nonisolated(nonsending)`
+    /// function the compiler does not see that it runs on the main actor, and checks for a
+    /// switch around the handlers and the read of `next` (counted by `.ci/hop-instructions`).
     @MainActor
     @inlinable
     @inline(__always)
     static func hop(at responder: Self, event: any Event, context: inout EventContext) async
         -> (any Responder)?
     {
-        await context.hop(at: responder, event: event)
+        guard context.isPlain, responder.handlingLock == nil else {
+            guard await context.hopInFull(at: responder, event: event) else { return nil }
+            return await responder.next
+        }
+        do {
+            context.hopResult = .decided(try await responder.handle(event, context: &context))
+        } catch {
+            context.hopResult = .threw(error)
+        }
+        return await responder.next
     }
 }

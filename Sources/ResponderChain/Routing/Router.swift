@@ -374,20 +374,22 @@ enum Router {
             return outcome
         }
 
-        var previous: (any Responder)?
+        // Whether a bubble hop ran: from then on the hop before this one is `lastRan` (one
+        // reference to keep per hop, not two).
+        var bubbled = false
         while true {
             guard visited.insert(current) else {
                 return .cycleDetected(
                     Outcome.Cycle(
                         path: path(),
                         repeated: ResponderID(current),
-                        closedBy: ResponderID(previous ?? sender)))
+                        closedBy: ResponderID((bubbled ? lastRan : nil) ?? sender)))
             }
             if lineage.loopsBack(at: current) {
                 return .cycleDetected(
                     Outcome.Cycle(
                         path: path(), repeated: ResponderID(current),
-                        closedBy: ResponderID(previous ?? sender),
+                        closedBy: ResponderID((bubbled ? lastRan : nil) ?? sender),
                         isForwardingLoop: true))
             }
             lineage.enter(current)
@@ -418,7 +420,7 @@ enum Router {
                 return stopped(
                     stop, at: next, hop: context.hop + 1, whileHandling: false, after: current, path: path())
             }
-            previous = current
+            bubbled = true
             current = next
         }
     }

@@ -21,6 +21,9 @@ struct VisitedResponders: ~Copyable {
     /// `deinit`).
     private var inline: Inline = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     private var inlineCount = 0
+    /// One bit per recorded responder, at a position hashed from its address: a responder whose
+    /// bit is clear was not visited, and needs no search (a hop's common case, at any depth).
+    private var seenBits: UInt64 = 0
     /// The responders past the first 16, each retained once.
     private var overflow: OverflowTable?
 
@@ -31,14 +34,19 @@ struct VisitedResponders: ~Copyable {
         let object = responder as AnyObject
         let bits = UInt(bitPattern: ObjectIdentifier(object))
         let count = inlineCount
-        let seen = withUnsafeBytes(of: &inline) { raw in
-            for slot in 0..<count
-            where raw.load(fromByteOffset: slot &* MemoryLayout<UInt>.stride, as: UInt.self) == bits {
-                return true
+        let bit = Self.filterBit(of: bits)
+        let mayBeSeen = seenBits & bit != 0
+        seenBits |= bit
+        if mayBeSeen {
+            let seen = withUnsafeBytes(of: &inline) { raw in
+                for slot in 0..<count
+                where raw.load(fromByteOffset: slot &* MemoryLayout<UInt>.stride, as: UInt.self) == bits {
+                    return true
+                }
+                return false
             }
-            return false
+            if seen { return false }
         }
-        if seen { return false }
         if count < Self.inlineCapacity {
             _ = Unmanaged.passRetained(object)  // balanced in deinit
             withUnsafeMutableBytes(of: &inline) { raw in
@@ -65,6 +73,13 @@ struct VisitedResponders: ~Copyable {
             overflow.releaseAll()
             overflow.recycle()
         }
+    }
+
+    /// The bit of ``seenBits`` for the address `bits`: Fibonacci hashing, since addresses are
+    /// aligned and clustered and the product's high bits are not.
+    @inline(__always)
+    private static func filterBit(of bits: UInt) -> UInt64 {
+        1 &<< (UInt64(truncatingIfNeeded: (bits >> 4) &* 0x9E37_79B9_7F4A_7C15) >> 58)
     }
 
     fileprivate static func release(_ bits: UInt) {
