@@ -71,7 +71,8 @@ package final class DefaultEventSystem: Sendable {
 
     /// The address of the entry once the slot is filled, 0 before. The entry is retained by the
     /// slot (released in `deinit`) and never replaced, so a loaded address stays valid. (An
-    /// address rather than `AtomicLazyReference`: see "Design notes measured" in Benchmarks.md.)
+    /// address rather than `AtomicLazyReference` or a `Mutex`: see "Design notes measured" in
+    /// Benchmarks.md.)
     private let slot = Atomic<UInt>(0)
 
     /// An empty slot.

@@ -104,7 +104,9 @@ private struct OverflowTable {
     ///
     /// An atomic pointer rather than a lock: a send takes it with one exchange and gives it back
     /// with one compare-and-exchange; when two deep sends overlap, the second allocates its own
-    /// table and frees it at its end.
+    /// table and frees it at its end. Sound because a taken table belongs to the one send that
+    /// took it until it gives it back. What it buys: a send at D = 512 allocates once instead of
+    /// six times ("Design notes measured" in Benchmarks.md).
     private static let spare = Atomic<UInt>(0)
 
     private init(slots: UnsafeMutableBufferPointer<UInt>) {

@@ -114,7 +114,8 @@ extension Strategies where Owner: MainActorResponder {
     /// `MainActor.assumeIsolated` does with its body (a synchronous function's global actor is
     /// part of its type only, not of its representation). That is sound because
     /// ``HandlerTable`` calls it only when its caller is on the main actor; anyone else gets the
-    /// entering form, which switches to the main actor first.
+    /// entering form, which switches to the main actor first. What it buys: about 550
+    /// instructions per hop ("Design notes measured" in Benchmarks.md).
     @inlinable
     @inline(__always)
     static func synchronous<Value>(
