@@ -6,10 +6,10 @@
 //   remote hop over gRPC and the stores (SQLite, PostgreSQL), with the harness (measurement,
 //   reports) they share.
 // - `responder-bench`: the same-run ratio table, JSON and SVG chart. The core rows build without
-//   gRPC, BoringSSL, PostgresNIO or GRDB (a few minutes cold):
+//   gRPC, BoringSSL, PostgresNIO or GRDB (about 2 minutes cold on 2 cores):
 //     swift run -c release --package-path Benchmarks responder-bench [--quick] [--filter NAME]
-//   The remote hop and store rows need the trait (their dependencies add about a quarter of an
-//   hour cold; the PostgreSQL rows start a throwaway cluster, or use RESPONDERCHAIN_POSTGRES_URL's
+//   The remote hop and store rows need the trait (their dependencies add about 7 minutes
+//   cold; the PostgreSQL rows start a throwaway cluster, or use RESPONDERCHAIN_POSTGRES_URL's
 //   server):
 //     swift run -c release --package-path Benchmarks --traits RemoteAndStores responder-bench
 // - `HopBenchmarks` (under Benchmarks/Benchmarks/): package-benchmark suites on the same scenario
