@@ -18,9 +18,9 @@
 ///   hooks told when it changes (``didBecomeFirstResponder()``, ``didResignFirstResponder()``).
 ///
 /// A hop to an interface responder runs its handlers on the main actor: its own table's, then
-/// its class's (see ``strategies``). An event
-/// sent from the main actor visits every main-actor responder of the chain without leaving it;
-/// only a hop to a responder on another actor (such as the application's delegate) switches.
+/// its class's (see ``strategies``). An event sent from the main actor visits every main-actor
+/// responder of the chain without leaving it; only a hop to a responder on another actor (such
+/// as the application's delegate) switches.
 @MainActor
 open class InterfaceResponder: MainActorResponder, EventHandling, CustomStringConvertible {
     /// Subclasses share this class's table; per-instance handlers live in
@@ -129,10 +129,11 @@ open class InterfaceResponder: MainActorResponder, EventHandling, CustomStringCo
 
     // MARK: Handling
 
-    /// Runs the responder's tables (its own, then its class's) on the main actor: a plain call when the event is already
-    /// routed from the main actor. The one exception is the `cancelled` of a take-over
-    /// (``View/takeOver(_:)``): the first interface responder not below the taker ends it
-    /// handled without running anything (passes it, in the capture pass).
+    /// Runs the responder's tables (its own, then its class's) on the main actor: a plain call
+    /// when the event is already routed from the main actor. The one exception is the
+    /// `cancelled` of a take-over (``View/takeOver(_:)``): the first interface responder not
+    /// below the taker ends it handled without running anything (passes it, in the capture
+    /// pass).
     public final nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {

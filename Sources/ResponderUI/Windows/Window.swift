@@ -367,8 +367,8 @@ open class Window: View {
     ///
     /// The send is one of the window's lane, unordered: it starts on the main actor before this
     /// returns, so the hops that do not suspend have run when this returns, and no delivery
-    /// waits for it (a handler parked in it holds up nothing else). Its outcome is reported like any send's; it collects
-    /// no triggered chain events.
+    /// waits for it (a handler parked in it holds up nothing else). Its outcome is reported like
+    /// any send's; it collects no triggered chain events.
     private func deliverCancellation(_ cancellation: PointerSequenceStateMachine<View>.Cancellation) {
         let event = PointerEvent(
             pointer: cancellation.pointer, phase: .cancelled, location: cancellation.location,

@@ -14,33 +14,47 @@ package enum InstructionLoop {
     package static func run(_ chain: String, depth: Int, iterations: Int) async -> UInt64? {
         switch chain {
         case "actors":
-            let bottom = ChainActor.chain(depth: depth)
-            _ = await AwaitedSendActors.send(bottom, iterations: 32)
-            return await AwaitedSendActors.send(bottom, iterations: iterations).checksum
+            await measure(ChainActor.chain(depth: depth), iterations) {
+                await AwaitedSendActors.send($0, iterations: $1)
+            }
         case "actors-baseline":
-            let bottom = BareActor.chain(depth: depth)
-            _ = await AwaitedSendActors.send(bottom, iterations: 32)
-            return await AwaitedSendActors.send(bottom, iterations: iterations).checksum
+            await measure(BareActor.chain(depth: depth), iterations) {
+                await AwaitedSendActors.send($0, iterations: $1)
+            }
         case "shared":
-            let leader = Leader()
-            let bottom = SharedChainActor.chain(depth: depth, leader: leader)
-            _ = await AwaitedSendSharedExecutor.send(bottom, on: leader, iterations: 32)
-            return await AwaitedSendSharedExecutor.send(bottom, on: leader, iterations: iterations).checksum
+            await measure(sharing(Leader()) { SharedChainActor.chain(depth: depth, leader: $0) }, iterations)
+            {
+                await AwaitedSendSharedExecutor.send($0.chain, on: $0.leader, iterations: $1)
+            }
         case "shared-baseline":
-            let leader = Leader()
-            let bottom = BareSharedActor.chain(depth: depth, leader: leader)
-            _ = await AwaitedSendSharedExecutor.send(bottom, on: leader, iterations: 32)
-            return await AwaitedSendSharedExecutor.send(bottom, on: leader, iterations: iterations).checksum
+            await measure(sharing(Leader()) { BareSharedActor.chain(depth: depth, leader: $0) }, iterations) {
+                await AwaitedSendSharedExecutor.send($0.chain, on: $0.leader, iterations: $1)
+            }
         case "main":
-            let bottom = await MainChainResponder.chain(depth: depth)
-            _ = await MainActorChain.send(bottom, iterations: 32)
-            return await MainActorChain.send(bottom, iterations: iterations).checksum
+            await measure(await MainChainResponder.chain(depth: depth), iterations) {
+                await MainActorChain.send($0, iterations: $1)
+            }
         case "main-baseline":
-            let bottom = await BareMainActorLink.chain(depth: depth)
-            _ = await MainActorChain.send(bottom, iterations: 32)
-            return await MainActorChain.send(bottom, iterations: iterations).checksum
+            await measure(await BareMainActorLink.chain(depth: depth), iterations) {
+                await MainActorChain.send($0, iterations: $1)
+            }
         default:
-            return nil
+            nil
         }
+    }
+
+    /// Warms `chain` with 32 sends, then runs `send` for `iterations`; returns its checksum.
+    private static func measure<Chain>(
+        _ chain: Chain, _ iterations: Int, _ send: (Chain, Int) async -> Timed
+    ) async -> UInt64 {
+        _ = await send(chain, 32)
+        return await send(chain, iterations).checksum
+    }
+
+    /// A chain on `leader`'s executor, with its leader.
+    private static func sharing<Chain>(_ leader: Leader, _ make: (Leader) -> Chain) -> (
+        leader: Leader, chain: Chain
+    ) {
+        (leader, make(leader))
     }
 }
