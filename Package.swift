@@ -37,6 +37,10 @@ let package = Package(
             name: "ResponderChainTestingTests",
             dependencies: ["ResponderChain", "ResponderChainTesting"]
         ),
+        .testTarget(
+            name: "ResponderChainStoredEventsTests",
+            dependencies: ["ResponderChain", "ResponderChainStoredEvents"]
+        ),
         // The README's and the Guide's Swift blocks, compiled verbatim, and a suite that fails
         // when a block and its compiled copy differ.
         .testTarget(

@@ -6,8 +6,9 @@ public import ResponderChain
 /// may have moved, been renamed or removed) still knows what the row holds.
 ///
 /// Events are encoded as JSON. Reading a row back gives the event, or, when this binary cannot
-/// read it (no type under its name, a schema version newer than the registered one, bytes that
-/// no longer decode), `EventSystem.StoredPost.Payload.undecodable(_:)` with the row's bytes: the
+/// read it (no type under its name, a schema version newer than the registered one or older
+/// than its oldest upcast, bytes that no longer decode, an upcast that throws),
+/// `EventSystem.StoredPost.Payload.undecodable(_:)` with the row's bytes: the
 /// system ends that post failed and sends it to the dead letters. Never a crash, never a skip.
 ///
 /// ```swift
@@ -27,7 +28,12 @@ public struct StoredEvents: Sendable {
         let version: Int
         /// Encodes an event of this kind's type; `nil` for an event of another type.
         let encode: @Sendable (any Event, JSONEncoder) throws -> Data?
-        let decode: @Sendable (Data) throws -> any Event
+        /// Reads a row of the current version.
+        let decode: @Sendable (Data, JSONDecoder) throws -> any Event
+        /// The upcasts registered, which carry a row of an older version to the current type;
+        /// `nil` when there are none, and the current type reads rows of every version up to
+        /// its own.
+        let upcasts: UpcastChain?
     }
 
     private var kinds: [String: Kind] = [:]
@@ -36,20 +42,36 @@ public struct StoredEvents: Sendable {
     /// No event types.
     public init() {}
 
-    /// Registers `type` under `name`, written with schema version `version` (1 for a type's
-    /// first shape; raise it when the shape changes incompatibly, so that an older binary
-    /// reading a newer row reports it instead of misreading it).
+    /// Registers `type` under `name`, written with schema version `version`, and reading the
+    /// rows of older versions through `upcasts`.
+    ///
+    /// Raise the version when the type's JSON changes so that an older binary would misread it:
+    /// a row newer than the registered version is reported undecodable, never misread. A change
+    /// that older rows still decode as (a new optional property, a new case nobody stored yet)
+    /// needs no new version. With no upcasts, the current type reads the rows of every version
+    /// up to its own; with upcasts, a row of a version from the oldest upcast's up is read as
+    /// that version's shape and carried through every later step (see ``EventUpcast``), and a
+    /// row older than the oldest upcast is undecodable: that version is retired.
+    ///
+    /// ```swift
+    /// try events.register(OrderPlaced.self, as: "order-placed", version: 2, upcasting: [
+    ///     EventUpcast(from: 1, OrderPlacedV1.self) { OrderPlaced(id: $0.order, quantity: 1) }
+    /// ])
+    /// ```
     ///
     /// - Throws: ``StoredEventsError`` if the name is taken or empty, the type is registered
-    ///   already, or the version is below 1.
+    ///   already, the version is below 1, or the upcasts do not make one chain from the oldest
+    ///   of them to `type` (see ``StoredEventsError/missingUpcast(_:version:)`` and the cases
+    ///   beside it).
     public mutating func register<E: Event & Codable>(
-        _ type: E.Type, as name: String, version: Int = 1
+        _ type: E.Type, as name: String, version: Int = 1, upcasting upcasts: [EventUpcast] = []
     ) throws(StoredEventsError) {
         guard !name.isEmpty else { throw .emptyName }
         guard version >= 1 else { throw .invalidVersion(version) }
         let typeName = String(reflecting: type)
         if let existing = names[ObjectIdentifier(type)] { throw .typeRegistered(typeName, as: existing) }
         if let taken = kinds[name] { throw .nameTaken(name, by: taken.typeName) }
+        let chain = upcasts.isEmpty ? nil : try UpcastChain(upcasts, to: type, version: version, name: name)
         names[ObjectIdentifier(type)] = name
         kinds[name] = Kind(
             typeName: typeName, version: version,
@@ -57,7 +79,8 @@ public struct StoredEvents: Sendable {
                 guard let event = event as? E else { return nil }
                 return try encoder.encode(event)
             },
-            decode: { bytes in try JSONDecoder().decode(E.self, from: bytes) })
+            decode: { bytes, decoder in try decoder.decode(E.self, from: bytes) },
+            upcasts: chain)
     }
 
     /// The name `type` is registered under.
@@ -117,8 +140,33 @@ public struct StoredEvents: Sendable {
             return undecodable(
                 "stored with schema version \(version); this binary reads up to \(kind.version)")
         }
+        let decoder = JSONDecoder()
+        if version < kind.version, let upcasts = kind.upcasts {
+            guard upcasts.reads(version) else {
+                return undecodable(
+                    "stored with schema version \(version); this binary reads versions "
+                        + "\(upcasts.oldest) to \(kind.version) (no upcast from \(version))")
+            }
+            do throws(UpcastChain.Failure) {
+                // The chain was checked to end in the registered type, an event.
+                guard let event = try upcasts.upcast(bytes, from: version, with: decoder) as? any Event else {
+                    throw .shapeMismatch(version: kind.version - 1)
+                }
+                return .event(event)
+            } catch {
+                switch error {
+                case .undecodable(let version, let shape, let error):
+                    return undecodable(
+                        "does not decode as \(shape), the shape of version \(version): \(error)")
+                case .stepThrew(let version, let error):
+                    return undecodable("the upcast from version \(version) threw: \(error)")
+                case .shapeMismatch(let version):
+                    return undecodable("the upcast from version \(version) was given another shape")
+                }
+            }
+        }
         do {
-            return .event(try kind.decode(bytes))
+            return .event(try kind.decode(bytes, decoder))
         } catch {
             return undecodable("does not decode as \(kind.typeName): \(error)")
         }
