@@ -77,7 +77,8 @@ let package = Package(
                 .product(
                     name: "ResponderChainPostgres", package: "ResponderChainPostgres", condition: remote),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: remote),
-                .product(name: "ResponderChainStoredEvents", package: "ResponderChain", condition: remote),
+                // Foundation only: the upcast row (scenario 14) is a core row.
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "GRDB", package: "GRDB.swift", condition: remote),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

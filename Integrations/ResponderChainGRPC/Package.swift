@@ -26,6 +26,9 @@ let package = Package(
             name: "ResponderChainGRPC",
             dependencies: [
                 .product(name: "ResponderChain", package: "ResponderChain"),
+                // Event types under stable names with schema versions and upcasts: the same
+                // registry the stores write with.
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
@@ -74,6 +77,7 @@ let package = Package(
                 "RemoteOrders",
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
                 .product(

@@ -37,7 +37,7 @@ public struct StoredEvents: Sendable {
     }
 
     private var kinds: [String: Kind] = [:]
-    private var names: [ObjectIdentifier: String] = [:]
+    private var namesByType: [ObjectIdentifier: String] = [:]
 
     /// No event types.
     public init() {}
@@ -69,10 +69,12 @@ public struct StoredEvents: Sendable {
         guard !name.isEmpty else { throw .emptyName }
         guard version >= 1 else { throw .invalidVersion(version) }
         let typeName = String(reflecting: type)
-        if let existing = names[ObjectIdentifier(type)] { throw .typeRegistered(typeName, as: existing) }
+        if let existing = namesByType[ObjectIdentifier(type)] {
+            throw .typeRegistered(typeName, as: existing)
+        }
         if let taken = kinds[name] { throw .nameTaken(name, by: taken.typeName) }
         let chain = upcasts.isEmpty ? nil : try UpcastChain(upcasts, to: type, version: version, name: name)
-        names[ObjectIdentifier(type)] = name
+        namesByType[ObjectIdentifier(type)] = name
         kinds[name] = Kind(
             typeName: typeName, version: version,
             encode: { event, encoder in
@@ -83,9 +85,26 @@ public struct StoredEvents: Sendable {
             upcasts: chain)
     }
 
+    /// The registered names, sorted.
+    public var names: [String] {
+        kinds.keys.sorted()
+    }
+
+    /// The schema versions of the event registered under `name` that this registry reads: from
+    /// its oldest upcast's (or 1, with none) to its current one; `nil` for a name registered to
+    /// no type.
+    ///
+    /// ```swift
+    /// events.versions(of: "order-placed")   // 1...3
+    /// ```
+    public func versions(of name: String) -> ClosedRange<Int>? {
+        guard let kind = kinds[name] else { return nil }
+        return (kind.upcasts?.oldest ?? 1)...kind.version
+    }
+
     /// The name `type` is registered under.
     public func name(of type: any Event.Type) -> String? {
-        names[ObjectIdentifier(type)]
+        namesByType[ObjectIdentifier(type)]
     }
 
     /// The name, version and bytes `event` is stored as, encoded by `encoder` (pass one encoder
@@ -102,7 +121,7 @@ public struct StoredEvents: Sendable {
         _ event: any Event, with encoder: JSONEncoder = JSONEncoder()
     ) throws(StoredEventsError) -> (name: String, version: Int, bytes: Data) {
         let type = Swift.type(of: event)
-        guard let name = names[ObjectIdentifier(type)], let kind = kinds[name] else {
+        guard let name = namesByType[ObjectIdentifier(type)], let kind = kinds[name] else {
             throw .unregisteredEvent(typeName: String(reflecting: type))
         }
         do {

@@ -92,6 +92,15 @@ struct UpcastTests {
                 == OrderPlaced(id: "o-9", quantity: 9, currency: "JPY"))
     }
 
+    @Test("The versions read run from the oldest upcast's to the current one; from 1 without upcasts")
+    func versionsRead() throws {
+        #expect(try events().versions(of: "order-placed") == 1...4)
+        #expect(try events(upcasting: Array(threeSteps.dropFirst())).versions(of: "order-placed") == 2...4)
+        #expect(try events(upcasting: []).versions(of: "order-placed") == 1...4)
+        #expect(try events().versions(of: "order-paid") == nil)
+        #expect(try events().names == ["order-placed"])
+    }
+
     @Test("Without upcasts, the current type reads every version up to its own, as before")
     func withoutUpcasts() throws {
         let events = try events(upcasting: [])

@@ -65,6 +65,7 @@ private let coreScenarios: [any Scenario] = [
     TracerCost.span,
     TracerCost.metrics,
     Retries(),
+    Upcasts(),
 ]
 
 /// What a row's figure must be to meet its target.

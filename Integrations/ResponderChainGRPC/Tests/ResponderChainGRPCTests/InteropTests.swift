@@ -100,7 +100,7 @@ struct InteropTests {
     }
 
     @Test(
-        "a Swift link reaches a Python server: a handled outcome and a refusal come back typed, by a call and on a stream, and one sender's posts cross on its ordered stream in post order"
+        "a Swift link reaches a Python server of wire format 2: once checked it writes version 2; a handled outcome and a refusal come back typed, by a call and on a stream, and one sender's posts cross on its ordered stream in post order"
     )
     func pythonServer() async throws {
         let server = try await PythonProcess.launch("server.py")
@@ -111,6 +111,9 @@ struct InteropTests {
         try await withLink(over: transport, in: system) { link in
             let names = try await transport.registryNames()
             #expect(names.eventExamples["orders.place"].map { String(decoding: $0, as: UTF8.self) } != nil)
+            // The Python server was written from the schema of wire format 2: it says nothing of
+            // versions, and the checked link writes version 2 to it.
+            #expect(names.wireVersions == 2...2)
 
             let front = Station("front", .pass, next: link, system: system)
             let handled = await front.send(
@@ -123,11 +126,17 @@ struct InteropTests {
                 entry: "nowhere", transport: transport, registry: ordersRegistry(), label: "nowhere",
                 system: system)
             let stray = Station("stray", .pass, next: nowhere, system: system)
+            // Unchecked, the link writes wire format 3, which the Python server refuses, typed.
+            let unread = await stray.send(PlaceOrder(sku: "A-0"), options: SendOptions(timeout: .seconds(10)))
+            #expect(
+                unread.interruptedDetails?.cause as? RemoteLinkError == .refused(.unsupportedVersion(3)),
+                "\(unread)")
+            try await nowhere.checkRegistry()
             let refused = await stray.send(
                 PlaceOrder(sku: "A-2"), options: SendOptions(timeout: .seconds(10)))
             let broken = try #require(refused.interruptedDetails, "\(refused)")
             #expect(broken.cause as? RemoteLinkError == .refused(.unknownEntry("nowhere")))
-            #expect(letters.outcomes.map(\.kind) == [.interrupted])
+            #expect(letters.outcomes.map(\.kind) == [.interrupted, .interrupted])
             let strayPost = await stray.post(PlaceOrder(sku: "A-3")).outcome  // on the stream
             #expect(
                 strayPost.interruptedDetails?.cause as? RemoteLinkError == .refused(.unknownEntry("nowhere")),

@@ -236,7 +236,8 @@ struct RemoteLinkTests {
         let expected = RemoteRegistryNames(
             events: ["orders.place"], info: ["customer-id", "reservation"],
             eventExamples: ["orders.place": Data(#"{"quantity":2,"sku":"A-1"}"#.utf8)],
-            infoExamples: ["customer-id": Data(#""c-1""#.utf8)])
+            infoExamples: ["customer-id": Data(#""c-1""#.utf8)], eventVersions: ["orders.place": 1...1],
+            wireVersions: WireFormat.readVersions)
         #expect(registry.names == expected)
         #expect(
             registry.names.description == """

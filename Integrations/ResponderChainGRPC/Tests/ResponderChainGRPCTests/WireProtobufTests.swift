@@ -5,7 +5,11 @@ import Testing
 
 /// The bytes protobuf's own implementation writes for the messages of ``messages``, from
 /// `Protos/fixtures/make_fixtures.py` (protoc and Python's protobuf runtime, deterministic
-/// serialization): the wire format's reference.
+/// serialization): the wire format's reference, and the golden bytes of every version shipped.
+///
+/// The entries without a prefix are wire format 2's, captured when it shipped and never written
+/// again: the current code must still read each of them, and write the same message to the same
+/// bytes. The `v3.` entries are wire format 3's (what it added).
 private let reference: [String: String] = [
     "request.full":
         "080212066f72646572731a2a0a0c6f72646572732e706c616365121a7b227175616e74697479223a322c22736b75223a"
@@ -52,6 +56,20 @@ private let reference: [String: String] = [
         "0a0c6f72646572732e706c6163650a0d6f72646572732e63616e63656c120f6f72646572732e637573746f6d6572",
     "registryNames.examples":
         "0a0d6f72646572732e63616e63656c0a0c6f72646572732e706c616365120f6f72646572732e637573746f6d6572120b6f72646572732e6e6f74651a2a0a0c6f72646572732e706c616365121a7b227175616e74697479223a322c22736b75223a22412d31227d22180a0f6f72646572732e637573746f6d6572120522632d3722",
+    "v3.request.schemaVersion":
+        "080312066f72646572731a2c0a0c6f72646572732e706c616365121a7b227175616e74697479223a322c22736b75223a"
+        + "22412d31227d180322180a0f6f72646572732e637573746f6d6572120522632d37222a01733001",
+    "v3.request.schemaVersion1":
+        "08031201651a070a016e12027b7d2a0173",
+    "v3.reply.handled":
+        "080312770a0768616e646c656410021801221208d2e186b58a041209696e76656e746f72792211088580808080808080"
+        + "80011204626f6f6b280132170a0f6f72646572732e72657365727665641204747275653a0b6c6f63616c2e6465627567"
+        + "421108858080808080808080011204626f6f6b6206627562626c65",
+    "v3.reply.refused.newerSchemaVersion":
+        "08031a1452120a0c6f72646572732e706c61636510041803",
+    "v3.registryNames":
+        "0a0d6f72646572732e63616e63656c0a0c6f72646572732e706c616365120f6f72646572732e637573746f6d65722a13"
+        + "0a0d6f72646572732e63616e63656c100118012a120a0c6f72646572732e706c61636510021803320410021803",
 ]
 
 /// Messages whose embedded messages come in parts, from `make_fixtures.py`: the parts'
@@ -97,7 +115,7 @@ private func mergedType(_ name: String) -> any ProtobufMessage.Type {
 /// The messages `make_fixtures.py` builds, built here.
 private let messages: [String: any ProtobufMessage] = {
     let far = UInt64(1) << 63 + 5
-    func reply(_ outcome: WireOutcome) -> RemoteReply { RemoteReply(body: .outcome(outcome)) }
+    func reply(_ outcome: WireOutcome) -> RemoteReply { RemoteReply(version: 2, body: .outcome(outcome)) }
     let handled = WireOutcome(
         kind: "handled", hops: 2, captureHops: 1,
         handlers: [
@@ -129,7 +147,7 @@ private let messages: [String: any ProtobufMessage] = {
     cycle.isForwardingLoop = true
     return [
         "request.full": RemoteRequest(
-            entry: "orders",
+            version: 2, entry: "orders",
             event: WireValue(name: "orders.place", json: Data(#"{"quantity":2,"sku":"A-1"}"#.utf8)),
             info: [
                 WireValue(name: "orders.customer", json: Data(#""c-7""#.utf8)),
@@ -140,11 +158,12 @@ private let messages: [String: any ProtobufMessage] = {
                 "traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "tracestate": "a=b",
             ]),
         "request.plain": RemoteRequest(
-            entry: "e", event: WireValue(name: "n", json: Data("{}".utf8)), info: [], source: "s",
+            version: 2, entry: "e", event: WireValue(name: "n", json: Data("{}".utf8)), info: [], source: "s",
             hopsBefore: 0,
             timeLeftNanoseconds: 0),
         "request.noDeadline": RemoteRequest(
-            entry: "e", event: WireValue(name: "n", json: Data(repeating: UInt8(ascii: "x"), count: 300)),
+            version: 2, entry: "e",
+            event: WireValue(name: "n", json: Data(repeating: UInt8(ascii: "x"), count: 300)),
             info: [],
             source: "s", hopsBefore: 1, timeLeftNanoseconds: nil),
         "reply.handled": reply(handled),
@@ -152,17 +171,34 @@ private let messages: [String: any ProtobufMessage] = {
         "reply.failed": reply(failed),
         "reply.rejected": reply(rejected),
         "reply.cycle": reply(cycle),
-        "reply.refused.unknownInfo": RemoteReply(body: .refused(.unknownInfo(["a", "b"]))),
-        "reply.refused.tooLarge": RemoteReply(body: .refused(.tooLarge(bytes: 5_000_000, limit: 4_194_304))),
-        "reply.refused.unsupportedVersion": RemoteReply(body: .refused(.unsupportedVersion(0))),
-        "reply.refused.entryGone": RemoteReply(body: .refused(.entryGone(""))),
-        "reply.refused.outOfSequence": RemoteReply(body: .refused(.outOfSequence(expected: 2, got: 1))),
+        "reply.refused.unknownInfo": RemoteReply(version: 2, body: .refused(.unknownInfo(["a", "b"]))),
+        "reply.refused.tooLarge": RemoteReply(
+            version: 2, body: .refused(.tooLarge(bytes: 5_000_000, limit: 4_194_304))),
+        "reply.refused.unsupportedVersion": RemoteReply(version: 2, body: .refused(.unsupportedVersion(0))),
+        "reply.refused.entryGone": RemoteReply(version: 2, body: .refused(.entryGone(""))),
+        "reply.refused.outOfSequence": RemoteReply(
+            version: 2, body: .refused(.outOfSequence(expected: 2, got: 1))),
         "registryNames": RemoteRegistryNames(
             events: ["orders.place", "orders.cancel"], info: ["orders.customer"]),
         "registryNames.examples": RemoteRegistryNames(
             events: ["orders.cancel", "orders.place"], info: ["orders.customer", "orders.note"],
             eventExamples: ["orders.place": Data(#"{"quantity":2,"sku":"A-1"}"#.utf8)],
             infoExamples: ["orders.customer": Data(#""c-7""#.utf8)]),
+        "v3.request.schemaVersion": RemoteRequest(
+            entry: "orders",
+            event: WireValue(
+                name: "orders.place", json: Data(#"{"quantity":2,"sku":"A-1"}"#.utf8), schemaVersion: 3),
+            info: [WireValue(name: "orders.customer", json: Data(#""c-7""#.utf8))],
+            source: "s", hopsBefore: 1, timeLeftNanoseconds: nil),
+        "v3.request.schemaVersion1": RemoteRequest(
+            entry: "e", event: WireValue(name: "n", json: Data("{}".utf8)), info: [], source: "s",
+            hopsBefore: 0, timeLeftNanoseconds: nil),
+        "v3.reply.handled": RemoteReply(body: .outcome(handled)),
+        "v3.reply.refused.newerSchemaVersion": RemoteReply(
+            body: .refused(.newerSchemaVersion(event: "orders.place", version: 4, newest: 3))),
+        "v3.registryNames": RemoteRegistryNames(
+            events: ["orders.cancel", "orders.place"], info: ["orders.customer"],
+            eventVersions: ["orders.cancel": 1...1, "orders.place": 2...3], wireVersions: 2...3),
     ]
 }()
 
@@ -207,7 +243,8 @@ struct WireProtobufTests {
     @Test("a request protobuf wrote is read field by field")
     func readsRequestFields() throws {
         let request = try RemoteRequest(serializedBytes: bytes(hex: try #require(reference["request.full"])))
-        #expect(request.version == WireFormat.version)
+        #expect(request.version == 2)
+        #expect(request.event.schemaVersion == 1, "wire format 2 has no schema versions: every value is 1")
         #expect(request.entry == "orders")
         #expect(request.event.name == "orders.place")
         #expect(String(decoding: request.event.json, as: UTF8.self) == #"{"quantity":2,"sku":"A-1"}"#)
@@ -222,6 +259,28 @@ struct WireProtobufTests {
         let none = try RemoteRequest(
             serializedBytes: bytes(hex: try #require(reference["request.noDeadline"])))
         #expect(none.timeLeftNanoseconds == nil)
+    }
+
+    @Test("the versions a side reads are read back, and a range that is not one is refused")
+    func readsVersionRanges() throws {
+        let names = try RemoteRegistryNames.read(bytes(hex: try #require(reference["v3.registryNames"])))
+        #expect(names.eventVersions == ["orders.cancel": 1...1, "orders.place": 2...3])
+        #expect(names.wireVersions == 2...3)
+        let old = try RemoteRegistryNames.read(bytes(hex: try #require(reference["registryNames"])))
+        #expect(old.wireVersions == 2...2, "a side of wire format 2 says nothing: it reads version 2")
+        #expect(old.versions(ofEvent: "orders.place") == 1...1)
+        // event_versions { name: "a" oldest: 3 newest: 2 }
+        #expect {
+            try RemoteRegistryNames.read([0x2A, 0x07, 0x0A, 0x01, 0x61, 0x10, 0x03, 0x18, 0x02])
+        } throws: { error in
+            "\(error)".contains("RegisteredNames.event_versions of \"a\" is 3...2")
+        }
+        // wire_versions { oldest: 0 newest: 3 }
+        #expect {
+            try RemoteRegistryNames.read([0x32, 0x02, 0x18, 0x03])
+        } throws: { error in
+            "\(error)".contains("RegisteredNames.wire_versions is 0...3")
+        }
     }
 
     @Test("fields a newer writer added are skipped, whatever their wire type")
@@ -245,6 +304,15 @@ struct WireProtobufTests {
             ("a varint over ten bytes", [0x08] + [UInt8](repeating: 0xFF, count: 11), "ten bytes"),
             ("field number zero", [0x00, 0x01], "field number 0"),
             ("JSON, the wire format of version 1", Array(#"{"version":1}"#.utf8), "malformed"),
+            (
+                "an event of schema version 0", [0x1A, 0x05, 0x0A, 0x01, 0x6E, 0x18, 0x00],
+                "WireValue.schemaVersion is 0"
+            ),
+            (
+                "an event of a schema version over 2³²",
+                [0x1A, 0x09, 0x0A, 0x01, 0x6E, 0x18, 0x80, 0x80, 0x80, 0x80, 0x10],
+                "WireValue.schemaVersion is 4294967296"
+            ),
         ] as [(String, [UInt8], String)])
     func refusesMalformed(what: String, bytes: [UInt8], says: String) {
         #expect {

@@ -124,7 +124,18 @@ struct WireValidationTests {
             ("WireOutcome.limit is missing for the rejection \"limitReached\"", rejection { $0.limit = nil }),
             ("WireOutcome.rejection \"tired\" is not a reason", rejection { $0.rejection = "tired" }),
             ("WireOutcome.rejection is missing for a rejection", rejection { $0.rejection = nil }),
-            ("RemoteReply.version is 3, not 2", RemoteReply(version: 3, body: reply { _ in }.body)),
+            (
+                "RemoteReply.version is 4, outside 2...3 (the versions read here)",
+                RemoteReply(version: 4, body: reply { _ in }.body)
+            ),
+            (
+                "RemoteReply.version is 1, outside 2...3 (the versions read here)",
+                RemoteReply(version: 1, body: reply { _ in }.body)
+            ),
+            (
+                "RemoteRefusal.newerSchemaVersion is 0, reading up to 1",
+                RemoteReply(body: .refused(.newerSchemaVersion(event: "e", version: 0, newest: 1)))
+            ),
             (
                 "RemoteRefusal.tooLarge.bytes is -1",
                 RemoteReply(body: .refused(.tooLarge(bytes: -1, limit: 10)))

@@ -64,16 +64,16 @@ public struct RemoteEntries: Sendable {
         var senders: [String: Relay] = [:]
         switch await accept(request, from: peer, senders: &senders, awaited: true) {
         case .refused(let refusal):
-            return RemoteReply(body: .refused(refusal))
+            return RemoteReply(answering: request.version, .refused(refusal))
         case .posted(let ticket):
-            guard let call else { return await reply(awaiting: ticket) }
+            guard let call else { return await reply(awaiting: ticket, version: request.version) }
             // As in `reply(awaiting:)`, the end of this task cancels the ticket.
             let outcome = await withTaskCancellationHandler {
                 await call.outcome(of: ticket)
             } onCancel: {
                 ticket.cancel()
             }
-            return RemoteReply(body: .outcome(WireOutcome(outcome, registry: registry)))
+            return RemoteReply(answering: request.version, .outcome(WireOutcome(outcome, registry: registry)))
         }
     }
 
@@ -91,7 +91,7 @@ public struct RemoteEntries: Sendable {
     func accept(
         _ request: RemoteRequest, from peer: String, senders: inout [String: Relay], awaited: Bool = false
     ) async -> Acceptance {
-        guard request.version == WireFormat.version else {
+        guard WireFormat.readVersions.contains(request.version) else {
             return .refused(.unsupportedVersion(request.version))
         }
         guard request.hopsBefore >= 0 else {
@@ -130,14 +130,14 @@ public struct RemoteEntries: Sendable {
         return .posted(await sender.post(event, options: options))
     }
 
-    /// The reply that tells how `ticket`'s event ended. Cancelling the calling task cancels
-    /// the ticket.
-    func reply(awaiting ticket: Ticket) async -> RemoteReply {
+    /// The reply that tells how `ticket`'s event ended, in wire format `version`. Cancelling
+    /// the calling task cancels the ticket.
+    func reply(awaiting ticket: Ticket, version: Int) async -> RemoteReply {
         let outcome = await withTaskCancellationHandler {
             await ticket.outcome
         } onCancel: {
             ticket.cancel()
         }
-        return RemoteReply(body: .outcome(WireOutcome(outcome, registry: registry)))
+        return RemoteReply(answering: version, .outcome(WireOutcome(outcome, registry: registry)))
     }
 }

@@ -51,10 +51,12 @@ struct OrderedDelivery {
                                     Self.refusing(
                                         sequence,
                                         numbers.check(sequence)
-                                            ?? .tooLarge(bytes: bytes, limit: maxRequestBytes)))
+                                            ?? .tooLarge(bytes: bytes, limit: maxRequestBytes), version: nil))
                             case .malformed(let sequence?, let what):
                                 answer.yield(
-                                    Self.refusing(sequence, numbers.check(sequence) ?? .undecodable(what)))
+                                    Self.refusing(
+                                        sequence, numbers.check(sequence) ?? .undecodable(what), version: nil)
+                                )
                             case .malformed(nil, let what):
                                 throw RPCError(code: .invalidArgument, message: what)
                             case .frame(let frame):
@@ -70,7 +72,8 @@ struct OrderedDelivery {
                                     if let refusal = numbers.check(frame.sequence)
                                         ?? (shutdown.hasBegun ? .shuttingDown : nil)
                                     {
-                                        answer.yield(Self.refusing(frame.sequence, refusal))
+                                        answer.yield(
+                                            Self.refusing(frame.sequence, refusal, version: request.version))
                                         continue
                                     }
                                     let call = calls.add(
@@ -79,7 +82,8 @@ struct OrderedDelivery {
                                     switch await entries.accept(request, from: peer, senders: &senders) {
                                     case .refused(let refusal):
                                         calls.remove(frame.sequence)
-                                        answer.yield(Self.refusing(frame.sequence, refusal))
+                                        answer.yield(
+                                            Self.refusing(frame.sequence, refusal, version: request.version))
                                     case .posted(let ticket):
                                         call.attach(ticket)
                                         outcomes.addTask {
@@ -92,7 +96,8 @@ struct OrderedDelivery {
                                                 OrderedReply(
                                                     sequence: frame.sequence,
                                                     reply: RemoteReply(
-                                                        body: .outcome(
+                                                        answering: request.version,
+                                                        .outcome(
                                                             WireOutcome(outcome, registry: entries.registry)))
                                                 ))
                                         }
@@ -116,9 +121,11 @@ struct OrderedDelivery {
         }
     }
 
-    /// The answer to the request numbered `sequence`: refused for `refusal`.
-    private static func refusing(_ sequence: UInt64, _ refusal: RemoteRefusal) -> OrderedReply {
-        OrderedReply(sequence: sequence, reply: RemoteReply(body: .refused(refusal)))
+    /// The answer to the request numbered `sequence`, of wire format `version`: refused for
+    /// `refusal`.
+    private static func refusing(_ sequence: UInt64, _ refusal: RemoteRefusal, version: Int?) -> OrderedReply
+    {
+        OrderedReply(sequence: sequence, reply: RemoteReply(answering: version, .refused(refusal)))
     }
 
     /// The numbers of a stream's requests: 1, 2, 3, … in the order they arrive. A request frame

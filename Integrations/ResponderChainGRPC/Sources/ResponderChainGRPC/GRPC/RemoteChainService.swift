@@ -111,12 +111,14 @@ public struct RemoteChainService: RegistrableRPCService {
                         message.timeLeftNanoseconds, now: system.now)
                 }
             case .tooLarge(let bytes):
-                let refusal = RemoteReply(body: .refused(.tooLarge(bytes: bytes, limit: maxRequestBytes)))
+                let refusal = RemoteReply(
+                    answering: nil, .refused(.tooLarge(bytes: bytes, limit: maxRequestBytes)))
                 return StreamingServerResponse(single: ServerResponse(message: refusal, metadata: metadata))
             case .malformed(let what):
                 return StreamingServerResponse(
                     single: ServerResponse(
-                        message: RemoteReply(body: .refused(.undecodable(what))), metadata: metadata))
+                        message: RemoteReply(answering: nil, .refused(.undecodable(what))), metadata: metadata
+                    ))
             }
             let call = RemoteCall()
             let deadline = message.timeLeftNanoseconds.map { system.now + .nanoseconds(max(0, $0)) }

@@ -10,8 +10,10 @@ extension Outcome {
     init(
         _ reply: RemoteReply, eventID: EventID, registry: RemoteRegistry, responders: RemoteResponderDirectory
     ) throws(RemoteLinkError) {
-        guard reply.version == WireFormat.version else {
-            throw .unreadableReply("RemoteReply.version is \(reply.version), not \(WireFormat.version)")
+        guard WireFormat.readVersions.contains(reply.version) else {
+            throw .unreadableReply(
+                "RemoteReply.version is \(reply.version), outside \(WireFormat.readVersions) (the versions read here)"
+            )
         }
         switch reply.body {
         case .refused(let refusal):
@@ -130,8 +132,8 @@ extension Outcome {
 }
 
 extension RemoteRefusal {
-    /// The refusal, once its numbers are checked: sizes are never negative, and a version is a
-    /// `uint32`.
+    /// The refusal, once its numbers are checked: sizes are never negative, a wire format
+    /// version is a `uint32`, and a schema version one from 1.
     ///
     /// - Throws: ``RemoteLinkError/unreadableReply(_:)`` naming the field that does not fit.
     func checked() throws(RemoteLinkError) -> Self {
@@ -142,6 +144,9 @@ extension RemoteRefusal {
             throw .unreadableReply("RemoteRefusal.tooLarge.limit is \(limit)")
         case .unsupportedVersion(let version) where !(0...Int(UInt32.max)).contains(version):
             throw .unreadableReply("RemoteRefusal.unsupportedVersion is \(version)")
+        case .newerSchemaVersion(_, let version, let newest)
+        where !(1...Int(UInt32.max)).contains(version) || !(1...Int(UInt32.max)).contains(newest):
+            throw .unreadableReply("RemoteRefusal.newerSchemaVersion is \(version), reading up to \(newest)")
         default:
             return self
         }

@@ -1,5 +1,6 @@
 public import Instrumentation
 public import ResponderChain
+import Synchronization
 
 /// A link to a chain in another process: the end of this process's chain, where every event it
 /// reaches continues at an entry responder of the other process (``RemoteEntries``), with one
@@ -52,6 +53,9 @@ public actor RemoteLink: Responder {
     private nonisolated let transport: any RemoteTransport
     private nonisolated let instrument: (any Instrument)?
     private nonisolated let responders = RemoteResponderDirectory()
+    /// The wire format version the link writes: ``WireFormat/version`` until
+    /// ``checkRegistry()`` finds the other side reads only an older one.
+    private nonisolated let wireVersion = Atomic<Int>(WireFormat.version)
 
     /// A link to the entry named `entry` of the process `transport` reaches.
     ///
@@ -87,10 +91,18 @@ public actor RemoteLink: Responder {
         }
     }
 
-    /// Compares this side's registered names with the other side's: call it at start-up.
+    /// Compares this side's registered names with the other side's, and agrees on the wire
+    /// format: call it at start-up.
+    ///
+    /// From then on the link writes the newest wire format version both sides read (a peer that
+    /// predates wire format 3 reads version 2, where every event value is of schema version 1).
     ///
     /// - Throws: ``RemoteLinkError/registryMismatch(missingEvents:missingInfo:)`` when the other
-    ///   side lacks names this side registers; the transport's error when it cannot be reached.
+    ///   side lacks names this side registers;
+    ///   ``RemoteLinkError/schemaVersionNotRead(event:version:reads:)`` when it does not read the
+    ///   schema version this side writes for one of them (an older binary, before its upgrade);
+    ///   ``RemoteLinkError/wireVersionsDisjoint(theirs:)`` when no wire format version is read by
+    ///   both; the transport's error when it cannot be reached.
     public nonisolated func checkRegistry() async throws {
         let theirs = try await transport.registryNames()
         let ours = registry.names
@@ -99,15 +111,37 @@ public actor RemoteLink: Responder {
         guard missingEvents.isEmpty, missingInfo.isEmpty else {
             throw RemoteLinkError.registryMismatch(missingEvents: missingEvents, missingInfo: missingInfo)
         }
+        guard theirs.wireVersions.overlaps(WireFormat.readVersions) else {
+            throw RemoteLinkError.wireVersionsDisjoint(theirs: theirs.wireVersions)
+        }
+        // Agreed first: an event the other side cannot read fails at the link, typed, in the
+        // version it does read, rather than being refused there for the format.
+        wireVersion.store(
+            theirs.wireVersions.clamped(to: WireFormat.readVersions).upperBound, ordering: .relaxed)
+        for event in ours.events {
+            let written = ours.versions(ofEvent: event).upperBound
+            let read = theirs.versions(ofEvent: event)
+            guard read.contains(written) else {
+                throw RemoteLinkError.schemaVersionNotRead(event: event, version: written, reads: read)
+            }
+        }
     }
 
     /// The other chain's outcome of `event`, or the interruption at this link that stands for
     /// it. Throws what keeps the event from being sent (``RemoteLinkError``), and
     /// `CancellationError` when the send is stopped while the link waits.
     nonisolated func outcome(of event: any Event, context: EventContext) async throws -> Outcome {
+        let version = wireVersion.load(ordering: .relaxed)
+        let value = try registry.write(event)
+        // Wire format 2 carries no schema version: its reader reads every value as version 1.
+        if version < 3, value.schemaVersion != 1 {
+            throw RemoteLinkError.schemaVersionNotRead(
+                event: value.name, version: value.schemaVersion, reads: 1...1)
+        }
         let request = RemoteRequest(
+            version: version,
             entry: entry,
-            event: try registry.write(event),
+            event: value,
             info: try registry.writeForSending(context.info),
             source: context.source.description,
             hopsBefore: context.hop,

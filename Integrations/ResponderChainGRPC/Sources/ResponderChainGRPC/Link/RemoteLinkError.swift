@@ -41,6 +41,13 @@ public enum RemoteLinkError: Error, Hashable, Sendable, CustomStringConvertible 
     /// ``RemoteLink/checkRegistry()``: names registered on this side that the other side does
     /// not have.
     case registryMismatch(missingEvents: [String], missingInfo: [String])
+    /// The event's type writes schema version `version` under the name `event`, which the other
+    /// side does not read (it reads `reads`): nothing was sent, and the send ends failed at the
+    /// link. Thrown by ``RemoteLink/checkRegistry()`` too, for the first such event.
+    case schemaVersionNotRead(event: String, version: Int, reads: ClosedRange<Int>)
+    /// ``RemoteLink/checkRegistry()``: the other side reads no version of the wire format this
+    /// side writes (it reads `theirs`).
+    case wireVersionsDisjoint(theirs: ClosedRange<Int>)
 
     /// What went wrong, in a few words.
     public var description: String {
@@ -58,6 +65,12 @@ public enum RemoteLinkError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unreadableReply(let why): "unreadable reply: \(why)"
         case .registryMismatch(let events, let info):
             "the other side does not register events \(events) or information \(info)"
+        case .schemaVersionNotRead(let event, let version, let reads):
+            "event \"\(event)\" is written in schema version \(version); the other side reads "
+                + "\(reads.lowerBound)–\(reads.upperBound): nothing was sent"
+        case .wireVersionsDisjoint(let theirs):
+            "the other side reads wire format versions \(theirs.lowerBound)–\(theirs.upperBound); "
+                + "this side writes \(WireFormat.readVersions.lowerBound)–\(WireFormat.readVersions.upperBound)"
         }
     }
 }

@@ -1,27 +1,36 @@
 import ResponderChain
+import ResponderChainStoredEvents
 
 internal import struct Foundation.Data
 
 extension RemoteRegistry {
-    /// `event` on the wire, or the error that keeps it from crossing.
+    /// `event` on the wire, with its schema version, or the error that keeps it from crossing.
     func write(_ event: any Event) throws(RemoteLinkError) -> WireValue {
-        guard let coding = eventsByType[ObjectIdentifier(type(of: event))] else {
-            throw .unregisteredEvent(String(reflecting: type(of: event)))
-        }
         do {
-            return WireValue(name: coding.name, json: try coding.encode(event))
+            let (name, version, json) = try events.encode(event)
+            return WireValue(name: name, json: json, schemaVersion: version)
         } catch {
-            throw .unencodable("\(coding.name): \(error)")
+            switch error {
+            case .encodingFailed(_, let reason):
+                throw .unencodable("\(events.name(of: type(of: event)) ?? "\(type(of: event))"): \(reason)")
+            default:
+                throw .unregisteredEvent(String(reflecting: type(of: event)))
+            }
         }
     }
 
-    /// The event written under `value.name`.
+    /// The event written under `value.name`, carried to the registered type from an older
+    /// schema version by its upcasts; refused when the name is registered to no type, the
+    /// version is newer than the registered one, or the value does not read.
     func read(_ value: WireValue) throws(RemoteRefusal) -> any Event {
-        guard let coding = eventsByName[value.name] else { throw .unknownEvent(value.name) }
-        do {
-            return try coding.decode(value.json)
-        } catch {
-            throw .undecodable("event \"\(value.name)\": \(error)")
+        guard let versions = events.versions(of: value.name) else { throw .unknownEvent(value.name) }
+        guard value.schemaVersion <= versions.upperBound else {
+            throw .newerSchemaVersion(
+                event: value.name, version: value.schemaVersion, newest: versions.upperBound)
+        }
+        switch events.decode(name: value.name, version: value.schemaVersion, bytes: value.json) {
+        case .event(let event): return event
+        case .undecodable(let unreadable): throw .undecodable("event \"\(value.name)\": \(unreadable.reason)")
         }
     }
 

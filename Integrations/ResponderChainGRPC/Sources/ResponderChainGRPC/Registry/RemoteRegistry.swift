@@ -1,4 +1,5 @@
 public import ResponderChain
+public import ResponderChainStoredEvents
 
 internal import struct Foundation.Data
 internal import class Foundation.JSONDecoder
@@ -27,15 +28,6 @@ internal import class Foundation.JSONEncoder
 /// exact JSON the registered type decodes (every key the type's `Codable` conformance requires,
 /// and no other shape), and builds its values from it.
 public struct RemoteRegistry: Sendable {
-    /// How one registered event type is written and read.
-    struct EventCoding: Sendable {
-        let name: String
-        let encode: @Sendable (any Event) throws -> Data
-        let decode: @Sendable (Data) throws -> any Event
-        /// The example's JSON, if one was registered.
-        let example: Data?
-    }
-
     /// How one registered information key is written and read.
     struct InfoCoding: Sendable {
         let name: String
@@ -49,8 +41,10 @@ public struct RemoteRegistry: Sendable {
         let example: Data?
     }
 
-    private(set) var eventsByType: [ObjectIdentifier: EventCoding] = [:]
-    private(set) var eventsByName: [String: EventCoding] = [:]
+    /// The event types, by name, with their schema versions and upcasts.
+    private(set) var events = StoredEvents()
+    /// The JSON of the example registered for an event name, by name.
+    private var eventExamples: [String: Data] = [:]
     private(set) var infoByName: [String: InfoCoding] = [:]
     private var infoKeys: Set<ObjectIdentifier> = []
     /// The ``InfoKey/name``s of the keys kept local.
@@ -59,33 +53,43 @@ public struct RemoteRegistry: Sendable {
     /// An empty registry.
     public init() {}
 
-    /// Registers `type` under `name`: events of this type may cross, and an event that arrives
-    /// under `name` is read as one.
+    /// Registers `type` under `name`: events of this type may cross, written with schema
+    /// version `version`, and an event that arrives under `name` is read as one, from a value of
+    /// that version or of an older one that `upcasts` carry to it (see ``EventUpcast``).
+    ///
+    /// A value that arrives with a schema version newer than `version` is refused before any
+    /// handler runs (``RemoteRefusal/newerSchemaVersion(event:version:newest:)``); the names
+    /// this side serves say which versions it reads (``RemoteRegistryNames/eventVersions``).
+    ///
+    /// ```swift
+    /// try registry.register(
+    ///     OrderPlaced.self, as: "orders.placed", version: 2,
+    ///     upcasting: [EventUpcast(from: 1, OrderPlacedV1.self) { OrderPlaced(sku: $0.sku, quantity: 1) }])
+    /// ```
     ///
     /// - Parameter example: A value whose JSON is published with the names
     ///   (``RemoteRegistryNames/eventExamples``), so that a client in another language can see
     ///   the JSON this type reads; `nil` publishes none.
     /// - Throws: ``RemoteRegistryError/nameTaken(_:)`` if an event is already registered under
     ///   `name`, ``RemoteRegistryError/typeRegistered(_:)`` if `type` already is,
-    ///   ``RemoteRegistryError/unusableExample(_:_:)`` if `example`'s JSON does not read back.
-    public mutating func register<E: Event & Codable>(_ type: E.Type, as name: String, example: E? = nil)
-        throws(RemoteRegistryError)
-    {
-        guard eventsByName[name] == nil else { throw .nameTaken(name) }
-        guard eventsByType[ObjectIdentifier(type)] == nil else {
-            throw .typeRegistered(String(describing: type))
-        }
+    ///   ``RemoteRegistryError/unusableExample(_:_:)`` if `example`'s JSON does not read back,
+    ///   ``RemoteRegistryError/invalidVersions(_:)`` for an empty name, a version below 1, or
+    ///   upcasts that do not make one chain to `type`.
+    public mutating func register<E: Event & Codable>(
+        _ type: E.Type, as name: String, example: E? = nil, version: Int = 1,
+        upcasting upcasts: [EventUpcast] = []
+    ) throws(RemoteRegistryError) {
+        guard events.versions(of: name) == nil else { throw .nameTaken(name) }
+        guard events.name(of: type) == nil else { throw .typeRegistered(String(describing: type)) }
         let exampleJSON = try example.map { value throws(RemoteRegistryError) in
             try Self.json(of: value, as: name)
         }
-        let coding = EventCoding(
-            name: name,
-            // Only called with an event of type E: the coding is looked up by the event's type.
-            encode: { event in try JSONEncoder().encode(event as? E) },
-            decode: { data in try JSONDecoder().decode(E.self, from: data) },
-            example: exampleJSON)
-        eventsByType[ObjectIdentifier(type)] = coding
-        eventsByName[name] = coding
+        do {
+            try events.register(type, as: name, version: version, upcasting: upcasts)
+        } catch {
+            throw .invalidVersions(error)
+        }
+        eventExamples[name] = exampleJSON
     }
 
     /// Registers the information key `key` under `name`: its values travel with events both
@@ -142,9 +146,14 @@ public struct RemoteRegistry: Sendable {
     /// compares with the other side's.
     public var names: RemoteRegistryNames {
         RemoteRegistryNames(
-            events: eventsByName.keys.sorted(), info: infoByName.keys.sorted(),
-            eventExamples: eventsByName.compactMapValues(\.example),
-            infoExamples: infoByName.compactMapValues(\.example))
+            events: events.names, info: infoByName.keys.sorted(),
+            eventExamples: eventExamples,
+            infoExamples: infoByName.compactMapValues(\.example),
+            eventVersions: Dictionary(
+                uniqueKeysWithValues: events.names.compactMap { name in
+                    events.versions(of: name).map { (name, $0) }
+                }),
+            wireVersions: WireFormat.readVersions)
     }
 }
 
@@ -157,6 +166,9 @@ public enum RemoteRegistryError: Error, Hashable, Sendable, CustomStringConverti
     /// The example given for this name could not be written as JSON, or its JSON does not read
     /// back as its type (a `Codable` conformance that does not read what it writes): what.
     case unusableExample(String, String)
+    /// The event's name is empty, its schema version is below 1, or its upcasts do not make one
+    /// chain to its type: the refusal of the event registry beneath.
+    case invalidVersions(StoredEventsError)
 
     /// What was refused.
     public var description: String {
@@ -164,6 +176,7 @@ public enum RemoteRegistryError: Error, Hashable, Sendable, CustomStringConverti
         case .nameTaken(let name): "the name \"\(name)\" is already registered"
         case .typeRegistered(let type): "\(type) is already registered"
         case .unusableExample(let name, let what): "the example of \"\(name)\" cannot be published: \(what)"
+        case .invalidVersions(let refusal): "\(refusal)"
         }
     }
 }

@@ -19,6 +19,20 @@ public struct RemoteReply: Sendable {
         self.version = version
         self.body = body
     }
+
+    /// The answer to a request of wire format `version`, written in that version when this side
+    /// reads it (``WireFormat/readVersions``), and otherwise (a version it does not read, or a
+    /// request it could not read at all: `nil`) in the oldest it reads, which every caller of a
+    /// read version reads too. A version-2 caller, which does not know the refusal
+    /// ``RemoteRefusal/newerSchemaVersion(event:version:newest:)``, is answered
+    /// ``RemoteRefusal/undecodable(_:)`` with its words.
+    public init(answering version: Int?, _ body: Body) {
+        let written = version.flatMap { WireFormat.readVersions.contains($0) ? $0 : nil }
+        self.init(version: written ?? WireFormat.readVersions.lowerBound, body: body)
+        if self.version < 3, case .refused(let refusal) = body, case .newerSchemaVersion = refusal {
+            self.body = .refused(.undecodable(refusal.description))
+        }
+    }
 }
 
 /// Why a receiving process refused a request before sending the event up its chain. The
@@ -46,6 +60,10 @@ public enum RemoteRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// next one of its stream (1, 2, 3, … in order): not posted. The next number is still
     /// `expected`.
     case outOfSequence(expected: UInt64, got: UInt64)
+    /// The event's value was written with a schema version newer than the one the event type is
+    /// registered with here (`newest`): it was not read, and no handler ran. (Wire format 3; a
+    /// version-2 caller is answered ``undecodable(_:)`` with these words.)
+    case newerSchemaVersion(event: String, version: Int, newest: Int)
 
     /// Why, in a few words.
     public var description: String {
@@ -62,6 +80,8 @@ public enum RemoteRefusal: Error, Hashable, Sendable, CustomStringConvertible {
         case .shuttingDown: "the server is shutting down; the event was not posted"
         case .outOfSequence(let expected, let got):
             "the request is numbered \(got) on its stream, where \(expected) comes next; the event was not posted"
+        case .newerSchemaVersion(let event, let version, let newest):
+            "event \"\(event)\" has schema version \(version); this side reads up to \(newest)"
         }
     }
 }

@@ -54,11 +54,17 @@ public struct WireValue: Hashable, Sendable {
     public var name: String
     /// The value, as JSON.
     public var json: Data
+    /// The schema version of the event type the JSON was written by (see
+    /// ``RemoteRegistry/register(_:as:example:version:upcasting:)``): 1, the version of every
+    /// value of wire format 2, unless the type was registered with another. Information values
+    /// have none (always 1).
+    public var schemaVersion: Int
 
-    /// The value registered as `name`, as the JSON `json`.
-    public init(name: String, json: Data) {
+    /// The value registered as `name`, as the JSON `json` of schema version `schemaVersion`.
+    public init(name: String, json: Data, schemaVersion: Int = 1) {
         self.name = name
         self.json = json
+        self.schemaVersion = schemaVersion
     }
 }
 
@@ -68,12 +74,25 @@ public struct WireValue: Hashable, Sendable {
 ///
 /// A ``RemoteRequest`` and a ``RemoteReply`` are that schema's messages of the same names. The
 /// values of events and information stay `Codable`: each crosses as the JSON of the value
-/// (``WireValue/json``), under its registered name. A service written in another language that
-/// implements the schema can stand in for a ``RemoteChainService`` (or call one).
+/// (``WireValue/json``), under its registered name, with its type's schema version
+/// (``WireValue/schemaVersion``).
+///
+/// **Versions.** A request says which version of the format it is written in, and is answered
+/// in that version: a server reads ``readVersions`` (this one and the one before), so that in a
+/// rolling upgrade old and new processes talk both ways. Version 3 added the schema version of
+/// event values, the refusal of a value newer than the receiver reads
+/// (``RemoteRefusal/newerSchemaVersion(event:version:newest:)``, answered to a version-2
+/// caller as ``RemoteRefusal/undecodable(_:)``), and, in the registry names, the versions each
+/// side reads. A link writes the newest version both sides read once
+/// ``RemoteLink/checkRegistry()`` has asked the other side; a version-2 peer reads only schema
+/// version 1, so an event of another version is refused before it is sent
+/// (``RemoteLinkError/schemaVersionNotRead(event:version:reads:)``). (Version 1 was JSON, over
+/// the service `responderchain.v1.RemoteChain`, which no server of this package offers now.)
 public enum WireFormat {
-    /// The version this package writes and reads: 2. (Version 1 was JSON, over the service
-    /// `responderchain.v1.RemoteChain`, which a version-2 server does not offer: gRPC answers
-    /// its calls `unimplemented`.) A request or reply of another version is refused
-    /// (``RemoteRefusal/unsupportedVersion(_:)``).
-    public static let version = 2
+    /// The version this package writes: 3.
+    public static let version = 3
+
+    /// The versions this package reads, and answers in: 2 and 3. A request of another version is
+    /// refused (``RemoteRefusal/unsupportedVersion(_:)``).
+    public static let readVersions = 2...3
 }

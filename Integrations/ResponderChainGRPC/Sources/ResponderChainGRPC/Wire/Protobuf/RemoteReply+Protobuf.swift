@@ -104,6 +104,35 @@ extension RemoteRefusal: ProtobufMessage {
         }
     }
 
+    /// The member `newer_schema_version`.
+    struct NewerSchemaVersion: ProtobufMessage {
+        var event: String
+        var version: Int
+        var newest: Int
+
+        init(event: String, version: Int, newest: Int) {
+            (self.event, self.version, self.newest) = (event, version, newest)
+        }
+
+        init(from reader: inout ProtobufReader) throws(WireDecodingError) {
+            (event, version, newest) = ("", 0, 0)
+            while let field = try reader.nextField() {
+                switch field {
+                case 1: event = try reader.readString()
+                case 2: version = try reader.readInt()
+                case 3: newest = try reader.readInt()
+                default: try reader.skipField()
+                }
+            }
+        }
+
+        func encode(to writer: inout ProtobufWriter) {
+            writer.write(1, string: event)
+            writer.write(2, int: version)
+            writer.write(3, int: newest)
+        }
+    }
+
     init(from reader: inout ProtobufReader) throws(WireDecodingError) {
         // The oneof `reason`: the member set last; a message member's occurrences merged.
         var reason: Self?
@@ -113,7 +142,7 @@ extension RemoteRefusal: ProtobufMessage {
             switch field {
             case 1: reason = .unknownEntry(try reader.readString())
             case 2: reason = .unknownEvent(try reader.readString())
-            case 3, 7, 9:
+            case 3, 7, 9, 10:
                 if member != field { occurrences.removeAll() }
                 try reader.readMessage(into: &occurrences)
                 reason = nil
@@ -139,6 +168,10 @@ extension RemoteRefusal: ProtobufMessage {
             reason = try reader.message(occurrences, as: OutOfSequence.self).map {
                 .outOfSequence(expected: $0.expected, got: $0.got)
             }
+        case 10:
+            reason = try reader.message(occurrences, as: NewerSchemaVersion.self).map {
+                .newerSchemaVersion(event: $0.event, version: $0.version, newest: $0.newest)
+            }
         default: break
         }
         guard let reason else { throw .missing("RemoteRefusal.reason") }
@@ -158,6 +191,8 @@ extension RemoteRefusal: ProtobufMessage {
         case .shuttingDown: writer.writeOptional(8, bool: true)
         case .outOfSequence(let expected, let got):
             writer.write(9, message: OutOfSequence(expected: expected, got: got))
+        case .newerSchemaVersion(let event, let version, let newest):
+            writer.write(10, message: NewerSchemaVersion(event: event, version: version, newest: newest))
         }
     }
 }

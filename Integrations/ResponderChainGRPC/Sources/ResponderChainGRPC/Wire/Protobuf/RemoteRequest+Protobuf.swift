@@ -49,18 +49,26 @@ extension WireValue: ProtobufMessage {
     init(from reader: inout ProtobufReader) throws(WireDecodingError) {
         var name = ""
         var json = Data()
+        var schemaVersion = 1
         while let field = try reader.nextField() {
             switch field {
             case 1: name = try reader.readString()
             case 2: json = try reader.readData()
+            case 3:
+                schemaVersion = try reader.readInt()
+                guard (1...Int(UInt32.max)).contains(schemaVersion) else {
+                    throw .malformed("WireValue.schemaVersion is \(schemaVersion), outside 1...\(UInt32.max)")
+                }
             default: try reader.skipField()
             }
         }
-        self.init(name: name, json: json)
+        self.init(name: name, json: json, schemaVersion: schemaVersion)
     }
 
     func encode(to writer: inout ProtobufWriter) {
         writer.write(1, string: name)
         writer.write(2, bytes: json)
+        // Absent means 1: a value of schema version 1 is written as wire format 2 wrote it.
+        if schemaVersion != 1 { writer.writeOptional(3, int: schemaVersion) }
     }
 }
