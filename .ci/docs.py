@@ -260,7 +260,7 @@ KNOWN_TYPES = set("""
     Any AnyObject Array AsyncStream Atomic Bool Character ContinuousClock Date Dictionary Double
     Duration Error Float Int Int64 Never Optional Result Self Sendable Set String Task TaskGroup
     UInt UInt64 UnownedSerialExecutor Void Actor MainActor TaskLocal CancellationError Mutex
-    CustomStringConvertible Equatable Hashable Identifiable Codable Comparable Data URL
+    CustomStringConvertible Equatable Hashable Identifiable Codable Decodable Encodable Comparable Data URL
     JSONDecoder JSONEncoder Issue Test Suite
     Logger LoggingSystem StreamLogHandler MetricsSystem MetricsFactory Service ServiceGroup
     ClosureService ServiceContext InstrumentationSystem Tracing Logging Synchronization Foundation

@@ -42,6 +42,7 @@ let package = Package(
             dependencies: [
                 "ResponderChainGRPC",
                 .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
             ]
         ),
         // A gateway and a backend process joined by a remote link, printing the joined trace:

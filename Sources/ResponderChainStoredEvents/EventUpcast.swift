@@ -5,7 +5,7 @@ internal import class Foundation.JSONDecoder
 /// schema version `version`, read as `Old`, becomes the shape of version `version + 1`.
 ///
 /// Register the steps with the event's current type (see
-/// ``StoredEvents/register(_:as:version:upcasting:)``): a row of an older version is read as
+/// ``StoredEvents/register(_:as:version:upcasting:readingAheadTo:)``): a row of an older version is read as
 /// that version's shape and carried through every later step, so that each change is written
 /// once, against the shape before it.
 ///

@@ -26,6 +26,8 @@ public struct StoredEvents: Sendable {
     private struct Kind: Sendable {
         let typeName: String
         let version: Int
+        /// The newest version read: `version`, or the read-ahead declared.
+        let readsUpTo: Int
         /// Encodes an event of this kind's type; `nil` for an event of another type.
         let encode: @Sendable (any Event, JSONEncoder) throws -> Data?
         /// Reads a row of the current version.
@@ -42,16 +44,22 @@ public struct StoredEvents: Sendable {
     /// No event types.
     public init() {}
 
-    /// Registers `type` under `name`, written with schema version `version`, and reading the
-    /// rows of older versions through `upcasts`.
+    /// Registers `type` under `name`, written with schema version `version`, reading the rows of
+    /// older versions through `upcasts`, and those of newer versions up to `readAhead` as `type`.
     ///
     /// Raise the version when the type's JSON changes so that an older binary would misread it:
-    /// a row newer than the registered version is reported undecodable, never misread. A change
-    /// that older rows still decode as (a new optional property, a new case nobody stored yet)
-    /// needs no new version. With no upcasts, the current type reads the rows of every version
-    /// up to its own; with upcasts, a row of a version from the oldest upcast's up is read as
-    /// that version's shape and carried through every later step (see ``EventUpcast``), and a
-    /// row older than the oldest upcast is undecodable: that version is retired.
+    /// a row newer than the versions read is reported undecodable, never misread. A change that
+    /// older rows still decode as (a new optional property, a new case nobody stored yet) needs
+    /// no new version. With no upcasts, the current type reads the rows of every version up to
+    /// its own; with upcasts, a row of a version from the oldest upcast's up is read as that
+    /// version's shape and carried through every later step (see ``EventUpcast``), and a row
+    /// older than the oldest upcast is undecodable: that version is retired.
+    ///
+    /// **Read-ahead.** A binary deployed before the one that writes a new version may declare
+    /// that it reads it (`readAhead`): when the new version only adds what this type ignores
+    /// (properties it does not decode), a row of it reads as `type`. Deploy the reading binary
+    /// everywhere first, then the writing one; in between, old and new processes read each
+    /// other's events both ways.
     ///
     /// ```swift
     /// try events.register(OrderPlaced.self, as: "order-placed", version: 2, upcasting: [
@@ -60,14 +68,18 @@ public struct StoredEvents: Sendable {
     /// ```
     ///
     /// - Throws: ``StoredEventsError`` if the name is taken or empty, the type is registered
-    ///   already, the version is below 1, or the upcasts do not make one chain from the oldest
-    ///   of them to `type` (see ``StoredEventsError/missingUpcast(_:version:)`` and the cases
-    ///   beside it).
+    ///   already, the version is below 1, the read-ahead below the version, or the upcasts do
+    ///   not make one chain from the oldest of them to `type` (see
+    ///   ``StoredEventsError/missingUpcast(_:version:)`` and the cases beside it).
     public mutating func register<E: Event & Codable>(
-        _ type: E.Type, as name: String, version: Int = 1, upcasting upcasts: [EventUpcast] = []
+        _ type: E.Type, as name: String, version: Int = 1, upcasting upcasts: [EventUpcast] = [],
+        readingAheadTo readAhead: Int? = nil
     ) throws(StoredEventsError) {
         guard !name.isEmpty else { throw .emptyName }
         guard version >= 1 else { throw .invalidVersion(version) }
+        if let readAhead, readAhead < version {
+            throw .readAheadBelowVersion(name, readAhead: readAhead, version: version)
+        }
         let typeName = String(reflecting: type)
         if let existing = namesByType[ObjectIdentifier(type)] {
             throw .typeRegistered(typeName, as: existing)
@@ -76,7 +88,7 @@ public struct StoredEvents: Sendable {
         let chain = upcasts.isEmpty ? nil : try UpcastChain(upcasts, to: type, version: version, name: name)
         namesByType[ObjectIdentifier(type)] = name
         kinds[name] = Kind(
-            typeName: typeName, version: version,
+            typeName: typeName, version: version, readsUpTo: readAhead ?? version,
             encode: { event, encoder in
                 guard let event = event as? E else { return nil }
                 return try encoder.encode(event)
@@ -91,15 +103,21 @@ public struct StoredEvents: Sendable {
     }
 
     /// The schema versions of the event registered under `name` that this registry reads: from
-    /// its oldest upcast's (or 1, with none) to its current one; `nil` for a name registered to
-    /// no type.
+    /// its oldest upcast's (or 1, with none) to its current one, or its read-ahead; `nil` for a
+    /// name registered to no type.
     ///
     /// ```swift
     /// events.versions(of: "order-placed")   // 1...3
     /// ```
     public func versions(of name: String) -> ClosedRange<Int>? {
         guard let kind = kinds[name] else { return nil }
-        return (kind.upcasts?.oldest ?? 1)...kind.version
+        return (kind.upcasts?.oldest ?? 1)...kind.readsUpTo
+    }
+
+    /// The schema version the event registered under `name` is written with; `nil` for a name
+    /// registered to no type.
+    public func version(of name: String) -> Int? {
+        kinds[name]?.version
     }
 
     /// The name `type` is registered under.
@@ -155,9 +173,9 @@ public struct StoredEvents: Sendable {
             return undecodable("no event type is registered under this name")
         }
         guard version >= 1 else { return undecodable("schema version \(version) is not a version") }
-        guard version <= kind.version else {
+        guard version <= kind.readsUpTo else {
             return undecodable(
-                "stored with schema version \(version); this binary reads up to \(kind.version)")
+                "stored with schema version \(version); this binary reads up to \(kind.readsUpTo)")
         }
         let decoder = JSONDecoder()
         if version < kind.version, let upcasts = kind.upcasts {

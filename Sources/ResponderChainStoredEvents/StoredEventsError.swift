@@ -1,4 +1,4 @@
-/// Why ``StoredEvents/register(_:as:version:upcasting:)`` refused a registration, or
+/// Why ``StoredEvents/register(_:as:version:upcasting:readingAheadTo:)`` refused a registration, or
 /// ``StoredEvents/encode(_:with:)`` an event.
 ///
 /// ```swift
@@ -30,6 +30,9 @@ public enum StoredEventsError: Error, Hashable, Sendable, CustomStringConvertibl
     case upcastShapesDiffer(String, version: Int, makes: String, nextReads: String)
     /// More upcasts than ``EventUpcast/maximumSteps`` for the event registered under this name.
     case tooManyUpcasts(String, count: Int)
+    /// The read-ahead declared for the event registered under this name is older than the
+    /// version it writes.
+    case readAheadBelowVersion(String, readAhead: Int, version: Int)
 
     /// What was refused, as a sentence.
     public var description: String {
@@ -50,6 +53,8 @@ public enum StoredEventsError: Error, Hashable, Sendable, CustomStringConvertibl
             "\"\(name)\" has no upcast from version \(version), between its oldest upcast and its current version"
         case .upcastShapesDiffer(let name, let version, let makes, let nextReads):
             "the upcast of \"\(name)\" from version \(version) makes \(makes), but the next step reads \(nextReads)"
+        case .readAheadBelowVersion(let name, let readAhead, let version):
+            "\"\(name)\" reads ahead to version \(readAhead), below the version \(version) it writes"
         case .tooManyUpcasts(let name, let count):
             "\"\(name)\" has \(count) upcasts; at most \(EventUpcast.maximumSteps) are carried"
         }

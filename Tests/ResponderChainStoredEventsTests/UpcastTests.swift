@@ -20,6 +20,11 @@ enum Shapes {
     }
 }
 
+/// An event of version 1 whose binary declared it reads version 2 (which only added a field).
+struct ReadAhead: Event, Codable {
+    let order: String
+}
+
 /// Version 4, the current type: the currency is no longer optional.
 struct OrderPlaced: Event, Codable, Hashable {
     let id: String
@@ -99,6 +104,26 @@ struct UpcastTests {
         #expect(try events(upcasting: []).versions(of: "order-placed") == 1...4)
         #expect(try events().versions(of: "order-paid") == nil)
         #expect(try events().names == ["order-placed"])
+    }
+
+    @Test("A declared read-ahead reads rows of newer versions as the current type, up to it and no further")
+    func readAhead() throws {
+        var events = StoredEvents()
+        try events.register(ReadAhead.self, as: "r", version: 1, readingAheadTo: 2)
+        #expect(events.versions(of: "r") == 1...2)
+        #expect(events.version(of: "r") == 1)
+        let newer = events.decode(name: "r", version: 2, bytes: Data(#"{"order":"o-2","quantity":5}"#.utf8))
+        guard case .event(let event) = newer else {
+            Issue.record("\(newer)")
+            return
+        }
+        #expect((event as? ReadAhead)?.order == "o-2")
+        #expect(
+            events.decode(name: "r", version: 3, bytes: Data("{}".utf8)).reason?.contains("reads up to 2")
+                == true)
+        #expect(throws: StoredEventsError.readAheadBelowVersion("q", readAhead: 1, version: 2)) {
+            try events.register(OrderPlaced.self, as: "q", version: 2, readingAheadTo: 1)
+        }
     }
 
     @Test("Without upcasts, the current type reads every version up to its own, as before")

@@ -7,19 +7,26 @@
 //   reply            RemoteReply(serializedBytes:), and the outcome the link makes of it
 //   ordered-request  an OrderedRequest frame, and OrderedRequest.leadingSequence(of:)
 //   ordered-reply    an OrderedReply frame, and the outcome the link makes of its reply
+//   registry-names   RemoteRegistryNames (a server's RegistryNames answer, versions included)
 //
 // Every input must end in a value or a typed error: a trap, a hang or memory beyond the run's
 // limit is a finding. What reads also writes back the same bytes it would read again.
 
 import ResponderChain
+import ResponderChainStoredEvents
 
 internal import struct Foundation.Data
 internal import Glibc
 
-/// An event the fuzzed registry knows.
+/// An event the fuzzed registry knows, at schema version 2.
 private struct Ping: Event, Codable {
     var count: Int
     var note: String?
+}
+
+/// Version 1 of ``Ping``, read through an upcast.
+private struct PingV1: Decodable, Sendable {
+    var count: Int
 }
 
 /// Information the fuzzed registry knows.
@@ -33,13 +40,15 @@ private enum WireFuzzTarget: String {
     case reply
     case orderedRequest = "ordered-request"
     case orderedReply = "ordered-reply"
+    case registryNames = "registry-names"
 
     /// The reader this run feeds.
     static let current: WireFuzzTarget = {
         let name = getenv("WIRE_FUZZ_TARGET").map { String(cString: $0) } ?? ""
         guard let target = WireFuzzTarget(rawValue: name) else {
             fatalError(
-                "set WIRE_FUZZ_TARGET to request, reply, ordered-request or ordered-reply, not \"\(name)\"")
+                "set WIRE_FUZZ_TARGET to request, reply, ordered-request, ordered-reply or registry-names, not \"\(name)\""
+            )
         }
         return target
     }()
@@ -48,7 +57,10 @@ private enum WireFuzzTarget: String {
     static let registry: RemoteRegistry = {
         var registry = RemoteRegistry()
         do {
-            try registry.register(Ping.self, as: "ping")
+            try registry.register(
+                Ping.self, as: "ping", version: 2,
+                upcasting: [EventUpcast(from: 1, PingV1.self) { Ping(count: $0.count) }],
+                readingAheadTo: 3)
             try registry.register(info: Tag.self, as: "tag")
         } catch {
             fatalError("\(error)")
@@ -111,6 +123,10 @@ public func wireFuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
     case .orderedReply:
         guard let frame = read(bytes, as: OrderedReply.self) else { break }
         outcome(of: frame.reply)
+    case .registryNames:
+        guard let names = read(bytes, as: RemoteRegistryNames.self) else { break }
+        for event in names.events { _ = names.versions(ofEvent: event) }
+        _ = names.description
     }
     return 0
 }

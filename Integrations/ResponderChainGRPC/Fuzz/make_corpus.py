@@ -28,17 +28,21 @@ def frame(sequence, field, payload):
     return b"\x08" + varint(sequence) + bytes([field << 3 | 2]) + varint(len(payload)) + payload
 
 
-corpus = {"request": {}, "reply": {}, "ordered-request": {}, "ordered-reply": {}}
+corpus = {"request": {}, "reply": {}, "ordered-request": {}, "ordered-reply": {}, "registry-names": {}}
 for number, line in enumerate(lines, start=1):
     name, *hexes = line.split()
+    # Wire format 3's messages are named `v3.<kind>.…`; the kind decides where they go.
+    kind = name.removeprefix("v3.")
     for index, data in enumerate(bytes.fromhex(h) for h in hexes):
         label = name if index == 0 else f"{name}.merged"
-        if name.startswith("request."):
+        if kind.startswith("request."):
             corpus["request"][label] = data
             corpus["ordered-request"][label] = frame(number, 2, data)
-        elif name.startswith("reply."):
+        elif kind.startswith("reply."):
             corpus["reply"][label] = data
             corpus["ordered-reply"][label] = frame(number, 2, data)
+        elif kind.startswith("registryNames"):
+            corpus["registry-names"][label] = data
         elif name.startswith("ordered.request"):
             corpus["ordered-request"][label] = data
         elif name.startswith("ordered.reply"):

@@ -48,6 +48,10 @@ actor Stock: Responder {
     nonisolated var isRoot: Bool { true }
     nonisolated var label: String { "stock" }
 
+    /// The shipments received, and the next number expected of each sender.
+    private var shipments = 0
+    private var nextNumber: [String: Int] = [:]
+
     static let strategies = Strategies<Stock> {
         $0.on(PlaceOrder.self) { stock, _, context in
             stock.handled += 1
@@ -55,5 +59,23 @@ actor Stock: Responder {
             if let name = stock.name { context.info[HandledBy.self] = name }
             return .handled
         }
+        // The binary registers one of the two shapes; the other never arrives.
+        $0.on(ShipmentV1.self) { stock, shipment, _ in
+            stock.receive(from: shipment.sender, number: shipment.number)
+            return .handled
+        }
+        $0.on(Shipment.self) { stock, shipment, _ in
+            stock.receive(from: shipment.sender, number: shipment.number)
+            return .handled
+        }
+    }
+
+    /// Counts a shipment, saying every thousandth, and checks it came in its sender's order.
+    private func receive(from sender: String, number: Int) {
+        let expected = nextNumber[sender, default: 1]
+        if number != expected { say("out of order \(sender) \(number)") }
+        nextNumber[sender] = number + 1
+        shipments += 1
+        if shipments % 1_000 == 0 { say("received \(shipments)") }
     }
 }

@@ -24,21 +24,27 @@ extension PostgresPostStore {
     /// `keyLimit` keys (at least one, for the overall oldest), in one query.
     func sampleUnfinished(keyLimit: Int) async throws -> UnfinishedSample {
         let limit = max(1, keyLimit)
+        let (names, newest) = (readNames, readNewest)
         return try await onConnection("sample the unfinished posts") { connection in
             var sample = UnfinishedSample()
-            for try await (key, ageMicros, posts, keys) in try await connection.query(
+            for try await (key, ageMicros, posts, keys, tooNew) in try await connection.query(
                 """
                 WITH unfinished AS (
                     SELECT ordering_key, count(*) AS posts, min(stored_at) AS oldest FROM responderchain_posts
                     WHERE finished_at IS NULL GROUP BY ordering_key
                 )
                 SELECT ordering_key, (extract(epoch FROM now() - oldest) * 1000000)::bigint,
-                    (sum(posts) OVER ())::bigint, (count(*) OVER ())::bigint
+                    (sum(posts) OVER ())::bigint, (count(*) OVER ())::bigint,
+                    (SELECT count(*) FROM responderchain_posts n
+                        JOIN unnest(\(names)::text[], \(newest)::bigint[]) AS r(name, newest)
+                            ON r.name = n.type_name
+                        WHERE n.finished_at IS NULL AND n.schema_version > r.newest)::bigint
                 FROM unfinished ORDER BY oldest LIMIT \(limit)
                 """, logger: self.logger
-            ).decode((String, Int64, Int64, Int64).self) {
+            ).decode((String, Int64, Int64, Int64, Int64).self) {
                 sample.posts = Int(posts)
                 sample.keys = Int(keys)
+                sample.awaitingNewerReader = Int(tooNew)
                 sample.oldestAges.append((key, Double(max(0, ageMicros)) / 1_000_000))
             }
             return sample

@@ -74,7 +74,28 @@ internal import Synchronization
 ///   locked rows instead of waiting: the other keys keep moving.
 ///
 /// ``PostgresPostStoreError/isTransient`` says which errors are worth trying again.
+///
+/// **Rolling deploys.** While old and new binaries consume one database, a post written by a
+/// newer binary may hold a schema version of its event that this binary does not read. By
+/// default (``NewerSchemaVersions/leaveForNewerReader``) this consumer does not claim its key
+/// at all, so that a consumer of the newer binary, which reads it (and every older row, through
+/// its upcasts), takes the key with its order intact; the gauge
+/// `responderchain_store_posts_awaiting_newer_reader` counts such posts. Once no newer reader
+/// is expected (a rollback that is final), ``NewerSchemaVersions/deadLetter`` claims them, and
+/// each ends failed, undecodable, in the dead letters.
 public final class PostgresPostStore: EventSystem.SharedPostStore {
+    /// What this consumer does with a post whose event was stored with a schema version newer
+    /// than its ``events`` read.
+    public enum NewerSchemaVersions: Sendable, Hashable {
+        /// Leaves the post's key unclaimed, for a consumer of a binary that reads it (the
+        /// default, during a rolling deploy): its posts wait, in order, and are counted by the
+        /// gauge `responderchain_store_posts_awaiting_newer_reader`.
+        case leaveForNewerReader
+        /// Claims the key like any other: the post ends failed (undecodable) and goes to the
+        /// dead letters. For when no binary that reads it will run again.
+        case deadLetter
+    }
+
     /// The client the store runs its queries on (the application runs it).
     public let client: PostgresClient
     /// The event types the store writes and reads.
@@ -96,6 +117,12 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     /// How long an operation of the store waits for a connection of the client's pool before it
     /// ends with ``PostgresPostStoreError/connectionUnavailable(operation:waited:)``.
     public let connectionRequestTimeout: Duration
+    /// What this consumer does with a post of a newer schema version than it reads.
+    public let newerSchemaVersions: NewerSchemaVersions
+    /// The registered names, and the newest schema version read of each (the same order): the
+    /// claim's and the gauge's test of a post too new for this consumer.
+    let readNames: [String]
+    let readNewest: [Int]
 
     /// The notification channel: posts stored (`p`) and posts finished (`f` and their
     /// identifiers).
@@ -138,6 +165,9 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
     ///   - logger: Where the store logs.
     ///   - metrics: The counters and gauges the store reports (see ``PostgresStoreMetrics``), to
     ///     the bootstrapped `MetricsSystem.factory` by default; `nil` for none.
+    ///   - newerSchemaVersions: What this consumer does with a post whose event's schema
+    ///     version is newer than `events` read: leave its key for a newer binary (the default),
+    ///     or dead-letter it (see ``NewerSchemaVersions``).
     /// - Throws: ``PostgresPostStoreError/invalidSetting(_:)`` for a lease or retention that is
     ///   not positive, a lock timeout under a millisecond, a connection request timeout that is
     ///   not positive, or an empty consumer name.
@@ -148,7 +178,8 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         lockTimeout: Duration = .seconds(5), connectionRequestTimeout: Duration = .seconds(10),
         clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "ResponderChainPostgres"),
-        metrics: PostgresStoreMetrics? = PostgresStoreMetrics()
+        metrics: PostgresStoreMetrics? = PostgresStoreMetrics(),
+        newerSchemaVersions: NewerSchemaVersions = .leaveForNewerReader
     ) throws(PostgresPostStoreError) {
         guard lease >= .milliseconds(3) else { throw .invalidSetting("lease must be at least 3 ms") }
         guard retention > .zero else { throw .invalidSetting("retention must be positive") }
@@ -171,6 +202,9 @@ public final class PostgresPostStore: EventSystem.SharedPostStore {
         self.logger = logger
         self.metrics = metrics
         self.recorder = metrics.map(StoreMetricsRecorder.init)
+        self.newerSchemaVersions = newerSchemaVersions
+        self.readNames = events.names
+        self.readNewest = events.names.map { events.versions(of: $0)?.upperBound ?? 1 }
     }
 
     private static func elapsedTime(on clock: some Clock<Duration>) -> @Sendable () -> Duration {

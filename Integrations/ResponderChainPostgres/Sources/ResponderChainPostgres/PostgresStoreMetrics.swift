@@ -25,12 +25,14 @@ public import CoreMetrics
 /// | `responderchain_store_refused_finishes_total` | finishes refused because their lease was no longer current |
 ///
 /// **Gauges**, sampled by ``PostgresPostStore/run()`` every ``interval`` (one query over the
-/// unfinished posts; every consumer of the database reports the same values):
+/// unfinished posts; every consumer of the database reports the same values, but for the posts
+/// awaiting a newer reader, which depend on what each consumer reads):
 ///
 /// | Label | Value |
 /// |---|---|
 /// | `responderchain_store_unfinished_posts` | posts not finished (the queue's depth) |
 /// | `responderchain_store_keys_with_unfinished_posts` | ordering keys with unfinished posts |
+/// | `responderchain_store_posts_awaiting_newer_reader` | unfinished posts whose event has a schema version newer than this consumer's `events` read (left for a newer binary, see ``PostgresPostStore/NewerSchemaVersions``) |
 /// | `responderchain_store_oldest_unfinished_age_seconds` | age of the oldest unfinished post (0 when none) |
 /// | `responderchain_store_oldest_unfinished_age_seconds_by_key{key}` | age of the oldest unfinished post of each of the ``keyLimit`` keys whose oldest unfinished post is oldest |
 ///
@@ -75,6 +77,8 @@ public struct PostgresStoreMetrics: Sendable {
     public static let unfinishedPosts = "responderchain_store_unfinished_posts"
     /// `responderchain_store_keys_with_unfinished_posts`
     public static let keysWithUnfinishedPosts = "responderchain_store_keys_with_unfinished_posts"
+    /// `responderchain_store_posts_awaiting_newer_reader`
+    public static let postsAwaitingNewerReader = "responderchain_store_posts_awaiting_newer_reader"
     /// `responderchain_store_oldest_unfinished_age_seconds`
     public static let oldestUnfinishedAge = "responderchain_store_oldest_unfinished_age_seconds"
     /// `responderchain_store_oldest_unfinished_age_seconds_by_key`, with ``keyDimension``.

@@ -13,6 +13,7 @@ final class StoreMetricsRecorder: Sendable {
     let refusedFinishes: Counter
     let unfinishedPosts: Gauge
     let keysWithUnfinishedPosts: Gauge
+    let postsAwaitingNewerReader: Gauge
     let oldestUnfinishedAge: Gauge
     /// The leases already counted as lost, by key (the heartbeat sees a lost lease at each
     /// beat until the post office releases it).
@@ -37,6 +38,7 @@ final class StoreMetricsRecorder: Sendable {
         refusedFinishes = counter(Names.refusedFinishes)
         unfinishedPosts = gauge(Names.unfinishedPosts)
         keysWithUnfinishedPosts = gauge(Names.keysWithUnfinishedPosts)
+        postsAwaitingNewerReader = gauge(Names.postsAwaitingNewerReader)
         oldestUnfinishedAge = gauge(Names.oldestUnfinishedAge)
     }
 
@@ -74,6 +76,7 @@ final class StoreMetricsRecorder: Sendable {
     func record(_ sample: UnfinishedSample) {
         unfinishedPosts.record(sample.posts)
         keysWithUnfinishedPosts.record(sample.keys)
+        postsAwaitingNewerReader.record(sample.awaitingNewerReader)
         oldestUnfinishedAge.record(sample.oldestAges.first?.age ?? 0)
         let reported = sample.oldestAges.prefix(max(0, settings.keyLimit))
         let dropped: [Gauge] = ageByKey.withLock { gauges in
@@ -109,6 +112,8 @@ struct UnfinishedSample: Sendable {
     var posts = 0
     /// How many keys have unfinished posts.
     var keys = 0
+    /// How many unfinished posts hold a schema version newer than this consumer reads.
+    var awaitingNewerReader = 0
     /// The age in seconds of the oldest unfinished post of the keys whose is oldest, oldest
     /// first.
     var oldestAges: [(key: String, age: Double)] = []

@@ -1,5 +1,6 @@
 public import Instrumentation
 public import ResponderChain
+import ResponderChainStoredEvents
 import Synchronization
 
 /// A link to a chain in another process: the end of this process's chain, where every event it
@@ -119,7 +120,7 @@ public actor RemoteLink: Responder {
         wireVersion.store(
             theirs.wireVersions.clamped(to: WireFormat.readVersions).upperBound, ordering: .relaxed)
         for event in ours.events {
-            let written = ours.versions(ofEvent: event).upperBound
+            let written = registry.events.version(of: event) ?? 1
             let read = theirs.versions(ofEvent: event)
             guard read.contains(written) else {
                 throw RemoteLinkError.schemaVersionNotRead(event: event, version: written, reads: read)

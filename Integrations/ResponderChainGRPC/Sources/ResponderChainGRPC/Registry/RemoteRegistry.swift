@@ -55,7 +55,9 @@ public struct RemoteRegistry: Sendable {
 
     /// Registers `type` under `name`: events of this type may cross, written with schema
     /// version `version`, and an event that arrives under `name` is read as one, from a value of
-    /// that version or of an older one that `upcasts` carry to it (see ``EventUpcast``).
+    /// that version, of an older one that `upcasts` carry to it (see ``EventUpcast``), or of a
+    /// newer one up to `readAhead`, read as `type` (see
+    /// `StoredEvents.register(_:as:version:upcasting:readingAheadTo:)`).
     ///
     /// A value that arrives with a schema version newer than `version` is refused before any
     /// handler runs (``RemoteRefusal/newerSchemaVersion(event:version:newest:)``); the names
@@ -73,11 +75,11 @@ public struct RemoteRegistry: Sendable {
     /// - Throws: ``RemoteRegistryError/nameTaken(_:)`` if an event is already registered under
     ///   `name`, ``RemoteRegistryError/typeRegistered(_:)`` if `type` already is,
     ///   ``RemoteRegistryError/unusableExample(_:_:)`` if `example`'s JSON does not read back,
-    ///   ``RemoteRegistryError/invalidVersions(_:)`` for an empty name, a version below 1, or
-    ///   upcasts that do not make one chain to `type`.
+    ///   ``RemoteRegistryError/invalidVersions(_:)`` for an empty name, a version below 1, a
+    ///   read-ahead below it, or upcasts that do not make one chain to `type`.
     public mutating func register<E: Event & Codable>(
         _ type: E.Type, as name: String, example: E? = nil, version: Int = 1,
-        upcasting upcasts: [EventUpcast] = []
+        upcasting upcasts: [EventUpcast] = [], readingAheadTo readAhead: Int? = nil
     ) throws(RemoteRegistryError) {
         guard events.versions(of: name) == nil else { throw .nameTaken(name) }
         guard events.name(of: type) == nil else { throw .typeRegistered(String(describing: type)) }
@@ -85,7 +87,8 @@ public struct RemoteRegistry: Sendable {
             try Self.json(of: value, as: name)
         }
         do {
-            try events.register(type, as: name, version: version, upcasting: upcasts)
+            try events.register(
+                type, as: name, version: version, upcasting: upcasts, readingAheadTo: readAhead)
         } catch {
             throw .invalidVersions(error)
         }
