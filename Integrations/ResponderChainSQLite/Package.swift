@@ -72,7 +72,9 @@ let package = Package(
                 .product(name: "ResponderChainStoredEvents", package: "ResponderChain"),
                 .product(name: "ResponderChainTesting", package: "ResponderChain"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // The golden rows (SQL dumps) are read from the source tree by GoldenRowTests.
+            exclude: ["Golden"]
         ),
     ]
 )
