@@ -45,35 +45,26 @@ struct Options {
 
     init(_ arguments: some Sequence<String>) {
         var arguments = arguments.makeIterator()
+        /// The port after `option`: 1 to 65535 (0 too when `zero` lets the system choose).
+        func nextPort(after option: String, zero: Bool = false) -> Int {
+            let lowest = zero ? 0 : 1
+            guard let value = arguments.next().flatMap(Int.init), (lowest...65_535).contains(value) else {
+                Self.usage("\(option) needs a port from \(lowest) to 65535")
+            }
+            return value
+        }
         while let argument = arguments.next() {
             switch argument {
-            case "--port":
-                guard let value = arguments.next().flatMap(Int.init), (0...65_535).contains(value) else {
-                    Self.usage("--port needs a number from 0 to 65535")
-                }
-                port = value
-            case "--exit-with-stdin":
-                exitWithStandardInput = true
-            case "--send-to":
-                guard let value = arguments.next().flatMap(Int.init), (1...65_535).contains(value) else {
-                    Self.usage("--send-to needs a port from 1 to 65535")
-                }
-                sendTo = value
-            case "--forward-to":
-                guard let value = arguments.next().flatMap(Int.init), (1...65_535).contains(value) else {
-                    Self.usage("--forward-to needs a port from 1 to 65535")
-                }
-                forwardTo = value
+            case "--port": port = nextPort(after: argument, zero: true)
+            case "--exit-with-stdin": exitWithStandardInput = true
+            case "--send-to": sendTo = nextPort(after: argument)
+            case "--forward-to": forwardTo = nextPort(after: argument)
+            case "--ship-to": shipTo = nextPort(after: argument)
             case "--schema":
                 guard let value = arguments.next().flatMap(ShipmentSchema.init(rawValue:)) else {
                     Self.usage("--schema needs old or new")
                 }
                 schema = value
-            case "--ship-to":
-                guard let value = arguments.next().flatMap(Int.init), (1...65_535).contains(value) else {
-                    Self.usage("--ship-to needs a port from 1 to 65535")
-                }
-                shipTo = value
             case "--count":
                 guard let value = arguments.next().flatMap(Int.init), value >= 0 else {
                     Self.usage("--count needs a count")
