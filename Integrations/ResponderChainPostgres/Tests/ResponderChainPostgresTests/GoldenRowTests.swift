@@ -19,7 +19,9 @@ private struct Reservation: Event, Codable, Equatable {
 /// The golden rows: what a database of each shipped version of the store's schema holds
 /// (`Golden/posts-schema-<n>.sql`; the schema is its first n migrations, which never change),
 /// posts of the event `reservation` in its schema versions 1 and 2.
-@Suite("Databases of every shipped schema, and rows of every event version, are read by the current code", .timeLimit(.minutes(1)))
+@Suite(
+    "Databases of every shipped schema, and rows of every event version, are read by the current code",
+    .timeLimit(.minutes(1)))
 struct GoldenRowTests {
     @Test(
         "A database of each shipped schema migrates, and its posts are claimed as the current event; its dead letters listed",
@@ -34,7 +36,9 @@ struct GoldenRowTests {
                 "CREATE TABLE responderchain_schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
             ]
             statements += PostgresSchema.migrations.prefix(schema).flatMap { $0 }
-            statements += (1...schema).map { "INSERT INTO responderchain_schema_version (version) VALUES (\($0))" }
+            statements += (1...schema).map {
+                "INSERT INTO responderchain_schema_version (version) VALUES (\($0))"
+            }
             statements += rows.split(separator: "\n").filter { !$0.hasPrefix("--") }.map(String.init)
             for statement in statements {
                 try await client.query(PostgresQuery(unsafeSQL: statement), logger: TestServer.quiet)
@@ -43,8 +47,11 @@ struct GoldenRowTests {
             var events = StoredEvents()
             try events.register(
                 Reservation.self, as: "reservation", version: 2,
-                upcasting: [EventUpcast(from: 1, ReservationV1.self) { Reservation(id: $0.order, quantity: 1) }])
-            let store = try PostgresPostStore(client: client, events: events, logger: TestServer.quiet, metrics: nil)
+                upcasting: [
+                    EventUpcast(from: 1, ReservationV1.self) { Reservation(id: $0.order, quantity: 1) }
+                ])
+            let store = try PostgresPostStore(
+                client: client, events: events, logger: TestServer.quiet, metrics: nil)
             #expect(try await store.migrate() == schema)
 
             let claimed = try await store.claim(limit: 10)

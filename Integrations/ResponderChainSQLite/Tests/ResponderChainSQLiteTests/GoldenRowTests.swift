@@ -19,7 +19,9 @@ struct GoldenRowTests {
         return try String(contentsOf: url, encoding: .utf8)
     }
 
-    @Test("A file of each shipped schema opens, migrates, and its unfinished posts read as the current event", arguments: shippedSchemas)
+    @Test(
+        "A file of each shipped schema opens, migrates, and its unfinished posts read as the current event",
+        arguments: shippedSchemas)
     func reads(schema: Int) async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file()
@@ -44,7 +46,9 @@ struct GoldenRowTests {
             #expect(retried.failedAttempts.map(\.outcome.description) == ["out of stock"])
         }
         let letters = try await store.deadLetters(matching: .all)
-        #expect(letters.map { $0.post.payload.event as? Reservation } == (schema >= 3 ? [Reservation(id: "o-5", quantity: 5)] : []))
+        #expect(
+            letters.map { $0.post.payload.event as? Reservation }
+                == (schema >= 3 ? [Reservation(id: "o-5", quantity: 5)] : []))
     }
 }
 
