@@ -29,8 +29,7 @@ extension PostgresPostStore {
             state.withLock { $0.claimPause }.map {
                 " AND (SELECT true FROM pg_sleep(\(Double($0.milliseconds) / 1000)))"
             } ?? ""
-        // A key with a post too new for this consumer (a newer schema version, or an event type
-        // it does not know) waits for a newer one (rolling deploys).
+        // A key with a post too new for this consumer waits for a newer one (rolling deploys).
         let leaving = newerSchemaVersions == .leaveForNewerReader
         let (names, newest) = (readNames, readNewest)
         let claimed = try await onConnection("claim up to \(limit) posts") { connection in
@@ -45,10 +44,10 @@ extension PostgresPostStore {
                     WHERE p.finished_at IS NULL AND (k.owner IS NULL OR k.lease_until < now())
                         AND NOT (\(leaving) AND EXISTS (
                             SELECT 1 FROM responderchain_posts n
-                                LEFT JOIN unnest(\(names)::text[], \(newest)::bigint[]) AS r(name, newest)
+                                JOIN unnest(\(names)::text[], \(newest)::bigint[]) AS r(name, newest)
                                     ON r.name = n.type_name
                             WHERE n.ordering_key = p.ordering_key AND n.finished_at IS NULL
-                                AND (r.name IS NULL OR n.schema_version > r.newest)))
+                                AND n.schema_version > r.newest))
                     ORDER BY p.seq LIMIT \(limit)
                 ), picked AS (
                     SELECT k.key, k.owner, k.claimed_through FROM responderchain_keys k

@@ -36,9 +36,9 @@ extension PostgresPostStore {
                 SELECT ordering_key, (extract(epoch FROM now() - oldest) * 1000000)::bigint,
                     (sum(posts) OVER ())::bigint, (count(*) OVER ())::bigint,
                     (SELECT count(*) FROM responderchain_posts n
-                        LEFT JOIN unnest(\(names)::text[], \(newest)::bigint[]) AS r(name, newest)
+                        JOIN unnest(\(names)::text[], \(newest)::bigint[]) AS r(name, newest)
                             ON r.name = n.type_name
-                        WHERE n.finished_at IS NULL AND (r.name IS NULL OR n.schema_version > r.newest))::bigint
+                        WHERE n.finished_at IS NULL AND n.schema_version > r.newest)::bigint
                 FROM unfinished ORDER BY oldest LIMIT \(limit)
                 """, logger: self.logger
             ).decode((String, Int64, Int64, Int64, Int64).self) {

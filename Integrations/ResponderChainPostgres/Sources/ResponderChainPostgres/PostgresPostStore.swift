@@ -76,8 +76,8 @@ internal import Synchronization
 /// ``PostgresPostStoreError/isTransient`` says which errors are worth trying again.
 ///
 /// **Rolling deploys.** While old and new binaries consume one database, a post written by a
-/// newer binary may hold a schema version of its event that this binary does not read, or an
-/// event type it does not know at all. By default (``NewerSchemaVersions/leaveForNewerReader``) this consumer does not claim its key
+/// newer binary may hold a schema version of its event that this binary does not read. By
+/// default (``NewerSchemaVersions/leaveForNewerReader``) this consumer does not claim its key
 /// at all, so that a consumer of the newer binary, which reads it (and every older row, through
 /// its upcasts), takes the key with its order intact; the gauge
 /// `responderchain_store_posts_awaiting_newer_reader` counts such posts. Once no newer reader
@@ -85,8 +85,7 @@ internal import Synchronization
 /// each ends failed, undecodable, in the dead letters.
 public final class PostgresPostStore: EventSystem.SharedPostStore {
     /// What this consumer does with a post whose event was stored with a schema version newer
-    /// than its ``events`` read, or under a name they do not register (an event type a newer
-    /// binary added).
+    /// than its ``events`` read.
     public enum NewerSchemaVersions: Sendable, Hashable {
         /// Leaves the post's key unclaimed, for a consumer of a binary that reads it (the
         /// default, during a rolling deploy): its posts wait, in order, and are counted by the

@@ -32,7 +32,7 @@ public import CoreMetrics
 /// |---|---|
 /// | `responderchain_store_unfinished_posts` | posts not finished (the queue's depth) |
 /// | `responderchain_store_keys_with_unfinished_posts` | ordering keys with unfinished posts |
-/// | `responderchain_store_posts_awaiting_newer_reader` | unfinished posts whose event has a schema version newer than this consumer's `events` read, or a name they do not register (left for a newer binary, see ``PostgresPostStore/NewerSchemaVersions``) |
+/// | `responderchain_store_posts_awaiting_newer_reader` | unfinished posts whose event has a schema version newer than this consumer's `events` read (left for a newer binary, see ``PostgresPostStore/NewerSchemaVersions``) |
 /// | `responderchain_store_oldest_unfinished_age_seconds` | age of the oldest unfinished post (0 when none) |
 /// | `responderchain_store_oldest_unfinished_age_seconds_by_key{key}` | age of the oldest unfinished post of each of the ``keyLimit`` keys whose oldest unfinished post is oldest |
 ///

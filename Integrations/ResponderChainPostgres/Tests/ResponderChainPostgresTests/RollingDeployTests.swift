@@ -17,11 +17,6 @@ private struct Parcel: Event, Codable, Equatable {
     let grams: Int
 }
 
-/// An event type only the new binary has.
-private struct Label: Event, Codable {
-    let text: String
-}
-
 private func oldEvents() throws -> StoredEvents {
     var events = StoredEvents()
     try events.register(ParcelV1.self, as: "parcel")
@@ -33,7 +28,6 @@ private func newEvents() throws -> StoredEvents {
     try events.register(
         Parcel.self, as: "parcel", version: 2,
         upcasting: [EventUpcast(from: 1, ParcelV1.self) { Parcel(id: $0.id, grams: 0) }])
-    try events.register(Label.self, as: "label")
     return events
 }
 
@@ -47,7 +41,7 @@ struct RollingDeployTests {
     typealias Names = PostgresStoreMetrics
 
     @Test(
-        "An old consumer leaves a key holding a post of a newer schema version, or of an event type it does not know, for a new one, counts them, and claims the rest; the new one reads both versions"
+        "An old consumer leaves a key holding a post of a newer schema version for a new one, counts it, and claims the rest; the new one reads both versions"
     )
     func oldConsumerLeavesNewerRows() async throws {
         try await withDatabase { client, _ in
@@ -66,7 +60,6 @@ struct RollingDeployTests {
             _ = try await new.store([
                 parcelPost(Parcel(id: "p-3", grams: 300), key: "mixed"),
                 parcelPost(Parcel(id: "p-4", grams: 400), key: "new"),
-                parcelPost(Label(text: "fragile"), key: "labels"),
             ])
 
             let claimedByOld = try await old.claim(limit: 10)
@@ -74,16 +67,12 @@ struct RollingDeployTests {
             #expect(claimedByOld.allSatisfy { if case .event = $0.payload { true } else { false } })
             try await whileRunning(old) {
                 try await eventually("the gauge to count the posts awaiting a newer reader") {
-                    try? metrics.expectGauge(Names.postsAwaitingNewerReader).lastValue == 3 ? true : nil
+                    try? metrics.expectGauge(Names.postsAwaitingNewerReader).lastValue == 2 ? true : nil
                 }
             }
 
             let claimedByNew = try await new.claim(limit: 10)
-            #expect(Set(claimedByNew.map(\.key.name)) == ["mixed", "new", "labels"])
-            #expect(
-                claimedByNew.contains { post in
-                    if case .event(let event) = post.payload { event is Label } else { false }
-                })
+            #expect(Set(claimedByNew.map(\.key.name)) == ["mixed", "new"])
             let parcels = claimedByNew.compactMap { post -> Parcel? in
                 guard case .event(let event) = post.payload else { return nil }
                 return event as? Parcel
