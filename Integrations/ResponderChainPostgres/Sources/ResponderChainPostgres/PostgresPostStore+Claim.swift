@@ -30,6 +30,9 @@ extension PostgresPostStore {
                 " AND (SELECT true FROM pg_sleep(\(Double($0.milliseconds) / 1000)))"
             } ?? ""
         // A key with a post too new for this consumer waits for a newer one (rolling deploys).
+        // The keys to leave are found once per claim, through the index of unfinished posts by
+        // type and version (none, almost always), not per post scanned: under a transaction
+        // left open, a key's index entries pile up and a per-post probe slowed every claim.
         let leaving = newerSchemaVersions == .leaveForNewerReader
         let (names, newest) = (readNames, readNewest)
         let claimed = try await onConnection("claim up to \(limit) posts") { connection in
@@ -42,12 +45,12 @@ extension PostgresPostStore {
                     SELECT p.ordering_key AS key, p.seq, k.token AS seen_token FROM responderchain_posts p
                         JOIN responderchain_keys k ON k.key = p.ordering_key
                     WHERE p.finished_at IS NULL AND (k.owner IS NULL OR k.lease_until < now())
-                        AND NOT (\(leaving) AND EXISTS (
-                            SELECT 1 FROM responderchain_posts n
-                                JOIN unnest(\(names)::text[], \(newest)::bigint[]) AS r(name, newest)
-                                    ON r.name = n.type_name
-                            WHERE n.ordering_key = p.ordering_key AND n.finished_at IS NULL
-                                AND n.schema_version > r.newest))
+                        AND p.ordering_key <> ALL(ARRAY(
+                            SELECT n.ordering_key
+                            FROM unnest(\(names)::text[], \(newest)::bigint[]) AS r(name, newest)
+                                JOIN responderchain_posts n
+                                    ON n.type_name = r.name AND n.schema_version > r.newest
+                            WHERE \(leaving) AND n.finished_at IS NULL))
                     ORDER BY p.seq LIMIT \(limit)
                 ), picked AS (
                     SELECT k.key, k.owner, k.claimed_through FROM responderchain_keys k

@@ -107,6 +107,14 @@ enum PostgresSchema {
                 WHERE dead_lettered_at_us IS NOT NULL
             """,
         ],
+        // 6: unfinished posts by event type and schema version: a claim finds the keys holding a
+        // post of a version newer than its consumer reads (a rolling deploy) in one probe per type.
+        [
+            """
+            CREATE INDEX IF NOT EXISTS responderchain_posts_unfinished_versions
+                ON responderchain_posts (type_name, schema_version) WHERE finished_at IS NULL
+            """
+        ],
     ]
 
     /// The version this binary writes.

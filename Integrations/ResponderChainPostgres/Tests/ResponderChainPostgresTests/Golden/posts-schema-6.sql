@@ -1,0 +1,9 @@
+-- Golden rows of PostgresPostStore's schema 6: what a database of that version holds (the
+-- schema itself is its first 6 migrations, which never change). Never edited once shipped.
+INSERT INTO responderchain_keys (key) VALUES ('orders');
+INSERT INTO responderchain_posts (seq, id_epoch, id_sequence, ordering_key, entry, type_name, schema_version, payload, stored_at) VALUES (1, 1, 1, 'orders', 'desk', 'reservation', 1, convert_to('{"order":"o-1"}', 'UTF8'), '2026-01-01 00:00:01+00');
+INSERT INTO responderchain_posts (seq, id_epoch, id_sequence, ordering_key, entry, type_name, schema_version, payload, stored_at) VALUES (2, 1, 2, 'orders', 'desk', 'reservation', 2, convert_to('{"id":"o-2","quantity":2}', 'UTF8'), '2026-01-01 00:00:02+00');
+INSERT INTO responderchain_posts (seq, id_epoch, id_sequence, ordering_key, entry, type_name, schema_version, payload, stored_at, finished_at, outcome_kind, outcome_description) VALUES (3, 1, 3, 'orders', 'desk', 'reservation', 1, convert_to('{"order":"o-3"}', 'UTF8'), '2026-01-01 00:00:03+00', '2026-01-01 00:00:03+00', 'handled', 'handled');
+INSERT INTO responderchain_posts (seq, id_epoch, id_sequence, ordering_key, entry, type_name, schema_version, payload, stored_at, failed_attempts, retry_at_us) VALUES (4, 1, 4, 'orders', 'desk', 'reservation', 1, convert_to('{"order":"o-4"}', 'UTF8'), '2026-01-01 00:00:04+00', '[{"number":1,"kind":"failed","description":"out of stock","endedAt":4000}]', 5000);
+INSERT INTO responderchain_posts (seq, id_epoch, id_sequence, ordering_key, entry, type_name, schema_version, payload, stored_at, finished_at, outcome_kind, outcome_description, dead_lettered_at_us) VALUES (5, 1, 5, 'orders', 'desk', 'reservation', 2, convert_to('{"id":"o-5","quantity":5}', 'UTF8'), '2026-01-01 00:00:05+00', '2026-01-01 00:00:05+00', 'failed', 'no desk', 5500);
+SELECT setval('responderchain_posts_seq_seq', 5);
