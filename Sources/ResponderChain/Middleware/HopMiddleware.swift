@@ -78,6 +78,7 @@ public protocol HopMiddleware: Sendable {
 extension EventContext {
     /// Runs `middleware`, outermost first, around the responder's own
     /// ``Responder/handle(_:context:)`` at `responder`'s hop: the system's scope.
+    @usableFromInline
     nonisolated(nonsending) static func run(
         _ middleware: ArraySlice<any HopMiddleware>,
         at responder: any Responder,

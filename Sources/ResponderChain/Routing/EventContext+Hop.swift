@@ -51,7 +51,8 @@ extension EventContext {
     ///
     /// The hold covers the handlers only: it is released as soon as they return, before `next`
     /// is read, so no task the handler started can pass through it after the handler is done.
-    @usableFromInline
+    @inlinable
+    @inline(__always)
     nonisolated(nonsending) mutating func hopInFull(at responder: some Responder, event: any Event)
         async -> Bool
     {
@@ -59,6 +60,14 @@ extension EventContext {
             hopResult = await handlersAround(responder, event: event)
             return true
         }
+        return await hopHolding(lock, at: responder, event: event)
+    }
+
+    /// The hop of a responder that handles one event at a time: the handlers inside `lock`.
+    @usableFromInline
+    nonisolated(nonsending) mutating func hopHolding(
+        _ lock: HandlingLock, at responder: some Responder, event: any Event
+    ) async -> Bool {
         var context = self
         do throws(HandlingLock.Refusal) {
             context.hopResult = try await lock.withLock(graph: {
@@ -78,6 +87,7 @@ extension EventContext {
     }
 
     /// The handlers inside the tracer's scope, if the send is traced, and the system's middleware.
+    @inlinable
     @inline(__always)
     nonisolated(nonsending) mutating func handlersAround(_ responder: some Responder, event: any Event)
         async -> HopResult
@@ -89,11 +99,24 @@ extension EventContext {
     }
 
     /// The handlers inside the system's middleware, what they threw caught.
+    @inlinable
     @inline(__always)
     nonisolated(nonsending) mutating func handlersInMiddleware(_ responder: some Responder, event: any Event)
         async -> HopResult
     {
         do {
+            // No middleware, or one (the common configurations): called directly, so that in a
+            // responder type's specialized hop the handlers are a direct call too (the general
+            // `run` costs two frames more per middleware; Docs/Benchmarks.md, "Instructions per hop").
+            if middleware.isEmpty {
+                return .decided(try await responder.handle(event, context: &self))
+            }
+            if middleware.count == 1 {
+                return .decided(
+                    try await middleware[0].handle(event, at: responder, context: &self) { context in
+                        try await responder.handle(event, context: &context)
+                    })
+            }
             return .decided(
                 try await Self.run(middleware[...], at: responder, event: event, context: &self))
         } catch {

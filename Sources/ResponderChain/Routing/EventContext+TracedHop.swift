@@ -10,6 +10,7 @@ extension EventContext {
     /// Runs `responder`'s handlers inside `trace`'s scope and reports the hop.
     ///
     /// `isolation` is the caller's `#isolation`: the isolation the hop actually runs on.
+    @usableFromInline
     nonisolated(nonsending) mutating func traced(
         _ responder: some Responder,
         event: any Event,

@@ -28,8 +28,10 @@ public struct EventContext: Sendable {
     @usableFromInline
     let key: EventKey
     /// The tracer for this send, bound to the context it captured, if any.
+    @usableFromInline
     let trace: (any ActiveTrace)?
     /// The middleware of the send's system (``HopMiddleware``), outermost first.
+    @usableFromInline
     let middleware: [any HopMiddleware]
     /// Whether hops run with nothing around the handlers: no tracer and no system middleware.
     /// Computed once per send, so that a hop checks one flag.

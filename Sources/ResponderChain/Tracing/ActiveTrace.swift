@@ -5,6 +5,7 @@
 /// event's ``Event/traceName`` happen once per send, in its ``TraceBinder`` (the tracer's kind is
 /// decided once per tracer). Untraced sends, and sends every tracer
 /// declined, hold none.
+@usableFromInline
 protocol ActiveTrace: Sendable {
     /// The event's ``Event/traceName``, computed once per send.
     var eventName: String { get }

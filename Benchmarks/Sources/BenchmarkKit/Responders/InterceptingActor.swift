@@ -53,7 +53,7 @@ actor InterceptingActor: Responder {
 
 /// A system wrapper that only calls `next`: the cost of the wrapping itself.
 struct PassThroughWrapper: HopMiddleware {
-    func handle(
+    nonisolated(nonsending) func handle(
         _ event: any Event, at responder: any Responder, context: inout EventContext, next: HopMiddleware.Next
     ) async throws -> Disposition {
         try await next(&context)

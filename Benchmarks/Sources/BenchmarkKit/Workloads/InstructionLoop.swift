@@ -7,6 +7,7 @@ package enum InstructionLoop {
     /// The chains, by name: the library's and the hand-written baseline of each isolation.
     package static let chains = [
         "actors", "actors-baseline", "shared", "shared-baseline", "main", "main-baseline",
+        "actors-middleware", "actors-capture", "actors-traced",
     ]
 
     /// Builds `chain` at `depth`, warms it with 32 sends, then sends `iterations` events up it;
@@ -20,6 +21,26 @@ package enum InstructionLoop {
         case "actors-baseline":
             await measure(BareActor.chain(depth: depth), iterations) {
                 await AwaitedSendActors.send($0, iterations: $1)
+            }
+        case "actors-middleware":
+            await measure(
+                InterceptingActor.chain(
+                    depth: depth, system: EventSystem(middleware: [PassThroughWrapper()]), topCaptures: false),
+                iterations
+            ) {
+                await AwaitedSendActors.send($0, iterations: $1)
+            }
+        case "actors-capture":
+            await measure(
+                InterceptingActor.chain(
+                    depth: depth, system: EventSystem(runsCapturePhase: true), topCaptures: false),
+                iterations
+            ) {
+                await AwaitedSendActors.send($0, iterations: $1)
+            }
+        case "actors-traced":
+            await measure(ChainActor.chain(depth: depth), iterations) {
+                await AwaitedSendActors.send($0, options: SendOptions(tracer: EmptyTracer()), iterations: $1)
             }
         case "shared":
             await measure(sharing(Leader()) { SharedChainActor.chain(depth: depth, leader: $0) }, iterations)
