@@ -78,10 +78,13 @@ public protocol HopMiddleware: Sendable {
 extension EventContext {
     /// Runs `middleware`, outermost first, around the responder's own
     /// ``Responder/handle(_:context:)`` at `responder`'s hop: the system's scope.
-    @usableFromInline
+    ///
+    /// Inlined into each responder type's hop, so that the innermost middleware's `next` calls
+    /// that type's `handle` directly, not through this function once more.
+    @inlinable
     nonisolated(nonsending) static func run(
         _ middleware: ArraySlice<any HopMiddleware>,
-        at responder: any Responder,
+        at responder: some Responder,
         event: any Event,
         context: inout EventContext
     ) async throws -> Disposition {
@@ -89,6 +92,11 @@ extension EventContext {
             return try await responder.handle(event, context: &context)
         }
         let inner = middleware.dropFirst()
+        guard !inner.isEmpty else {
+            return try await outermost.handle(event, at: responder, context: &context) { context in
+                try await responder.handle(event, context: &context)
+            }
+        }
         return try await outermost.handle(event, at: responder, context: &context) { context in
             try await run(inner, at: responder, event: event, context: &context)
         }

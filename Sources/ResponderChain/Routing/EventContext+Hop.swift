@@ -106,8 +106,8 @@ extension EventContext {
     {
         do {
             // No middleware, or one (the common configurations): called directly, so that in a
-            // responder type's specialized hop the handlers are a direct call too (the general
-            // `run` costs two frames more per middleware; Docs/Benchmarks.md, "Instructions per hop").
+            // responder type's specialized hop the handlers are a direct call too, without the
+            // general runner's frame (Docs/Benchmarks.md, "Instructions per hop").
             if middleware.isEmpty {
                 return .decided(try await responder.handle(event, context: &self))
             }

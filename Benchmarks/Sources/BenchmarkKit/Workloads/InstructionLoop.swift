@@ -7,7 +7,7 @@ package enum InstructionLoop {
     /// The chains, by name: the library's and the hand-written baseline of each isolation.
     package static let chains = [
         "actors", "actors-baseline", "shared", "shared-baseline", "main", "main-baseline",
-        "actors-middleware", "actors-capture", "actors-traced",
+        "actors-middleware", "actors-middleware2", "actors-capture", "actors-traced",
     ]
 
     /// Builds `chain` at `depth`, warms it with 32 sends, then sends `iterations` events up it;
@@ -26,6 +26,16 @@ package enum InstructionLoop {
             await measure(
                 InterceptingActor.chain(
                     depth: depth, system: EventSystem(middleware: [PassThroughWrapper()]), topCaptures: false),
+                iterations
+            ) {
+                await AwaitedSendActors.send($0, iterations: $1)
+            }
+        case "actors-middleware2":
+            await measure(
+                InterceptingActor.chain(
+                    depth: depth,
+                    system: EventSystem(middleware: [PassThroughWrapper(), PassThroughWrapper()]),
+                    topCaptures: false),
                 iterations
             ) {
                 await AwaitedSendActors.send($0, iterations: $1)
