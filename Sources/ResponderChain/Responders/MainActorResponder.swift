@@ -30,8 +30,33 @@
 ///
 /// When an event travels between main-actor responders, each hop is a plain call on the main
 /// actor: there is no thread switch between them.
+///
+/// A main-actor responder's ``Responder/next`` is synchronous (a stored `var next` or a computed
+/// one without `async`): the hop reads it on the main actor as a plain call. Declaring it
+/// `get async` is a compile error that points at the `async`.
 @MainActor
-public protocol MainActorResponder: Responder {}
+public protocol MainActorResponder: Responder, _SynchronousMainActorNext {}
+
+/// Machinery: ``Responder/next`` as main-actor code reads it, synchronously, so that a main-actor
+/// hop reads it as a plain call instead of through the `async` requirement (which costs an
+/// executor check and a frame per hop). A `@MainActor` class's `next` satisfies both. Do not name
+/// it; a ``MainActorResponder`` whose `next` is declared `get async` does not conform (declare it
+/// synchronous: it is read on the main actor already).
+@_documentation(visibility: internal)
+@MainActor
+public protocol _SynchronousMainActorNext {
+    /// The next responder up the chain, read on the main actor.
+    var next: (any Responder)? { get }
+}
+
+/// Reads the synchronous `next` of a main-actor responder: a function of its own, so that the read
+/// names the synchronous requirement (where a type conforms to both protocols, `next` names either).
+@MainActor
+@inlinable
+@inline(__always)
+func _mainActorNext(of responder: some _SynchronousMainActorNext) -> (any Responder)? {
+    responder.next
+}
 
 extension MainActorResponder where StrategyOwner == Self {
     /// Runs the instance's ``Responder/strategies-swift.property`` table on the main actor.
@@ -71,13 +96,13 @@ extension MainActorResponder {
     {
         guard context.isPlain, responder.handlingLock == nil else {
             guard await context.hopInFull(at: responder, event: event) else { return nil }
-            return await responder.next
+            return _mainActorNext(of: responder)
         }
         do {
             context.hopResult = .decided(try await responder.handle(event, context: &context))
         } catch {
             context.hopResult = .threw(error)
         }
-        return await responder.next
+        return _mainActorNext(of: responder)
     }
 }
