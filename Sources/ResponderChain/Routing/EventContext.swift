@@ -113,19 +113,23 @@ public struct EventContext: Sendable {
     /// and the clock once more: the deadline's timer sets the signal *before* it cancels the
     /// route's task, so a cancellation seen after the clock was first read may still be the
     /// deadline's, and is reported as such.
+    ///
+    /// Inlined, reading only ``stops``: a call on the whole context would copy it (about 240
+    /// bytes) at every hop, since the route holds it `inout` across the hop's `await`.
+    @inline(__always)
     var stopReason: Outcome.Stop.Reason? {
-        if deadlineHasPassed { return .deadlinePassed }
-        if let reason = signal?.reason { return Outcome.Stop.Reason(reason) }
-        guard Task.isCancelled else { return nil }
-        if let reason = signal?.reason { return Outcome.Stop.Reason(reason) }
-        if deadlineHasPassed { return .deadlinePassed }
-        return .taskCancelled
+        guard let stops else { return Task.isCancelled ? .taskCancelled : nil }
+        return Self.stopReason(of: stops)
     }
 
-    /// Whether the send's deadline has passed by its system's clock.
-    private var deadlineHasPassed: Bool {
-        guard let clock, let deadline = clock.deadline else { return false }
-        return clock.timers.hasPassed(deadline)
+    /// ``stopReason`` for a send with a signal or a clock.
+    static func stopReason(of stops: SendStops) -> Outcome.Stop.Reason? {
+        if stops.deadlineHasPassed { return .deadlinePassed }
+        if let reason = stops.signal?.reason { return Outcome.Stop.Reason(reason) }
+        guard Task.isCancelled else { return nil }
+        if let reason = stops.signal?.reason { return Outcome.Stop.Reason(reason) }
+        if stops.deadlineHasPassed { return .deadlinePassed }
+        return .taskCancelled
     }
 }
 
@@ -142,6 +146,12 @@ struct SendStops: Sendable {
     let signal: CancellationSignal?
     /// The clock, if any.
     let clock: SendClock?
+
+    /// Whether the send's deadline has passed by its system's clock.
+    var deadlineHasPassed: Bool {
+        guard let clock, let deadline = clock.deadline else { return false }
+        return clock.timers.hasPassed(deadline)
+    }
 }
 
 /// The clock of a send that reads one: its system's timers, and its deadline if it has one.

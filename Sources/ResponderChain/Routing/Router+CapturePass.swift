@@ -76,7 +76,7 @@ extension Router {
             context.captureHops = context.hop
             _ = await responder._visit(event, context: &context)
             if let outcome = conclude(
-                context.hopResult, at: responder, after: lastRan, stop: context.stopReason, phase: .capture,
+                at: responder, after: lastRan, stop: context.stopReason, phase: .capture,
                 context: &context, handlers: &handlers)
             {
                 return outcome

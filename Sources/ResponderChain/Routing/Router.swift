@@ -398,7 +398,7 @@ enum Router {
             let stop = context.stopReason
 
             if let outcome = conclude(
-                context.hopResult, at: current, after: lastRan, stop: stop, phase: .bubble,
+                at: current, after: lastRan, stop: stop, phase: .bubble,
                 context: &context, handlers: &handlers)
             {
                 return outcome
@@ -425,14 +425,14 @@ enum Router {
         }
     }
 
-    /// What one hop's result means for the send, in either pass: the outcome if the send ends at
+    /// What one hop's result (``EventContext/hopResult``) means for the send, in either pass: the
+    /// outcome if the send ends at
     /// this hop (the handlers stopped it, forwarded it, threw, the hop never began, or a stop was
     /// seen while it ran), or `nil` to go on. A responder that handled the event is added to
     /// `handlers`. `stop` is the stop seen at the end of the hop, if any; `lastRan` the responder
     /// of the hop before, if one ran.
     @inline(__always)
     static func conclude(
-        _ result: HopResult,
         at responder: any Responder,
         after lastRan: (any Responder)?,
         stop: Outcome.Stop.Reason?,
@@ -453,7 +453,9 @@ enum Router {
             if phase == .capture { context.captureHops = context.hop }
         }
 
-        switch result {
+        // Read in place: the result held apart from the context would be a copy of it (a retain
+        // and a release of what it holds) at every hop.
+        switch context.hopResult {
         case .decided(.pass):
             return nil
         case .decided(.handledAndContinue):

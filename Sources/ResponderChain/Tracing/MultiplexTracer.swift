@@ -75,7 +75,7 @@ public struct MultiplexTracer: Tracer {
 }
 
 /// The tracers of a ``MultiplexTracer`` that accepted one send.
-struct MultiplexedTrace: ActiveTrace {
+final class MultiplexedTrace: ActiveTrace {
     /// Every accepting tracer, in order: they receive the point events.
     let traces: [any ActiveTrace]
     /// The accepting tracers with a scope, in order: they wrap each hop, the first outermost.
