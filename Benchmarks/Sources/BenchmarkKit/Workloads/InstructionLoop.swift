@@ -15,43 +15,27 @@ package enum InstructionLoop {
     package static func run(_ chain: String, depth: Int, iterations: Int) async -> UInt64? {
         switch chain {
         case "actors":
-            await measure(ChainActor.chain(depth: depth), iterations) {
-                await AwaitedSendActors.send($0, iterations: $1)
-            }
+            await measureActors(ChainActor.chain(depth: depth), iterations)
         case "actors-baseline":
             await measure(BareActor.chain(depth: depth), iterations) {
                 await AwaitedSendActors.send($0, iterations: $1)
             }
         case "actors-middleware":
-            await measure(
-                InterceptingActor.chain(
-                    depth: depth, system: EventSystem(middleware: [PassThroughWrapper()]), topCaptures: false),
-                iterations
-            ) {
-                await AwaitedSendActors.send($0, iterations: $1)
-            }
+            await measureActors(
+                intercepting(depth: depth, system: EventSystem(middleware: [PassThroughWrapper()])),
+                iterations)
         case "actors-middleware2":
-            await measure(
-                InterceptingActor.chain(
+            await measureActors(
+                intercepting(
                     depth: depth,
-                    system: EventSystem(middleware: [PassThroughWrapper(), PassThroughWrapper()]),
-                    topCaptures: false),
-                iterations
-            ) {
-                await AwaitedSendActors.send($0, iterations: $1)
-            }
+                    system: EventSystem(middleware: [PassThroughWrapper(), PassThroughWrapper()])),
+                iterations)
         case "actors-capture":
-            await measure(
-                InterceptingActor.chain(
-                    depth: depth, system: EventSystem(runsCapturePhase: true), topCaptures: false),
-                iterations
-            ) {
-                await AwaitedSendActors.send($0, iterations: $1)
-            }
+            await measureActors(
+                intercepting(depth: depth, system: EventSystem(runsCapturePhase: true)), iterations)
         case "actors-traced":
-            await measure(ChainActor.chain(depth: depth), iterations) {
-                await AwaitedSendActors.send($0, options: SendOptions(tracer: EmptyTracer()), iterations: $1)
-            }
+            await measureActors(
+                ChainActor.chain(depth: depth), iterations, options: SendOptions(tracer: EmptyTracer()))
         case "shared":
             await measure(sharing(Leader()) { SharedChainActor.chain(depth: depth, leader: $0) }, iterations)
             {
@@ -80,6 +64,25 @@ package enum InstructionLoop {
     ) async -> UInt64 {
         _ = await send(chain, 32)
         return await send(chain, iterations).checksum
+    }
+
+    /// ``measure(_:_:_:)`` for a chain of actor responders (scenario 1's loop), each send with
+    /// `options` when given (the plain `send(_:)` otherwise).
+    private static func measureActors(
+        _ bottom: some Responder, _ iterations: Int, options: SendOptions? = nil
+    ) async -> UInt64 {
+        await measure(bottom, iterations) { bottom, iterations in
+            if let options {
+                await AwaitedSendActors.send(bottom, options: options, iterations: iterations)
+            } else {
+                await AwaitedSendActors.send(bottom, iterations: iterations)
+            }
+        }
+    }
+
+    /// Scenario 7c's chain (no responder captures) in `system`: the variants around a hop.
+    private static func intercepting(depth: Int, system: EventSystem) -> InterceptingActor {
+        InterceptingActor.chain(depth: depth, system: system, topCaptures: false)
     }
 
     /// A chain on `leader`'s executor, with its leader.
