@@ -69,7 +69,12 @@ extension MainActorResponder where StrategyOwner == Self {
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        try await strategies.run(on: self, from: #isolation, event: event, context: &context)
+        if let disposition = try strategies.runWithoutSuspending(
+            on: self, from: #isolation, event: event, context: &context)
+        {
+            return disposition
+        }
+        return try await strategies.run(on: self, from: #isolation, event: event, context: &context)
     }
 
 }

@@ -132,6 +132,22 @@ struct HandlerTable: Sendable {
         }
     }
 
+    /// What ``run(on:from:event:context:)`` comes to when it needs no `await`: the entry's
+    /// disposition when a synchronous entry is found and the caller is on the owner's isolation,
+    /// ``Disposition/pass`` when there is no entry, proxy or catch-all; `nil` when the rest needs
+    /// the asynchronous run.
+    @inlinable
+    @inline(__always)
+    func runWithoutSuspending(
+        on owner: AnyObject, from isolation: (any Actor)?, event: any Event, context: inout EventContext
+    ) throws -> Disposition? {
+        guard let position = slot(for: context.key) else {
+            return proxy == nil && fallback == nil ? .pass : nil
+        }
+        guard isOwnersIsolation(isolation, of: owner) else { return nil }
+        return try runSynchronous(at: position, on: owner, event: event, context: &context)
+    }
+
     /// Runs the entry at `position` in place if it is synchronous (the caller is on the owner's
     /// isolation); `nil` for an asynchronous entry. Reading the entry in the array's storage
     /// copies only the handler it calls, not the whole entry (one retain and release per hop

@@ -230,6 +230,22 @@ public struct Strategies<Owner: Responder>: Sendable {
         return try await runInFull(on: owner, from: isolation, event: event, context: &context)
     }
 
+    /// What ``run(on:from:event:context:)`` comes to when it needs no `await` (a synchronous
+    /// handler run on its owner's isolation, or no handler at all), or `nil` when it does.
+    ///
+    /// A responder's `handle` tries this first. Being synchronous, it reads the table where it is
+    /// (a type's `static let`): the asynchronous run copies the whole table value (about 190
+    /// bytes) into its frame first, at every hop.
+    @inlinable
+    @inline(__always)
+    package func runWithoutSuspending(
+        on owner: Owner, from isolation: (any Actor)?, event: any Event, context: inout EventContext
+    ) throws -> Disposition? {
+        guard isPlain else { return nil }
+        guard context.phase == .bubble else { return .pass }
+        return try table.runWithoutSuspending(on: owner, from: isolation, event: event, context: &context)
+    }
+
     /// ``run(on:from:event:context:)`` for a table with capture handlers or middleware: the
     /// check that the capture pass ran, then the middleware around the phase's table.
     @usableFromInline
