@@ -5,7 +5,7 @@
 // keeps that quote true; Correct/CorrectMainActorNext.swift is the same responder, synchronous.
 //
 // Typechecked by .ci/expect-compile-failures, in Swift 6 mode, against the built ResponderChain.
-// expect: error: type 'ProductScreen' does not conform to protocol '_SynchronousMainActorNext'
+// expect: error: type 'ProductScreen' does not conform to protocol 'Hop._SynchronousMainActorNext'
 // expect: note: candidate is 'async', but protocol requirement is not
 // expect: note: add stubs for conformance
 // expect: note: protocol requires property 'next' with type '(any Responder)?'

@@ -35,18 +35,20 @@
 /// one without `async`): the hop reads it on the main actor as a plain call. Declaring it
 /// `get async` is a compile error that points at the `async`.
 @MainActor
-public protocol MainActorResponder: Responder, _SynchronousMainActorNext {}
+public protocol MainActorResponder: Responder, Hop._SynchronousMainActorNext {}
 
-/// Machinery: ``Responder/next`` as main-actor code reads it, synchronously, so that a main-actor
-/// hop reads it as a plain call instead of through the `async` requirement (which costs an
-/// executor check and a frame per hop). A `@MainActor` class's `next` satisfies both. Do not name
-/// it; a ``MainActorResponder`` whose `next` is declared `get async` does not conform (declare it
-/// synchronous: it is read on the main actor already).
-@_documentation(visibility: internal)
-@MainActor
-public protocol _SynchronousMainActorNext {
-    /// The next responder up the chain, read on the main actor.
-    var next: (any Responder)? { get }
+extension Hop {
+    /// Machinery: ``Responder/next`` as main-actor code reads it, synchronously, so that a
+    /// main-actor hop reads it as a plain call instead of through the `async` requirement (which
+    /// costs an executor check and a frame per hop). A `@MainActor` class's `next` satisfies both.
+    /// Do not name it; a ``MainActorResponder`` whose `next` is declared `get async` does not
+    /// conform (declare it synchronous: it is read on the main actor already).
+    @_documentation(visibility: internal)
+    @MainActor
+    public protocol _SynchronousMainActorNext {
+        /// The next responder up the chain, read on the main actor.
+        var next: (any Responder)? { get }
+    }
 }
 
 /// Reads the synchronous `next` of a main-actor responder: a function of its own, so that the read
@@ -54,7 +56,7 @@ public protocol _SynchronousMainActorNext {
 @MainActor
 @inlinable
 @inline(__always)
-func _mainActorNext(of responder: some _SynchronousMainActorNext) -> (any Responder)? {
+func _mainActorNext(of responder: some Hop._SynchronousMainActorNext) -> (any Responder)? {
     responder.next
 }
 
@@ -69,12 +71,7 @@ extension MainActorResponder where StrategyOwner == Self {
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        if let disposition = try strategies.runWithoutSuspending(
-            on: self, from: #isolation, event: event, context: &context)
-        {
-            return disposition
-        }
-        return try await strategies.run(on: self, from: #isolation, event: event, context: &context)
+        try await runOwnStrategies(event, context: &context)
     }
 
 }

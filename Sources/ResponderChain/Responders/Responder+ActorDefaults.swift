@@ -13,12 +13,7 @@ extension Responder where Self: Actor, StrategyOwner == Self {
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        if let disposition = try strategies.runWithoutSuspending(
-            on: self, from: #isolation, event: event, context: &context)
-        {
-            return disposition
-        }
-        return try await strategies.run(on: self, from: #isolation, event: event, context: &context)
+        try await runOwnStrategies(event, context: &context)
     }
 
     /// Runs ``Responder/handle(_:context:)`` and reads ``Responder/next`` in one visit to the actor.

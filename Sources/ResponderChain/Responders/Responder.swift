@@ -196,4 +196,20 @@ extension Responder {
 extension Responder where StrategyOwner == Self {
     /// No handlers: every event passes.
     public static var strategies: Strategies<Self> { Strategies() }
+
+    /// The default ``handle(_:context:)`` of actors, main-actor and global-actor responders: the
+    /// type's table, tried first without suspending (a synchronous handler on its owner's
+    /// isolation, or no entry, settles the usual hop with the table read in place), then in full.
+    @inlinable
+    @inline(__always)
+    nonisolated(nonsending) func runOwnStrategies(_ event: any Event, context: inout EventContext)
+        async throws -> Disposition
+    {
+        if let disposition = try strategies.runWithoutSuspending(
+            on: self, from: #isolation, event: event, context: &context)
+        {
+            return disposition
+        }
+        return try await strategies.run(on: self, from: #isolation, event: event, context: &context)
+    }
 }

@@ -88,11 +88,6 @@ extension GlobalActorResponder where StrategyOwner == Self {
     public nonisolated(nonsending) func handle(_ event: any Event, context: inout EventContext)
         async throws -> Disposition
     {
-        if let disposition = try strategies.runWithoutSuspending(
-            on: self, from: #isolation, event: event, context: &context)
-        {
-            return disposition
-        }
-        return try await strategies.run(on: self, from: #isolation, event: event, context: &context)
+        try await runOwnStrategies(event, context: &context)
     }
 }
