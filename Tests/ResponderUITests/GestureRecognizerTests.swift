@@ -28,6 +28,14 @@ private struct NestedTap: Event {}
 private final class NestedTaps {
     var started = false
     var deliveries: [PointerDelivery?] = []
+
+    /// The first time only: taps `window` at `location` with `pointer`, from inside the handler
+    /// that calls it, and keeps the delivery.
+    func tapOnce(_ window: Window, at location: Point, pointer: PointerID = .primary) async {
+        guard !started else { return }
+        started = true
+        deliveries.append(await window.tap(at: location, pointer: pointer))
+    }
 }
 
 /// The states a recognizer sent chain events for.
@@ -375,9 +383,7 @@ struct GestureRecognizerTests {
         ])
         let nested = NestedTaps()
         scene.scene.controller.strategies.on(NestedTap.self) { _, _, _ in
-            guard !nested.started else { return .handled }
-            nested.started = true
-            nested.deliveries.append(await scene.window.tap(at: Point(x: 60, y: 150)))
+            await nested.tapOnce(scene.window, at: Point(x: 60, y: 150))
             return .handled
         }
         try #require(scene.recognizers["tap"]).addChainEvent { _ in NestedTap() }
@@ -404,9 +410,9 @@ struct GestureRecognizerTests {
         let told = StateLog()
         scene.view("row").strategies.on(PointerEvent.self) { row, pointer, _ in
             told.phases.append("\(pointer.phase) \(pointer.location.x)")
-            guard pointer.phase == .began, !nested.started else { return .handled }
-            nested.started = true
-            nested.deliveries.append(await scene.window.tap(at: Point(x: 60, y: 150), pointer: PointerID(2)))
+            if pointer.phase == .began {
+                await nested.tapOnce(scene.window, at: Point(x: 60, y: 150), pointer: PointerID(2))
+            }
             return .handled
         }
 

@@ -118,10 +118,7 @@ struct HandlerRegistrarTests {
         "the catch-all sees what no entry handles, before the pointer and key methods; removed, they run again"
     )
     func catchAll() async throws {
-        let scene = UIFixtures.Scene()
-        let view = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "view")
-        view.keyDisposition = .handled
-        scene.controller.view.addSubview(view)
+        let (scene, view) = Self.keyHandlingScene()
         view.strategies.on(Ping.self) { view, _, _ in
             view.log.append("entry Ping")
             return .handled
@@ -161,10 +158,7 @@ struct HandlerRegistrarTests {
         #expect(View.strategies.handles(KeyEvent.self))
         #expect(!View.strategies.handles(Ping.self))
 
-        let scene = UIFixtures.Scene()
-        let view = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "view")
-        view.keyDisposition = .handled
-        scene.controller.view.addSubview(view)
+        let (scene, view) = Self.keyHandlingScene()
         // The instance's entry for KeyEvent runs first; passing, the class's entry (keyDown) runs.
         view.strategies.on(KeyEvent.self) { view, key, _ in
             view.log.append("own \(key.key)")
@@ -193,6 +187,16 @@ struct HandlerRegistrarTests {
         #expect(handles)
         view.strategies.remove(Ping.self)
         #expect(!Self.handlesPing(view))
+    }
+
+    /// A scene whose controller's view holds one recording view, labelled `view`, at 0…100 ×
+    /// 0…100, whose `keyDown` handles every key.
+    private static func keyHandlingScene() -> (UIFixtures.Scene, RecordingView) {
+        let scene = UIFixtures.Scene()
+        let view = RecordingView(frame: Rect(x: 0, y: 0, width: 100, height: 100), label: "view")
+        view.keyDisposition = .handled
+        scene.controller.view.addSubview(view)
+        return (scene, view)
     }
 
     /// Whether `responder`'s instance table has an entry for ``Ping``, read nonisolated.

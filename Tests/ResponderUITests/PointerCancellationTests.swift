@@ -291,16 +291,7 @@ struct PointerCancellationTests {
 
     @Test("random tree changes from inside pointer calls: every began gets exactly one ended or cancelled")
     func randomReentrantChanges() async {
-        var failures: [String] = []
-        for seed in UInt64(1)...300 {
-            let storm = Storm(seed: seed)
-            await storm.run()
-            let problems = storm.problems()
-            if !problems.isEmpty {
-                failures.append("seed \(seed): \(problems) after \(storm.script)")
-            }
-            storm.tearDown()
-        }
+        let failures = await failuresOfStorms(Storm.self)
         #expect(failures.isEmpty, "\(failures.count) seeds failed; first: \(failures.first ?? "")")
     }
 
@@ -430,16 +421,7 @@ struct PointerCancellationTests {
         .timeLimit(.minutes(2))
     )
     func randomInFlightChanges() async {
-        var failures: [String] = []
-        for seed in UInt64(1)...300 {
-            let storm = InFlightStorm(seed: seed)
-            await storm.run()
-            let problems = storm.problems()
-            if !problems.isEmpty {
-                failures.append("seed \(seed): \(problems) after \(storm.script)")
-            }
-            storm.tearDown()
-        }
+        let failures = await failuresOfStorms(InFlightStorm.self)
         #expect(failures.isEmpty, "\(failures.count) seeds failed; first: \(failures.first ?? "")")
     }
 }
@@ -448,7 +430,7 @@ struct PointerCancellationTests {
 /// gets may change the tree: remove a cell or a group, move a cell to another group or another
 /// window, or detach the window.
 @MainActor
-private final class Storm {
+private final class Storm: SeededStorm {
     /// The grid, the generator and the script.
     let tree: RandomViewTree
     /// What happened, in order, for failure messages.
@@ -540,7 +522,7 @@ private func inFlightProblems(in log: [String], of view: String, bound: [String:
 /// phases of one sequence overlap and sequences are cancelled or ended while some of their
 /// events are parked.
 @MainActor
-private final class InFlightStorm {
+private final class InFlightStorm: SeededStorm {
     /// The grid, the generator and the script.
     let tree: RandomViewTree
     /// What happened, in order, for failure messages.

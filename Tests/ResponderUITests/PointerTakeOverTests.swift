@@ -726,19 +726,11 @@ struct PointerTakeOverTests {
         "random take-overs, tree changes and parked handlers: each view sees its phases in order, every view a sequence was bound to sees exactly one end",
         .timeLimit(.minutes(2)))
     func randomTakeOvers() async {
-        var failures: [String] = []
         var takeOvers = 0
         var refusals = 0
-        for seed in UInt64(1)...300 {
-            let storm = TakeOverStorm(seed: seed)
-            await storm.run()
+        let failures = await failuresOfStorms(TakeOverStorm.self) { storm in
             takeOvers += storm.takeOvers
             refusals += storm.refusals
-            let problems = storm.problems()
-            if !problems.isEmpty {
-                failures.append("seed \(seed): \(problems) after \(storm.script)")
-            }
-            storm.tearDown()
         }
         #expect(failures.isEmpty, "\(failures.count) seeds failed; first: \(failures.first ?? "")")
         // The storms did take sequences over, and were refused too.
@@ -752,7 +744,7 @@ struct PointerTakeOverTests {
 /// delivered, and from inside the window layer's pointer calls (a `cancelled` included) — while
 /// the tree changes and handlers park mid-flight as in the in-flight storm.
 @MainActor
-private final class TakeOverStorm {
+private final class TakeOverStorm: SeededStorm {
     /// The grid, the generator and the script.
     let tree: RandomViewTree
     /// What happened, in order, for failure messages.

@@ -7,6 +7,13 @@ import Testing
 @MainActor
 private final class LaneLog {
     var entries: [String] = []
+
+    /// A job's body that parks: logs `before`, waits at `gate`, then logs `after`.
+    func parked(at gate: Gate, between before: String, and after: String) async {
+        entries.append(before)
+        try? await gate.pass()
+        entries.append(after)
+    }
 }
 
 @Suite("A window's lane of unawaited sends")
@@ -17,11 +24,7 @@ struct SendLaneTests {
         let lane = SendLane(startsImmediately: false)
         let log = LaneLog()
         let gate = Gate()
-        lane.enqueue {
-            log.entries.append("first starts")
-            try? await gate.pass()
-            log.entries.append("first ends")
-        }
+        lane.enqueue { await log.parked(at: gate, between: "first starts", and: "first ends") }
         lane.enqueue { log.entries.append("second") }
         lane.enqueue { log.entries.append("third") }
 
@@ -72,9 +75,7 @@ struct SendLaneTests {
         let gate = Gate()
         let ended = Gate()
         lane.unordered {
-            log.entries.append("unordered parks")
-            try? await gate.pass()
-            log.entries.append("unordered ends")
+            await log.parked(at: gate, between: "unordered parks", and: "unordered ends")
             ended.open()
         }
         lane.enqueue { log.entries.append("ordered") }

@@ -6,8 +6,8 @@ import Testing
 /// A shared store in front of an in-memory one that knows each key's current lease (the latest
 /// a claim gave: every claim of a key gives a larger token) and counts the claims begun, so
 /// that a desk can fence its effects as a store's inbox does. A claim may be held on a gate
-/// after it took its keys, before it returns them.
-final class FencingStore: EventSystem.SharedPostStore {
+/// after it took its keys, before it returns them. The calls it does not declare go on to `inner`.
+final class FencingStore: ForwardingPostStore, EventSystem.SharedPostStore {
     let inner = EventSystem.InMemoryPostStore()
     private let state = Locked<(current: [String: Int64], claimsBegun: Int, claimGate: Gate?)>(([:], 0, nil))
 
@@ -35,25 +35,7 @@ final class FencingStore: EventSystem.SharedPostStore {
         return posts
     }
 
-    func store(_ posts: [EventSystem.StoredPost]) async throws -> [EventSystem.StoredPost.Acceptance] {
-        try await inner.store(posts)
-    }
-    func finish(_ posts: [EventSystem.StoredPost.Finish]) async throws { try await inner.finish(posts) }
-    func deadLetters(matching query: EventSystem.DeadLetterQuery) async throws -> [EventSystem
-        .StoredDeadLetter]
-    {
-        try await inner.deadLetters(matching: query)
-    }
-    func redrive(_ ids: [EventID]) async throws -> [EventSystem.StoredPost] { try await inner.redrive(ids) }
-    func purgeDeadLetters(_ ids: [EventID]) async throws -> Int { try await inner.purgeDeadLetters(ids) }
-    func recordFailure(_ failure: EventSystem.StoredPost.Failure) async throws {
-        try await inner.recordFailure(failure)
-    }
     func release(_ leases: [EventSystem.Lease]) async throws { try await inner.release(leases) }
-    func unfinished() async throws -> [EventSystem.StoredPost] { try await inner.unfinished() }
-    func outcome(of id: EventID) async throws -> EventSystem.StoredOutcome? {
-        try await inner.outcome(of: id)
-    }
     func signals() -> AsyncStream<EventSystem.StoreSignal> { inner.signals() }
 }
 

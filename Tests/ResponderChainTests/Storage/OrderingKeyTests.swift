@@ -4,13 +4,20 @@ import Testing
 
 @Suite("Ordering keys")
 struct OrderingKeyTests {
-    @Test("posts with the same key run one at a time, in post order, whichever responder posts them")
-    func sameKeyRunsInPostOrder() async throws {
+    /// A new system whose root parks `Numbered(number: 0)` on the returned gate and handles every
+    /// other event at once.
+    private static func rootParkingPostZero() -> (EventSystem, Gate, ScriptedResponder) {
         let system = EventSystem()
         let gate = Gate()
         let root = ScriptedResponder("root", root: true, system: system) { event in
             (event as? Numbered)?.number == 0 ? .park(gate) : .handle
         }
+        return (system, gate, root)
+    }
+
+    @Test("posts with the same key run one at a time, in post order, whichever responder posts them")
+    func sameKeyRunsInPostOrder() async throws {
+        let (system, gate, root) = Self.rootParkingPostZero()
         let first = ScriptedResponder("first", parent: root, system: system)
         let second = ScriptedResponder("second", parent: root, system: system)
         let parked = await first.post(Numbered(number: 0), key: "order-7")
@@ -43,11 +50,7 @@ struct OrderingKeyTests {
 
     @Test("a post without a key is ordered with its sender's other posts, not with a key's")
     func noKeyMeansTheSendersLane() async throws {
-        let system = EventSystem()
-        let gate = Gate()
-        let root = ScriptedResponder("root", root: true, system: system) { event in
-            (event as? Numbered)?.number == 0 ? .park(gate) : .handle
-        }
+        let (system, gate, root) = Self.rootParkingPostZero()
         let sender = ScriptedResponder("sender", parent: root, system: system)
         let parked = await sender.post(Numbered(number: 0))
         try await gate.waitForArrivals(1)
@@ -62,11 +65,7 @@ struct OrderingKeyTests {
 
     @Test("a relay's post with a key waits behind a responder's post with the same key")
     func relaysShareKeyLanes() async throws {
-        let system = EventSystem()
-        let gate = Gate()
-        let root = ScriptedResponder("root", root: true, system: system) { event in
-            (event as? Numbered)?.number == 0 ? .park(gate) : .handle
-        }
+        let (system, gate, root) = Self.rootParkingPostZero()
         let desk = ScriptedResponder("desk", parent: root, system: system)
         let relay = Relay(entry: desk, label: "gateway")
         let parked = await desk.post(Numbered(number: 0), key: "customer-9")

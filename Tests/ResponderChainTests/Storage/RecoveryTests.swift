@@ -24,6 +24,19 @@ struct RecoveryTests {
         return (system, desk)
     }
 
+    /// A system on a new in-memory store whose desk is delivering its one post,
+    /// `PlaceOrder(number: 1)`, parked on `gate`: the post is stored and stays unfinished until
+    /// the gate opens.
+    private static func deskDeliveringOnePost(parkedOn gate: Gate) async throws
+        -> (EventSystem.InMemoryPostStore, EventSystem, ScriptedResponder, Ticket)
+    {
+        let store = EventSystem.InMemoryPostStore()
+        let (system, desk) = try deskSystem(on: store, .park(gate))
+        let ticket = await desk.post(PlaceOrder(number: 1))
+        try await gate.waitForArrivals(1)
+        return (store, system, desk, ticket)
+    }
+
     /// An in-memory store on `clock` holding one post for "desk" with `timeLeft`.
     private static func storeHoldingOnePost(timeLeft: Duration, clock: ManualClock) async throws
         -> EventSystem.InMemoryPostStore
@@ -74,11 +87,8 @@ struct RecoveryTests {
 
     @Test("a system that is shutting down recovers nothing away: the posts it refuses stay unfinished")
     func recoveryDuringShutdownLosesNothing() async throws {
-        let store = EventSystem.InMemoryPostStore()
         let gate = Gate()
-        let (first, firstDesk) = try Self.deskSystem(on: store, .park(gate))
-        let ticket = await firstDesk.post(PlaceOrder(number: 1))
-        try await gate.waitForArrivals(1)
+        let (store, first, _, ticket) = try await Self.deskDeliveringOnePost(parkedOn: gate)
         // The first system dies with the post unfinished (its delivery never ends).
         let (second, _) = try Self.deskSystem(on: store, .handle)
         await second.shutDown(gracePeriod: .seconds(30))
@@ -92,11 +102,8 @@ struct RecoveryTests {
 
     @Test("recovering twice, or recovering posts this system holds, delivers nothing twice")
     func recoveryDeliversNothingTwice() async throws {
-        let store = EventSystem.InMemoryPostStore()
         let gate = Gate()
-        let (system, desk) = try Self.deskSystem(on: store, .park(gate))
-        let ticket = await desk.post(PlaceOrder(number: 1))
-        try await gate.waitForArrivals(1)
+        let (_, system, desk, ticket) = try await Self.deskDeliveringOnePost(parkedOn: gate)
         #expect(try await system.recoverStoredPosts() == 1)  // found, but already held here
         gate.open()
         _ = await ticket.outcome

@@ -72,10 +72,14 @@ actor WorkDesk: Responder {
 
 @Suite("Shared consumption", .timeLimit(.minutes(1)))
 struct SharedConsumptionTests {
-    /// A system on `store` with its desk registered as "desk".
-    static func consumer(
-        _ name: String, store: EventSystem.InMemoryPostStore, log: HandlingLog, gate: Gate? = nil
-    ) throws -> (EventSystem, WorkDesk) {
+    /// The store every consumer of a test shares.
+    let store = EventSystem.InMemoryPostStore()
+    /// What every consumer of a test handled.
+    let log = HandlingLog()
+
+    /// A consumer of the shared store, not yet consuming: a system whose desk, named `name` and
+    /// writing to the shared log, is registered as "desk".
+    func consumer(_ name: String, gate: Gate? = nil) throws -> (EventSystem, WorkDesk) {
         let system = EventSystem(storage: .shared(store))
         let desk = WorkDesk(name, log: log, gate: gate, system: system)
         try system.register(desk, as: "desk")
@@ -85,10 +89,8 @@ struct SharedConsumptionTests {
     @Test(
         "posts shared by two consumers are each handled once, a key by one consumer at a time, in post order")
     func twoConsumersShareTheWork() async throws {
-        let store = EventSystem.InMemoryPostStore()
-        let log = HandlingLog()
-        let (first, firstDesk) = try Self.consumer("first", store: store, log: log)
-        let (second, _) = try Self.consumer("second", store: store, log: log)
+        let (first, firstDesk) = try consumer("first")
+        let (second, _) = try consumer("second")
         first.startConsuming(claimingUpTo: 8)
         second.startConsuming(claimingUpTo: 8)
         let keys = (0..<10).map { "order-\($0)" }
@@ -113,10 +115,8 @@ struct SharedConsumptionTests {
 
     @Test("a post another consumer handled ends its poster's ticket with that consumer's outcome")
     func aTicketEndsWithTheOutcomeRecordedElsewhere() async throws {
-        let store = EventSystem.InMemoryPostStore()
-        let log = HandlingLog()
-        let (poster, desk) = try Self.consumer("poster", store: store, log: log)
-        let (worker, _) = try Self.consumer("worker", store: store, log: log)
+        let (poster, desk) = try consumer("poster")
+        let (worker, _) = try consumer("worker")
         worker.startConsuming()  // the poster does not consume: the worker delivers
         let ticket = await desk.post(KeyedWork(key: "k", number: 1), key: "k")
         let outcome = await ticket.outcome
@@ -132,15 +132,13 @@ struct SharedConsumptionTests {
 
     @Test("a consumer whose lease was taken over cannot finish the post: the new owner's outcome stands")
     func aLateFinishIsRefusedByTheFence() async throws {
-        let store = EventSystem.InMemoryPostStore()
-        let log = HandlingLog()
         let frozen = Gate()
-        let (slow, slowDesk) = try Self.consumer("slow", store: store, log: log, gate: frozen)
+        let (slow, slowDesk) = try consumer("slow", gate: frozen)
         slow.startConsuming()
         let ticket = await slowDesk.post(KeyedWork(key: "k", number: 1), key: "k")
         try await frozen.waitForArrivals(1)  // the slow consumer holds the key, mid-handler
         store.expireLeases()  // its lease runs out, as if it had stopped renewing
-        let (fast, _) = try Self.consumer("fast", store: store, log: log)
+        let (fast, _) = try consumer("fast")
         fast.startConsuming()
         try await waitUntil("the new owner handled the post") { log.byConsumer["fast"] == 1 }
         try await waitUntil("the new owner's end is written") {
@@ -156,15 +154,13 @@ struct SharedConsumptionTests {
 
     @Test("a shutdown keeps the posts no consumer claimed yet: their tickets say so, the report counts them")
     func shutdownKeepsUnclaimedPosts() async throws {
-        let store = EventSystem.InMemoryPostStore()
-        let log = HandlingLog()
-        let (poster, desk) = try Self.consumer("poster", store: store, log: log)  // does not consume
+        let (poster, desk) = try consumer("poster")  // does not consume
         let ticket = await desk.post(KeyedWork(key: "k", number: 0), key: "k")
         let report = await poster.shutDown(gracePeriod: .seconds(30))
         #expect(await ticket.outcome.cancelledDetails?.reason == .keptForNextStart)
         #expect(report.kept == 1)
         #expect(try await store.unfinished().map(\.id) == [ticket.eventID])
-        let (next, _) = try Self.consumer("next", store: store, log: log)
+        let (next, _) = try consumer("next")
         next.startConsuming()
         try await waitUntil("the next consumer handled the kept post") { log.byConsumer["next"] == 1 }
         await next.shutDown(gracePeriod: .seconds(30))
@@ -172,10 +168,8 @@ struct SharedConsumptionTests {
 
     @Test("a shutdown keeps what it did not deliver and frees its keys at once for the next consumer")
     func shutdownReleasesItsKeys() async throws {
-        let store = EventSystem.InMemoryPostStore()
-        let log = HandlingLog()
         let held = Gate()
-        let (leaving, desk) = try Self.consumer("leaving", store: store, log: log, gate: held)
+        let (leaving, desk) = try consumer("leaving", gate: held)
         leaving.startConsuming()
         let first = await desk.post(KeyedWork(key: "k", number: 0), key: "k")
         try await held.waitForArrivals(1)
@@ -186,7 +180,7 @@ struct SharedConsumptionTests {
         #expect(await first.outcome.kind == .handled)
         #expect(await second.outcome.cancelledDetails?.reason == .keptForNextStart)
         // No lease to wait out: the next consumer takes the key at once.
-        let (next, _) = try Self.consumer("next", store: store, log: log)
+        let (next, _) = try consumer("next")
         next.startConsuming()
         try await waitUntil("the next consumer handled the kept post") { log.byConsumer["next"] == 1 }
         #expect(log.handled["k"] == [0, 1])

@@ -6,20 +6,29 @@ import Testing
 /// What the desk throws while it is down.
 private struct DeskDown: Error {}
 
-/// A system on `store` and `clock` whose desk, registered as "desk", fails while `down` is set
-/// and counts the posts it handled by identifier.
+/// A system on a manual clock and an in-memory store on that clock, whose desk, registered as
+/// "desk", fails while `down` is set and counts the posts it handled by identifier.
 private final class DeskRig: Sendable {
     /// Whether the desk is down, and what it handled.
     private final class Desk: Sendable {
         let state = Locked<(down: Bool, handled: [EventID: Int])>((true, [:]))
     }
 
+    let clock = ManualClock()
+    let store: EventSystem.InMemoryPostStore
     let system: EventSystem
     let desk: ScriptedResponder
     let letters = DeadLetterRecorder()
     private let deskState = Desk()
 
-    init(store: EventSystem.InMemoryPostStore, clock: ManualClock) throws {
+    /// A rig on the store `makeStore` makes on the rig's clock: by default an in-memory store with
+    /// the default retention and dead-letter limit.
+    init(
+        store makeStore: (ManualClock) -> EventSystem.InMemoryPostStore = {
+            EventSystem.InMemoryPostStore(clock: $0)
+        }
+    ) throws {
+        store = makeStore(clock)
         system = EventSystem(deadLetters: letters.sink, clock: clock, storage: .store(store))
         let deskState = self.deskState
         desk = ScriptedResponder("desk", root: true, system: system) { _ in
@@ -56,30 +65,26 @@ private final class DeskRig: Sendable {
 struct StoredDeadLetterTests {
     @Test("A stored post that ends other than handled is kept as a dead letter past the store's retention")
     func deadLettersOutliveRetention() async throws {
-        let clock = ManualClock()
-        let store = EventSystem.InMemoryPostStore(retention: .seconds(60), clock: clock)
-        let rig = try DeskRig(store: store, clock: clock)
+        let rig = try DeskRig { EventSystem.InMemoryPostStore(retention: .seconds(60), clock: $0) }
         let failed = await rig.post(2)
         rig.setDown(false)
         let handled = await rig.post(1, from: 2)
         await rig.system.shutDown(gracePeriod: .zero)  // every end is written
 
-        await clock.advance(by: .seconds(3_600))
-        _ = try await store.store([])  // the store prunes what retention let go on its next write
-        let kept = try await store.deadLetters(matching: .all)
+        await rig.clock.advance(by: .seconds(3_600))
+        _ = try await rig.store.store([])  // the store prunes what retention let go on its next write
+        let kept = try await rig.store.deadLetters(matching: .all)
         #expect(kept.map(\.post.id) == failed.map(\.eventID))
         #expect(kept.allSatisfy { $0.outcome.kind == .failed && $0.age == .seconds(3_600) })
-        #expect(try await store.outcome(of: handled[0].eventID) == nil)  // pruned: not a dead letter
+        #expect(try await rig.store.outcome(of: handled[0].eventID) == nil)  // pruned: not a dead letter
         #expect(rig.letters.count == 2)
     }
 
     @Test("Dead letters are read by event name, key, outcome and age, in post order, a page at a time")
     func deadLettersAreQueried() async throws {
-        let clock = ManualClock()
-        let store = EventSystem.InMemoryPostStore(clock: clock)
-        let rig = try DeskRig(store: store, clock: clock)
+        let rig = try DeskRig()
         let a = await rig.post(3, key: "a")
-        await clock.advance(by: .seconds(100))
+        await rig.clock.advance(by: .seconds(100))
         let b = await rig.post(2, from: 3, key: "b")
         await rig.system.shutDown(gracePeriod: .zero)
 
@@ -103,16 +108,14 @@ struct StoredDeadLetterTests {
         "A redrive sends each dead letter again with its own identifier, at the rate asked, on the system's clock"
     )
     func redriveKeepsIdentifiersAndRate() async throws {
-        let clock = ManualClock()
-        let store = EventSystem.InMemoryPostStore(clock: clock)
-        let rig = try DeskRig(store: store, clock: clock)
+        let rig = try DeskRig()
         let failed = await rig.post(100)
         rig.setDown(false)
 
         // 100 letters at 20 a second: batches of 2, every 100 ms, for 5 s.
         let redrive = Task { try await rig.system.redriveDeadLetters(perSecond: 20) }
-        try await clock.waitForTimers(1) { $0 == "the redrive's pause" }
-        let fired = await clock.run()
+        try await rig.clock.waitForTimers(1) { $0 == "the redrive's pause" }
+        let fired = await rig.clock.run()
         let sent = try await redrive.value
         try await waitUntil("every letter sent again is handled", observing: rig.system) {
             rig.handled.count == 100
@@ -120,12 +123,12 @@ struct StoredDeadLetterTests {
 
         #expect(sent == 100)
         #expect(fired == 50)
-        #expect(clock.now == EventSystem.Instant(offset: .seconds(5)))
+        #expect(rig.clock.now == EventSystem.Instant(offset: .seconds(5)))
         #expect(Set(rig.handled.keys) == Set(failed.map(\.eventID)))
         #expect(rig.handled.values.allSatisfy { $0 == 1 })
         await rig.system.shutDown(gracePeriod: .zero)
-        #expect(try await store.deadLetters(matching: .all).isEmpty)
-        #expect(try await store.outcome(of: failed[0].eventID)?.kind == .handled)
+        #expect(try await rig.store.deadLetters(matching: .all).isEmpty)
+        #expect(try await rig.store.outcome(of: failed[0].eventID)?.kind == .handled)
         // A second redrive finds nothing to send.
         #expect(try await rig.system.redriveDeadLetters() == 0)
     }
@@ -134,53 +137,49 @@ struct StoredDeadLetterTests {
         "A letter that fails again during a redrive is a dead letter again, and that redrive does not send it twice"
     )
     func failingAgainIsNotSentTwice() async throws {
-        let clock = ManualClock()
-        let store = EventSystem.InMemoryPostStore(clock: clock)
-        let rig = try DeskRig(store: store, clock: clock)
+        let rig = try DeskRig()
         let failed = await rig.post(4)
 
         let redrive = Task { try await rig.system.redriveDeadLetters(perSecond: 10) }  // one at a time
         for (index, post) in failed.enumerated() {
-            try await clock.waitForTimers(1) { $0 == "the redrive's pause" }
+            try await rig.clock.waitForTimers(1) { $0 == "the redrive's pause" }
             // Sent again, failed again, and written back as a dead letter before the next read
             // (nothing signals the store's write: this looks until it is there).
             try await waitUntil("post \(index) is a dead letter again") {
-                (try? await store.deadLetters(matching: .all).contains { $0.post.id == post.eventID }) == true
+                (try? await rig.store.deadLetters(matching: .all).contains { $0.post.id == post.eventID })
+                    == true
             }
-            await clock.advance(by: .milliseconds(100))
+            await rig.clock.advance(by: .milliseconds(100))
         }
         #expect(try await redrive.value == 4)
         #expect(rig.letters.count == 8)
         await rig.system.shutDown(gracePeriod: .zero)
-        #expect(try await store.deadLetters(matching: .all).map(\.post.id) == failed.map(\.eventID))
+        #expect(try await rig.store.deadLetters(matching: .all).map(\.post.id) == failed.map(\.eventID))
     }
 
     @Test("A purge forgets the dead letters it matches, and only those")
     func purgeForgets() async throws {
-        let clock = ManualClock()
-        let store = EventSystem.InMemoryPostStore(clock: clock)
-        let rig = try DeskRig(store: store, clock: clock)
+        let rig = try DeskRig()
         let a = await rig.post(150, key: "a")
         let b = await rig.post(1, from: 150, key: "b")
         await rig.system.shutDown(gracePeriod: .zero)
 
         #expect(try await rig.system.purgeDeadLetters(matching: .init(keys: ["a"])) == 150)
-        #expect(try await store.deadLetters(matching: .all).map(\.post.id) == b.map(\.eventID))
-        #expect(try await store.outcome(of: a[0].eventID) == nil)
+        #expect(try await rig.store.deadLetters(matching: .all).map(\.post.id) == b.map(\.eventID))
+        #expect(try await rig.store.outcome(of: a[0].eventID) == nil)
         #expect(try await rig.system.purgeDeadLetters(matching: .init(keys: ["a"])) == 0)
     }
 
     @Test("The in-memory store keeps at most its limit of dead letters: the oldest go first, counted")
     func inMemoryDeadLettersAreBounded() async throws {
-        let clock = ManualClock()
-        let store = EventSystem.InMemoryPostStore(deadLetterLimit: 3, clock: clock)
-        let rig = try DeskRig(store: store, clock: clock)
+        let rig = try DeskRig { EventSystem.InMemoryPostStore(deadLetterLimit: 3, clock: $0) }
         let failed = await rig.post(5)
         await rig.system.shutDown(gracePeriod: .zero)
 
-        #expect(try await store.deadLetters(matching: .all).map(\.post.id) == failed.suffix(3).map(\.eventID))
-        #expect(store.droppedDeadLetters == 2)
-        #expect(try await store.outcome(of: failed[0].eventID) == nil)
+        #expect(
+            try await rig.store.deadLetters(matching: .all).map(\.post.id) == failed.suffix(3).map(\.eventID))
+        #expect(rig.store.droppedDeadLetters == 2)
+        #expect(try await rig.store.outcome(of: failed[0].eventID) == nil)
         #expect(rig.letters.count == 5)  // every one reached the sink
     }
 

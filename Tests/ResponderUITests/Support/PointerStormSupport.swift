@@ -1,6 +1,6 @@
 // Helpers the pointer storms share: reading a `UIFixtures.RecordingView` log by pointer, waiting,
-// without sleeping, until a storm's input has come to rest, and the driver of the storms whose
-// handlers park events mid-flight.
+// without sleeping, until a storm's input has come to rest, the driver of the storms whose
+// handlers park events mid-flight, and the loop that plays a storm for each of 300 seeds.
 import ResponderChainTesting
 import ResponderUI
 
@@ -183,4 +183,38 @@ final class ParkingStormDriver {
         gate.open()
         await settlements.wait(for: expectedSettlements)
     }
+}
+
+/// One seeded run of random pointer input that says what went wrong.
+@MainActor
+protocol SeededStorm: AnyObject {
+    init(seed: UInt64)
+    /// What happened, in order, for failure messages.
+    var script: [String] { get }
+    func run() async
+    /// What is wrong after the run; empty when it was right.
+    func problems() -> [String]
+    /// Takes down what the run left up.
+    func tearDown()
+}
+
+/// Plays a storm of type `Storm` for each seed from 1 to 300 in turn: runs it, hands it to
+/// `afterRun`, reads its problems, then tears it down. Returns one line per storm that had
+/// problems: its seed, its problems and the script that led to them.
+@MainActor
+func failuresOfStorms<Storm: SeededStorm>(
+    _: Storm.Type, afterRun: (Storm) -> Void = { _ in }
+) async -> [String] {
+    var failures: [String] = []
+    for seed in UInt64(1)...300 {
+        let storm = Storm(seed: seed)
+        await storm.run()
+        afterRun(storm)
+        let problems = storm.problems()
+        if !problems.isEmpty {
+            failures.append("seed \(seed): \(problems) after \(storm.script)")
+        }
+        storm.tearDown()
+    }
+    return failures
 }
