@@ -80,6 +80,7 @@ extension MainActorResponder {
     /// Runs ``Responder/handle(_:context:)`` and reads ``Responder/next`` in one visit to the main
     /// actor.
     @inlinable
+    @inline(__always)
     public nonisolated(nonsending) func _visit(_ event: any Event, context: inout EventContext) async
         -> (any Responder)?
     {

@@ -426,11 +426,10 @@ enum Router {
     }
 
     /// What one hop's result (``EventContext/hopResult``) means for the send, in either pass: the
-    /// outcome if the send ends at
-    /// this hop (the handlers stopped it, forwarded it, threw, the hop never began, or a stop was
-    /// seen while it ran), or `nil` to go on. A responder that handled the event is added to
-    /// `handlers`. `stop` is the stop seen at the end of the hop, if any; `lastRan` the responder
-    /// of the hop before, if one ran.
+    /// outcome if the send ends at this hop (the handlers stopped it, forwarded it, threw, the hop
+    /// never began, or a stop was seen while it ran), or `nil` to go on. A responder that handled
+    /// the event is added to `handlers`. `stop` is the stop seen at the end of the hop, if any;
+    /// `lastRan` the responder of the hop before, if one ran.
     @inline(__always)
     static func conclude(
         at responder: any Responder,
