@@ -6,7 +6,7 @@
 // chains, runs the main run loop, on which the main actor's jobs run.
 //
 //     hop-instructions <chain> <depth> <iterations>
-//     chains: actors, actors-baseline, shared, shared-baseline, main, main-baseline
+//     chains: InstructionLoop.chains (the usage message lists them)
 
 import BenchmarkKit
 import Dispatch

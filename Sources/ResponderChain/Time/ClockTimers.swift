@@ -65,10 +65,11 @@ package final class ClockTimers: TimerScheduler {
         }
         if let start {
             start.old?.cancel()
-            let driver = Task { [weak self] in
-                guard let self else { return }
-                await self.drive(generation: start.generation)
-            }
+            // Holds the timers strongly, as the loop would once running: a weak capture would
+            // give the object a side table, and every retain and release of it (a send with a
+            // deadline copies it at each hop's stop check) would take the runtime's slow path
+            // (Docs/Benchmarks.md, "A send with a deadline"). The task ends when no timer waits.
+            let driver = Task { await self.drive(generation: start.generation) }
             let current = state.withLock { state -> Bool in
                 // Not stored when it has ended already (it found nothing left to fire): a
                 // stored task is one that is running.

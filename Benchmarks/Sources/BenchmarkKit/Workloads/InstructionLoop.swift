@@ -7,7 +7,7 @@ package enum InstructionLoop {
     /// The chains, by name: the library's and the hand-written baseline of each isolation.
     package static let chains = [
         "actors", "actors-baseline", "shared", "shared-baseline", "main", "main-baseline",
-        "actors-middleware", "actors-middleware2", "actors-capture", "actors-traced",
+        "actors-middleware", "actors-middleware2", "actors-capture", "actors-traced", "actors-deadline",
     ]
 
     /// Builds `chain` at `depth`, warms it with 32 sends, then sends `iterations` events up it;
@@ -36,6 +36,10 @@ package enum InstructionLoop {
         case "actors-traced":
             await measureActors(
                 ChainActor.chain(depth: depth), iterations, options: SendOptions(tracer: EmptyTracer()))
+        case "actors-deadline":
+            // Scenario 1d's send: a deadline that is never reached.
+            await measureActors(
+                ChainActor.chain(depth: depth), iterations, options: SendOptions(timeout: .seconds(30)))
         case "shared":
             await measure(sharing(Leader()) { SharedChainActor.chain(depth: depth, leader: $0) }, iterations)
             {
