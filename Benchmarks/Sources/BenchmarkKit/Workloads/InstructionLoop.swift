@@ -8,6 +8,7 @@ package enum InstructionLoop {
     package static let chains = [
         "actors", "actors-baseline", "shared", "shared-baseline", "main", "main-baseline",
         "actors-middleware", "actors-middleware2", "actors-capture", "actors-traced", "actors-deadline",
+        "posted", "posted-baseline",
     ]
 
     /// Builds `chain` at `depth`, warms it with 32 sends, then sends `iterations` events up it;
@@ -40,6 +41,16 @@ package enum InstructionLoop {
             // Scenario 1d's send: a deadline that is never reached.
             await measureActors(
                 ChainActor.chain(depth: depth), iterations, options: SendOptions(timeout: .seconds(30)))
+        case "posted":
+            // Scenario 4's posts, one sender: the per-sender entry queue against a mailbox per
+            // responder.
+            await measure(ChainActor.chain(depth: depth), iterations) {
+                await PostedEvents.post($0, senders: 1, iterations: $1)
+            }
+        case "posted-baseline":
+            await measure(MailboxPipeline(depth: depth), iterations) {
+                await PostedEvents.post($0, senders: 1, iterations: $1)
+            }
         case "shared":
             await measure(sharing(Leader()) { SharedChainActor.chain(depth: depth, leader: $0) }, iterations)
             {
