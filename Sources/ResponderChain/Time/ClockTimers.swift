@@ -37,10 +37,6 @@ package final class ClockTimers: TimerScheduler {
     /// The origin of every system on `ContinuousClock`: an immutable constant, read once.
     private static let continuousOrigin = ContinuousClock.now
 
-    deinit {
-        state.withLock { $0.driver }?.cancel()
-    }
-
     package var now: EventSystem.Instant { readNow() }
 
     /// Nothing awaits a fired timer's work: it runs in a task of its own.
@@ -68,7 +64,8 @@ package final class ClockTimers: TimerScheduler {
             // Holds the timers strongly, as the loop would once running: a weak capture would
             // give the object a side table, and every retain and release of it (a send with a
             // deadline copies it at each hop's stop check) would take the runtime's slow path
-            // (Docs/Benchmarks.md, "A send with a deadline"). The task ends when no timer waits.
+            // (Docs/Benchmarks.md, "A send with a deadline"). The task ends when no timer waits,
+            // and the timers go with it: nothing is left to cancel when they are freed.
             let driver = Task { await self.drive(generation: start.generation) }
             let current = state.withLock { state -> Bool in
                 // Not stored when it has ended already (it found nothing left to fire): a

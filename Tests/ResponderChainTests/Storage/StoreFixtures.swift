@@ -58,7 +58,6 @@ final class RecordingStore: ForwardingPostStore {
         if failsToStore { throw Failure() }
         return try await inner.store(posts)
     }
-
 }
 
 /// An order event, stored by the in-memory store as it is.
