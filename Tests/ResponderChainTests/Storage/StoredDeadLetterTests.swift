@@ -50,13 +50,22 @@ private final class DeskRig: Sendable {
     /// How many times each post was handled.
     var handled: [EventID: Int] { deskState.state.withLock { $0.handled } }
 
-    /// Posts `count` orders numbered from `first` under `key`, and waits until each has ended.
-    func post(_ count: Int, from first: Int = 0, key: EventSystem.OrderingKey = "desk") async -> [Ticket] {
+    /// Posts `count` orders numbered from `first` under `key`, and waits until each has ended and
+    /// its end is written: the store dates an end when it writes it, which the system does after
+    /// the ticket has its outcome, so a test that moves the clock next must wait for the write.
+    func post(_ count: Int, from first: Int = 0, key: EventSystem.OrderingKey = "desk") async throws
+        -> [Ticket]
+    {
         var tickets: [Ticket] = []
         for number in first..<(first + count) {
             tickets.append(await desk.post(PlaceOrder(number: number), key: key))
         }
         for ticket in tickets { _ = await ticket.outcome }
+        let store = self.store
+        let ids = Set(tickets.map(\.eventID))
+        try await waitUntil("the posts' ends are written") {
+            (try? await store.unfinished().contains { ids.contains($0.id) }) == false
+        }
         return tickets
     }
 }
@@ -66,9 +75,9 @@ struct StoredDeadLetterTests {
     @Test("A stored post that ends other than handled is kept as a dead letter past the store's retention")
     func deadLettersOutliveRetention() async throws {
         let rig = try DeskRig { EventSystem.InMemoryPostStore(retention: .seconds(60), clock: $0) }
-        let failed = await rig.post(2)
+        let failed = try await rig.post(2)
         rig.setDown(false)
-        let handled = await rig.post(1, from: 2)
+        let handled = try await rig.post(1, from: 2)
         await rig.system.shutDown(gracePeriod: .zero)  // every end is written
 
         await rig.clock.advance(by: .seconds(3_600))
@@ -83,9 +92,9 @@ struct StoredDeadLetterTests {
     @Test("Dead letters are read by event name, key, outcome and age, in post order, a page at a time")
     func deadLettersAreQueried() async throws {
         let rig = try DeskRig()
-        let a = await rig.post(3, key: "a")
+        let a = try await rig.post(3, key: "a")
         await rig.clock.advance(by: .seconds(100))
-        let b = await rig.post(2, from: 3, key: "b")
+        let b = try await rig.post(2, from: 3, key: "b")
         await rig.system.shutDown(gracePeriod: .zero)
 
         #expect(try await rig.system.storedDeadLetters().map(\.post.id) == (a + b).map(\.eventID))
@@ -109,7 +118,7 @@ struct StoredDeadLetterTests {
     )
     func redriveKeepsIdentifiersAndRate() async throws {
         let rig = try DeskRig()
-        let failed = await rig.post(100)
+        let failed = try await rig.post(100)
         rig.setDown(false)
 
         // 100 letters at 20 a second: batches of 2, every 100 ms, for 5 s.
@@ -138,7 +147,7 @@ struct StoredDeadLetterTests {
     )
     func failingAgainIsNotSentTwice() async throws {
         let rig = try DeskRig()
-        let failed = await rig.post(4)
+        let failed = try await rig.post(4)
 
         let redrive = Task { try await rig.system.redriveDeadLetters(perSecond: 10) }  // one at a time
         for (index, post) in failed.enumerated() {
@@ -160,8 +169,8 @@ struct StoredDeadLetterTests {
     @Test("A purge forgets the dead letters it matches, and only those")
     func purgeForgets() async throws {
         let rig = try DeskRig()
-        let a = await rig.post(150, key: "a")
-        let b = await rig.post(1, from: 150, key: "b")
+        let a = try await rig.post(150, key: "a")
+        let b = try await rig.post(1, from: 150, key: "b")
         await rig.system.shutDown(gracePeriod: .zero)
 
         #expect(try await rig.system.purgeDeadLetters(matching: .init(keys: ["a"])) == 150)
@@ -173,7 +182,7 @@ struct StoredDeadLetterTests {
     @Test("The in-memory store keeps at most its limit of dead letters: the oldest go first, counted")
     func inMemoryDeadLettersAreBounded() async throws {
         let rig = try DeskRig { EventSystem.InMemoryPostStore(deadLetterLimit: 3, clock: $0) }
-        let failed = await rig.post(5)
+        let failed = try await rig.post(5)
         await rig.system.shutDown(gracePeriod: .zero)
 
         #expect(
