@@ -48,15 +48,41 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["X-User"] = "load"
 LUA
 
+# The server's CPU time so far (user + system), in clock ticks: fields 14 and 15 of its stat
+# line, counted after the command's closing parenthesis (the command may contain spaces).
+cpu_ticks() {
+    local stat
+    stat=$(cat "/proc/$server/stat")
+    awk '{print $12 + $13}' <<<"${stat##*) }"
+}
+
+# The context switches of the server's threads so far, voluntary (a thread parks: nothing to
+# run) and not (the kernel preempts it).
+switches() {
+    cat /proc/"$server"/task/*/status 2>/dev/null | awk '/ctxt_switches/ {n += $2} END {print n + 0}'
+}
+
 measure() {  # route label
-    local out
+    local out before after switches_before switches_after
+    before=$(cpu_ticks)
+    switches_before=$(switches)
     out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -s "$script" "http://127.0.0.1:$PORT$1")
-    local rps p50 p99 non2xx
+    after=$(cpu_ticks)
+    switches_after=$(switches)
+    local rps p50 p99 non2xx requests cpu per_request
     rps=$(awk '/^Requests\/sec/ {print $2}' <<<"$out")
     p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
     p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
     non2xx=$(awk '/Non-2xx/ {print $NF}' <<<"$out")
-    printf '%-20s %-15s %12s req/s  p50 %-9s p99 %-9s non-2xx %s\n' "$2" "$1" "$rps" "$p50" "$p99" "${non2xx:-0}"
+    requests=$(awk '/requests in/ {print $1}' <<<"$out")
+    # The server's CPU per request, in µs: what the route costs, whatever the queueing that p50
+    # also measures (wrk shares the cores).
+    cpu=$(awk -v ticks=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$requests" \
+        'BEGIN { printf "%.1f", (n > 0 ? ticks / hz * 1e6 / n : 0) }')
+    per_request=$(awk -v s=$((switches_after - switches_before)) -v n="$requests" \
+        'BEGIN { printf "%.2f", (n > 0 ? s / n : 0) }')
+    printf '%-20s %-15s %12s req/s  p50 %-9s p99 %-9s cpu %6s µs/req  %5s switches/req  non-2xx %s\n' \
+        "$2" "$1" "$rps" "$p50" "$p99" "$cpu" "$per_request" "${non2xx:-0}"
 }
 
 echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency, $(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg), $(date -u +%Y-%m-%d)"
