@@ -82,6 +82,13 @@ enum ForgottenAssertion: CaseIterable, Sendable, CustomTestStringConvertible {
         self == .aPosterWaitingForRoom ? EventSystem.PostingLimit(maxOutstanding: 1) : .default
     }
 
+    /// A root `Orders` on the store's system that parks each event it is sent at `gate`, which
+    /// starts closed.
+    private static func parkedOrders(on store: TestStore) -> (gate: Gate, orders: Probe) {
+        let gate = Gate()
+        return (gate, Probe("Orders", .park(gate), root: true, system: store.system))
+    }
+
     /// Does the forgotten thing on the store's system; returns what ends it after `finish()`.
     func forget(on store: TestStore) async -> @Sendable () async -> Void {
         let nothing: @Sendable () async -> Void = {}
@@ -114,8 +121,7 @@ enum ForgottenAssertion: CaseIterable, Sendable, CustomTestStringConvertible {
             await store.advance(by: .seconds(30))
             return nothing
         case .aPostItsTicketCancelledInTheQueue:
-            let gate = Gate()
-            let orders = Probe("Orders", .park(gate), root: true, system: store.system)
+            let (gate, orders) = Self.parkedOrders(on: store)
             let first = await orders.post(PlaceOrder())
             let second = await orders.post(PlaceOrder())
             second.cancel()
@@ -128,8 +134,7 @@ enum ForgottenAssertion: CaseIterable, Sendable, CustomTestStringConvertible {
             await store.waitForTimers(1)
             return { sleeper.cancel() }
         case .theDeadlineOfASendStillUnderWay:
-            let gate = Gate()
-            let orders = Probe("Orders", .park(gate), root: true, system: store.system)
+            let (gate, orders) = Self.parkedOrders(on: store)
             let sending = Task {
                 await orders.send(PlaceOrder(), options: SendOptions(timeout: .seconds(30)))
             }
@@ -139,8 +144,7 @@ enum ForgottenAssertion: CaseIterable, Sendable, CustomTestStringConvertible {
                 _ = await sending.value
             }
         case .postsStillQueued:
-            let gate = Gate()
-            let orders = Probe("Orders", .park(gate), root: true, system: store.system)
+            let (gate, orders) = Self.parkedOrders(on: store)
             let tickets = [await orders.post(PlaceOrder()), await orders.post(PlaceOrder())]
             try? await gate.waitForArrivals(1)
             return {
@@ -148,8 +152,7 @@ enum ForgottenAssertion: CaseIterable, Sendable, CustomTestStringConvertible {
                 for ticket in tickets { _ = await ticket.outcome }
             }
         case .aPosterWaitingForRoom:
-            let gate = Gate()
-            let orders = Probe("Orders", .park(gate), root: true, system: store.system)
+            let (gate, orders) = Self.parkedOrders(on: store)
             let first = await orders.post(PlaceOrder())
             let poster = Task { await orders.post(PlaceOrder()) }
             try? await waitUntil("the poster waits for room") { store.system.suspendedPosters == 1 }
@@ -162,8 +165,7 @@ enum ForgottenAssertion: CaseIterable, Sendable, CustomTestStringConvertible {
             await store.shutDown(gracePeriod: .seconds(5))
             return nothing
         case .aShutdownWaitingForItsGracePeriod:
-            let gate = Gate()
-            let orders = Probe("Orders", .park(gate), root: true, system: store.system)
+            let (gate, orders) = Self.parkedOrders(on: store)
             let ticket = await orders.post(PlaceOrder())
             try? await gate.waitForArrivals(1)
             await store.shutDown(gracePeriod: .seconds(5))
@@ -172,8 +174,7 @@ enum ForgottenAssertion: CaseIterable, Sendable, CustomTestStringConvertible {
                 _ = await ticket.outcome
             }
         case .aPostRefusedByTheShutdown:
-            let gate = Gate()
-            let orders = Probe("Orders", .park(gate), root: true, system: store.system)
+            let (gate, orders) = Self.parkedOrders(on: store)
             let draining = await orders.post(PlaceOrder())
             try? await gate.waitForArrivals(1)
             await store.shutDown(gracePeriod: .seconds(5))

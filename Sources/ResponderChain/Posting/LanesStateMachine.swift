@@ -173,72 +173,49 @@ struct LanesStateMachine {
 
     /// Records the task delivering `lane`.
     mutating func attach(_ task: Task<Void, Never>, to key: LaneKey) {
-        guard case .active = state else { return }
-        var lanes = takeActive()
-        lanes.lanes[key]?.delivery = task
-        state = .active(consume lanes)
+        modifyActive(ifClosed: ()) { lanes in lanes.lanes[key]?.delivery = task }
     }
 
     /// The post `delivered` (its ticket settled) has ended: it is no longer `lane`'s post in
     /// flight, or no longer detached if it had released its lane.
     mutating func deliveryEnded(_ delivered: TicketState.Settlement, lane key: LaneKey) -> DeliveryEndAction {
-        guard case .active = state else { return .endedOnLane }
-        var lanes = takeActive()
-        let action: DeliveryEndAction
-        // One check of an empty table on the common path.
-        if !lanes.detached.isEmpty,
-            lanes.detached.removeValue(forKey: ObjectIdentifier(delivered.ticket)) != nil
-        {
-            action = .endedDetached
-        } else {
+        modifyActive(ifClosed: .endedOnLane) { lanes in
+            // One check of an empty table on the common path.
+            if !lanes.detached.isEmpty,
+                lanes.detached.removeValue(forKey: ObjectIdentifier(delivered.ticket)) != nil
+            {
+                return .endedDetached
+            }
             lanes.lanes[key]?.inFlight = nil
-            action = .endedOnLane
+            return .endedOnLane
         }
-        state = .active(consume lanes)
-        return action
     }
 
     /// What `lane`'s task does next, its post in flight (if any) having ended
     /// (``deliveryEnded(_:lane:)``).
     mutating func nextDeliveryStep(lane key: LaneKey) -> DeliveryStep {
-        guard case .active = state else { return .finished }
-        var lanes = takeActive()
-        let step = lanes.step(lane: key)
-        state = .active(consume lanes)
-        return step
+        modifyActive(ifClosed: .finished) { lanes in lanes.step(lane: key) }
     }
 
     /// Detaches `ticket`'s post, `lane`'s post in flight, from its lane, and retires the lane's
     /// task at once (see ``nextDeliveryStep(lane:)``): the post stays outstanding and goes on in
     /// its task to its outcome, while the lane's later posts are delivered by a fresh task.
     mutating func release(_ ticket: TicketState, lane key: LaneKey) -> LaneRelease {
-        guard case .active = state else { return .refused }
-        var lanes = takeActive()
-        let release = lanes.release(ticket, lane: key)
-        state = .active(consume lanes)
-        return release
+        modifyActive(ifClosed: .refused) { lanes in lanes.release(ticket, lane: key) }
     }
 
     /// Cancels `ticket`'s post: interrupts its delivery (retiring its lane's task) or takes it
     /// out of its queue.
     mutating func cancel(_ ticket: TicketState, lane key: LaneKey) -> TicketCancellation {
-        guard case .active = state else { return .none }
-        var lanes = takeActive()
-        let cancellation = lanes.cancel(ticket, lane: key)
-        state = .active(consume lanes)
-        return cancellation
+        modifyActive(ifClosed: .none) { lanes in lanes.cancel(ticket, lane: key) }
     }
 
     /// Removes `ticket`'s post from `lane`'s queue, if it is queued there.
     mutating func removeQueued(_ ticket: TicketState, lane key: LaneKey) -> PendingPost? {
-        guard case .active = state else { return nil }
-        var lanes = takeActive()
-        var removed: PendingPost?
-        if let index = lanes.lanes.index(forKey: key) {
-            removed = lanes.lanes.values[index].pending.remove(where: { $0.ticket === ticket })
+        modifyActive(ifClosed: nil) { lanes in
+            guard let index = lanes.lanes.index(forKey: key) else { return nil }
+            return lanes.lanes.values[index].pending.remove(where: { $0.ticket === ticket })
         }
-        state = .active(consume lanes)
-        return removed
     }
 
     // MARK: Emptying
@@ -246,21 +223,20 @@ struct LanesStateMachine {
     /// Takes every queued post out of its queue, on every lane or only on `keys`' lanes, in
     /// lane order.
     mutating func takeQueued(on keys: Set<LaneKey>? = nil) -> [PendingPost] {
-        guard case .active = state else { return [] }
-        var lanes = takeActive()
-        var queued: [PendingPost] = []
-        if let keys {
-            for key in keys {
-                guard let index = lanes.lanes.index(forKey: key) else { continue }
-                while let post = lanes.lanes.values[index].pending.popFirst() { queued.append(post) }
+        modifyActive(ifClosed: []) { lanes in
+            var queued: [PendingPost] = []
+            if let keys {
+                for key in keys {
+                    guard let index = lanes.lanes.index(forKey: key) else { continue }
+                    while let post = lanes.lanes.values[index].pending.popFirst() { queued.append(post) }
+                }
+            } else {
+                for index in lanes.lanes.indices {
+                    while let post = lanes.lanes.values[index].pending.popFirst() { queued.append(post) }
+                }
             }
-        } else {
-            for index in lanes.lanes.indices {
-                while let post = lanes.lanes.values[index].pending.popFirst() { queued.append(post) }
-            }
+            return queued
         }
-        state = .active(consume lanes)
-        return queued
     }
 
     /// Takes every queued post out of its queue and names the posts in flight, on their lanes or
@@ -268,23 +244,23 @@ struct LanesStateMachine {
     mutating func endRemaining(
         sparingLanes sparedLanes: Set<LaneKey>, sparingDetached sparedDetached: Set<ObjectIdentifier>
     ) -> Remaining {
-        guard case .active = state else { return Remaining() }
-        var lanes = takeActive()
-        var remaining = Remaining()
-        for index in lanes.lanes.indices {
-            while let post = lanes.lanes.values[index].pending.popFirst() {
-                remaining.queued.append(post)
+        modifyActive(ifClosed: Remaining()) { lanes in
+            var remaining = Remaining()
+            for index in lanes.lanes.indices {
+                while let post = lanes.lanes.values[index].pending.popFirst() {
+                    remaining.queued.append(post)
+                }
+                if let ticket = lanes.lanes.values[index].inFlight,
+                    !sparedLanes.contains(lanes.lanes.keys[index])
+                {
+                    remaining.inFlight.append((ticket, lanes.lanes.values[index].delivery))
+                }
             }
-            if let ticket = lanes.lanes.values[index].inFlight, !sparedLanes.contains(lanes.lanes.keys[index])
-            {
-                remaining.inFlight.append((ticket, lanes.lanes.values[index].delivery))
+            for (key, post) in lanes.detached where !sparedDetached.contains(key) {
+                remaining.inFlight.append((post.ticket, post.delivery))
             }
+            return remaining
         }
-        for (key, post) in lanes.detached where !sparedDetached.contains(key) {
-            remaining.inFlight.append((post.ticket, post.delivery))
-        }
-        state = .active(consume lanes)
-        return remaining
     }
 
     /// The office has closed: the lanes are dropped (nothing is outstanding in them).
@@ -293,6 +269,19 @@ struct LanesStateMachine {
     }
 
     // MARK: Helpers
+
+    /// Runs `body` on the lanes, moved out of ``state`` and back again (see ``takeActive()``), and
+    /// returns what it returns; returns `closed` without running it once the office has closed.
+    @inline(__always)
+    private mutating func modifyActive<Result>(
+        ifClosed closed: @autoclosure () -> Result, _ body: (inout Lanes) -> Result
+    ) -> Result {
+        guard case .active = state else { return closed() }
+        var lanes = takeActive()
+        let result = body(&lanes)
+        state = .active(consume lanes)
+        return result
+    }
 
     /// Moves the lanes out of ``state``, leaving ``State/modifying`` there until the caller puts
     /// them back. A move, not a copy: binding the payload with `case .active(var lanes)` would

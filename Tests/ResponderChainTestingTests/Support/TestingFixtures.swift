@@ -1,5 +1,7 @@
 import ResponderChain
 import ResponderChainTesting
+import Testing
+
 /// The event the testing-helper suites send.
 struct Signal: Event {}
 
@@ -58,4 +60,25 @@ enum OutcomeMaker {
         }
         return nil
     }
+}
+
+/// Runs `wait`, which must throw ``WaitTimedOut`` once `limit` has passed, and expects it to
+/// throw at its limit: not before it, and not at some later one. Returns the error, `nil` (and an
+/// issue) when `wait` did not throw it.
+///
+/// ```swift
+/// let error = await expectTimedOut(at: .milliseconds(50)) {
+///     try await gate.pass(within: .milliseconds(50))
+/// }
+/// ```
+func expectTimedOut(
+    at limit: Duration, sourceLocation: SourceLocation = #_sourceLocation, _ wait: () async throws -> Void
+) async -> WaitTimedOut? {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let error = await #expect(throws: WaitTimedOut.self, sourceLocation: sourceLocation) { try await wait() }
+
+    #expect(clock.now - start >= limit, sourceLocation: sourceLocation)
+    #expect(clock.now - start < .seconds(10), sourceLocation: sourceLocation)  // at its limit, not at some later one
+    return error
 }

@@ -99,15 +99,6 @@ struct LeaseTakeoverTests {
     let store = FencingStore()
     let effects = FencedEffects()
 
-    /// A consumer of the store, not yet consuming, its desk registered as "desk".
-    func consumer(gates: [Int: Gate], refusedGates: [Int: Gate] = [:]) throws -> (EventSystem, FencedDesk) {
-        let system = EventSystem(storage: .shared(store))
-        let desk = FencedDesk(
-            store: store, effects: effects, gates: gates, refusedGates: refusedGates, system: system)
-        try system.register(desk, as: "desk")
-        return (system, desk)
-    }
-
     /// Posts `numbers` on key "k", stored before anyone consumes them.
     func post(_ numbers: ClosedRange<Int>, from desk: FencedDesk) async -> [Ticket] {
         var tickets: [Ticket] = []
@@ -115,6 +106,25 @@ struct LeaseTakeoverTests {
             tickets.append(await desk.post(KeyedWork(key: "k", number: number), key: "k"))
         }
         return tickets
+    }
+
+    /// A consumer of the store, its desk registered as "desk" and parking each post at its gate
+    /// in `gates` (post 1 at `first`), that starts consuming `numbers`, posted on key "k" before it
+    /// starts: returns once it has claimed them all under lease 1 and post 1 is being delivered,
+    /// parked at `first`.
+    func consumer(
+        delivering numbers: ClosedRange<Int>, firstParkedAt first: Gate, gates: [Int: Gate] = [:],
+        refusedGates: [Int: Gate] = [:]
+    ) async throws -> (EventSystem, FencedDesk, [Ticket]) {
+        let system = EventSystem(storage: .shared(store))
+        let desk = FencedDesk(
+            store: store, effects: effects, gates: gates.merging([1: first]) { _, first in first },
+            refusedGates: refusedGates, system: system)
+        try system.register(desk, as: "desk")
+        let tickets = await post(numbers, from: desk)
+        system.startConsuming(claimingUpTo: 16, pollInterval: .seconds(3600))
+        try await first.waitForArrivals(1)
+        return (system, desk, tickets)
     }
 
     /// Waits until the consumer has handed its latest claim to its post office: it begins the
@@ -147,10 +157,10 @@ struct LeaseTakeoverTests {
     func heldPostsBehindPostsDeliveredAgainWaitForTheNextClaim() async throws {
         let first = Gate()
         let third = Gate()
-        let (system, desk) = try consumer(gates: [1: first, 3: third])
-        var tickets = await post(1...5, from: desk)
-        system.startConsuming(claimingUpTo: 16, pollInterval: .seconds(3600))
-        try await first.waitForArrivals(1)  // 1…5 claimed under lease 1; 1 is being delivered
+        // 1…5 claimed under lease 1; 1 is being delivered
+        let (system, desk, posted) = try await consumer(
+            delivering: 1...5, firstParkedAt: first, gates: [3: third])
+        var tickets = posted
         #expect(store.currentToken(of: "k") == 1)
         store.inner.expireLeases()  // the lease lapses, and another consumer takes the key
         let takenOver = try await store.claim(limit: 16)
@@ -177,10 +187,9 @@ struct LeaseTakeoverTests {
     func postsQueuedAgainStayBehindTheHeldPostAtTheNextClaim() async throws {
         let first = Gate()
         let third = Gate()
-        let (system, desk) = try consumer(gates: [1: first, 3: third])
-        let tickets = await post(1...4, from: desk)
-        system.startConsuming(claimingUpTo: 16, pollInterval: .seconds(3600))
-        try await first.waitForArrivals(1)  // 1…4 claimed under lease 1; 1 is being delivered
+        // 1…4 claimed under lease 1; 1 is being delivered
+        let (system, desk, tickets) = try await consumer(
+            delivering: 1...4, firstParkedAt: first, gates: [3: third])
         store.inner.expireLeases()  // the lease lapses, and another consumer takes the key
         _ = try await store.claim(limit: 16)
         first.open()  // 1 and 2 are refused; 3 stops at its gate
@@ -206,10 +215,8 @@ struct LeaseTakeoverTests {
     @Test("the posts it still holds in order move to the new lease: nothing is refused or delivered twice")
     func heldPostsInOrderMoveToTheNewLease() async throws {
         let first = Gate()
-        let (system, desk) = try consumer(gates: [1: first])
-        let tickets = await post(1...3, from: desk)
-        system.startConsuming(claimingUpTo: 16, pollInterval: .seconds(3600))
-        try await first.waitForArrivals(1)  // 1…3 claimed under lease 1; 1 is being delivered
+        // 1…3 claimed under lease 1; 1 is being delivered
+        let (system, desk, tickets) = try await consumer(delivering: 1...3, firstParkedAt: first)
         store.inner.expireLeases()  // the lease lapses, and nobody else claims the key
         try await waitForTheKeyToBeClaimedAgain(from: desk, token: 2)
         first.open()
@@ -229,10 +236,9 @@ struct LeaseTakeoverTests {
         let first = Gate()
         let refused = Gate()
         let claimHeld = Gate()
-        let (system, desk) = try consumer(gates: [1: first], refusedGates: [1: refused])
-        let tickets = await post(1...2, from: desk)
-        system.startConsuming(claimingUpTo: 16, pollInterval: .seconds(3600))
-        try await first.waitForArrivals(1)  // 1 and 2 claimed under lease 1; 1 is being delivered
+        // 1 and 2 claimed under lease 1; 1 is being delivered
+        let (system, desk, tickets) = try await consumer(
+            delivering: 1...2, firstParkedAt: first, refusedGates: [1: refused])
         store.inner.expireLeases()
         store.holdNextClaim(on: claimHeld)
         _ = await desk.post(KeyedWork(key: "other", number: 1), key: "other")  // wakes the consumer

@@ -86,6 +86,19 @@ struct SharedConsumptionTests {
         return (system, desk)
     }
 
+    /// A consumer named `name` (see ``consumer(_:gate:)``) that starts consuming and is posted
+    /// work `number` on key "k": returns once it holds the key, its handler of that post parked
+    /// at `gate`.
+    func consumer(
+        _ name: String, handling number: Int, parkedAt gate: Gate
+    ) async throws -> (EventSystem, WorkDesk, Ticket) {
+        let (system, desk) = try consumer(name, gate: gate)
+        system.startConsuming()
+        let ticket = await desk.post(KeyedWork(key: "k", number: number), key: "k")
+        try await gate.waitForArrivals(1)
+        return (system, desk, ticket)
+    }
+
     @Test(
         "posts shared by two consumers are each handled once, a key by one consumer at a time, in post order")
     func twoConsumersShareTheWork() async throws {
@@ -133,10 +146,8 @@ struct SharedConsumptionTests {
     @Test("a consumer whose lease was taken over cannot finish the post: the new owner's outcome stands")
     func aLateFinishIsRefusedByTheFence() async throws {
         let frozen = Gate()
-        let (slow, slowDesk) = try consumer("slow", gate: frozen)
-        slow.startConsuming()
-        let ticket = await slowDesk.post(KeyedWork(key: "k", number: 1), key: "k")
-        try await frozen.waitForArrivals(1)  // the slow consumer holds the key, mid-handler
+        // The slow consumer holds the key, mid-handler.
+        let (slow, _, ticket) = try await consumer("slow", handling: 1, parkedAt: frozen)
         store.expireLeases()  // its lease runs out, as if it had stopped renewing
         let (fast, _) = try consumer("fast")
         fast.startConsuming()
@@ -169,10 +180,7 @@ struct SharedConsumptionTests {
     @Test("a shutdown keeps what it did not deliver and frees its keys at once for the next consumer")
     func shutdownReleasesItsKeys() async throws {
         let held = Gate()
-        let (leaving, desk) = try consumer("leaving", gate: held)
-        leaving.startConsuming()
-        let first = await desk.post(KeyedWork(key: "k", number: 0), key: "k")
-        try await held.waitForArrivals(1)
+        let (leaving, desk, first) = try await consumer("leaving", handling: 0, parkedAt: held)
         let second = await desk.post(KeyedWork(key: "k", number: 1), key: "k")
         let shutdown = Task { await leaving.shutDown(gracePeriod: .seconds(30)) }
         held.open()
