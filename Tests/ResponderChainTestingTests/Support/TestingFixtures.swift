@@ -79,6 +79,7 @@ func expectTimedOut(
     let error = await #expect(throws: WaitTimedOut.self, sourceLocation: sourceLocation) { try await wait() }
 
     #expect(clock.now - start >= limit, sourceLocation: sourceLocation)
-    #expect(clock.now - start < .seconds(10), sourceLocation: sourceLocation)  // at its limit, not at some later one
+    // At its limit, not at some later one.
+    #expect(clock.now - start < .seconds(10), sourceLocation: sourceLocation)
     return error
 }
