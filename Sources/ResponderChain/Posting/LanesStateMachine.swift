@@ -165,8 +165,10 @@ struct LanesStateMachine {
     mutating func queue(_ post: PendingPost, lane key: LaneKey) -> QueueAction {
         // No `defer` to put the lanes back: it would copy them rather than move them.
         var lanes = takeActive()
-        let wasIdle = lanes.lanes[key] == nil
-        lanes.lanes[key, default: Lane()].pending.append(post)
+        // One lookup of the key: the default lane is made (and the lane was idle) only when the
+        // key has none.
+        var wasIdle = false
+        lanes.lanes[key, default: Self.idleLane(noting: &wasIdle)].pending.append(post)
         state = .active(consume lanes)
         return wasIdle ? .startDelivery : .queued
     }
@@ -269,6 +271,12 @@ struct LanesStateMachine {
     }
 
     // MARK: Helpers
+
+    /// A new, empty lane, for a key that had none: sets `wasIdle`.
+    private static func idleLane(noting wasIdle: inout Bool) -> Lane {
+        wasIdle = true
+        return Lane()
+    }
 
     /// Runs `body` on the lanes, moved out of ``state`` and back again (see ``takeActive()``), and
     /// returns what it returns; returns `closed` without running it once the office has closed.

@@ -168,7 +168,7 @@ final class PostOffice: Sendable {
                 // the office's lock: whoever sees the outcome (awaiting the ticket or not) finds
                 // the post's room free. (A ticket's own lock is taken inside the office's, never
                 // the other way round.)
-                delivered = ended.map { $0.ticket.settle($0.outcome) }
+                if let (ticket, outcome) = ended.take() { delivered = ticket.settle(outcome) }
                 (step, released) = state.nextStep(lane: lane, after: delivered)
                 startLanes(released, system: system, in: &state)
                 if case .retire(successor: true) = step {

@@ -178,13 +178,16 @@ struct PostOfficeState {
     /// only once its ticket holds its outcome.
     mutating func nextStep(
         lane key: LaneKey,
-        after delivered: TicketState.Settlement?
+        after delivered: borrowing TicketState.Settlement?
     ) -> (step: DeliveryStep, released: Released) {
         // Nothing is outstanding once closed: the lane, if its task finds it, is empty.
         if shutdownState.isClosed { return (.finished, Released()) }
         var released = Released()
         let step: DeliveryStep
-        if let delivered {
+        // Borrowed, not bound by `if let`: a settlement holds an outcome, which a binding would
+        // copy through the optional's generic value witnesses.
+        switch delivered {
+        case .some(let delivered):
             // A post that released its lane ends without touching it, and its task delivers
             // nothing more.
             let wasDetached = lanes.deliveryEnded(delivered, lane: key) == .endedDetached
@@ -192,7 +195,7 @@ struct PostOfficeState {
             // so that a post admitted onto this lane is delivered by this task.
             postEnded(delivered, delivery: (key, wasDetached), into: &released)
             step = wasDetached ? .retire(successor: false) : lanes.nextDeliveryStep(lane: key)
-        } else {
+        case .none:
             step = lanes.nextDeliveryStep(lane: key)
         }
         settle(into: &released)

@@ -46,8 +46,12 @@ struct TicketOutcomeStateMachine {
     private var state: State
 
     /// A machine holding `outcome` already, or waiting for one.
-    init(outcome: Outcome?) {
-        state = outcome.map(State.settled) ?? .pending(Waiters())
+    init(outcome: consuming Outcome?) {
+        // A switch, not `map`: the outcome is moved into the state, never copied.
+        switch consume outcome {
+        case .some(let outcome): state = .settled(outcome)
+        case .none: state = .pending(Waiters())
+        }
     }
 
     /// The outcome, once recorded.

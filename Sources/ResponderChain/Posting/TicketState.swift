@@ -21,7 +21,7 @@ final class TicketState: Sendable {
         let state: Locked<TicketOutcomeStateMachine>
         let ledgerEntry: PostLedger.Entry?
 
-        init(_ outcome: Outcome?, ledgerEntry: PostLedger.Entry? = nil) {
+        init(_ outcome: consuming Outcome?, ledgerEntry: PostLedger.Entry? = nil) {
             state = Locked(TicketOutcomeStateMachine(outcome: outcome))
             self.ledgerEntry = ledgerEntry
         }
@@ -93,7 +93,7 @@ final class TicketState: Sendable {
     /// counting as outstanding (so a completed drain means every ticket it waited for holds its
     /// outcome, and whoever sees the outcome finds the post's room free), and wakes the waiters
     /// after, outside it.
-    func settle(_ outcome: Outcome) -> Settlement {
+    func settle(_ outcome: consuming Outcome) -> Settlement {
         if let record = record.load() { return settle(outcome, in: record) }
         // Nobody waits (the common case): the record is made with the outcome in it.
         let made = Record(outcome)

@@ -12,7 +12,7 @@ package struct Locked<State>: ~Copyable, Sendable {
     private let token = Atomic<UInt>(0)
 
     /// A lock around `initial`.
-    package init(_ initial: sending State) {
+    package init(_ initial: consuming sending State) {
         mutex = Mutex(initial)
     }
 
